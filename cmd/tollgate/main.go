@@ -1,0 +1,130 @@
+// Command tollgate reviews what a commit or push is about to let out of this machine.
+//
+// main only maps errors to exit codes; each subcommand is one file that binds flags and calls
+// the hook, review and policy packages.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// Exit codes: the contract in DESIGN.md.
+const (
+	exitClean      = 0
+	exitFindings   = 1
+	exitCannotRun  = 2
+	exitIncomplete = 3
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// exitError carries an exit code; a nil err means the report already said everything.
+type exitError struct {
+	code int
+	err  error
+	hint string
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks bad command-line use (exit 2).
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitCannotRun, err: fmt.Errorf(format, args...)}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitClean
+	}
+	code, hint := exitCannotRun, ""
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code, hint = ee.code, ee.hint
+		if ee.err == nil {
+			return code
+		}
+	}
+	var ce *policy.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		hint = "fix the key named above; `tollgate init --stdout` prints every key with its default"
+	case errors.Is(err, hook.ErrNotRepository):
+		hint = "run tollgate inside a git work tree"
+	case errors.Is(err, hook.ErrHooksPath):
+		hint = "another hook manager owns the hooks (core.hooksPath); use `tollgate install --force` to install there anyway, or add tollgate to that manager"
+	case hint == "" && strings.Contains(err.Error(), "flag provided but not defined"):
+		hint = "see `tollgate help`"
+	}
+	fmt.Fprintf(stderr, "tollgate: error: %v\n", err)
+	if hint != "" {
+		fmt.Fprintf(stderr, "tollgate: hint: %s\n", hint)
+	}
+	return code
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:                 "tollgate",
+		Usage:                "stop secrets, insecure code and prompt injection before they leave this machine",
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideVersion:          true,
+		EnableBashCompletion: false,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageError("%v", err)
+		},
+		Commands: []*cli.Command{
+			installCommand(),
+			uninstallCommand(),
+			statusCommand(),
+			hookCommand(),
+			reviewCommand(),
+			initCommand(),
+			versionCommand(),
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(c.App.ErrWriter, "tollgate: error: unknown command %q\ntollgate: hint: see `tollgate help`\n", name)
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return usageError("unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+}
+
+// noArgs rejects positional arguments for commands that take none.
+func noArgs(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return usageError("%s takes no arguments, got %q", c.Command.Name, c.Args().First())
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
+)
+
+// maxConfigBytes bounds the config files read from a repository.
+const maxConfigBytes = 1 << 20
+
+// session is an opened repository with its compiled policy and detector.
+type session struct {
+	repo     *hook.Repo
+	cfg      policy.Config
+	boundary *policy.Boundary
+	detector *redact.Detector
+	notes    []string
+}
+
+// readRepoFile reads a config file at the repository root through the boundary; a missing file
+// is nil without error, a symlink or unreadable file is an error.
+func readRepoFile(b *policy.Boundary, name string) ([]byte, error) {
+	data, err := b.ReadFile(name, maxConfigBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &policy.ConfigError{File: name, Msg: err.Error()}
+	}
+	return data, nil
+}
+
+// openSession opens the repository that contains the working directory and compiles its policy.
+func openSession(ctx context.Context, configFlag string) (*session, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("failed to get working directory: %w", err)
+	}
+	repo, err := hook.Open(ctx, cwd)
+	if err != nil {
+		return nil, err
+	}
+	// Config files are read with symlinks refused, whatever the config will say.
+	strict, err := policy.NewBoundary(repo.Root, false)
+	if err != nil {
+		return nil, err
+	}
+	var layers []*policy.Layer
+	data, err := readRepoFile(strict, policy.RepoConfigName)
+	if err != nil {
+		return nil, err
+	}
+	if data != nil {
+		layers = append(layers, &policy.Layer{Name: policy.RepoConfigName, Data: data})
+	}
+	user, err := policy.ReadUserLayer(configFlag)
+	if err != nil {
+		return nil, err
+	}
+	layers = append(layers, user)
+	cfg, err := policy.Load(layers...)
+	if err != nil {
+		return nil, err
+	}
+	b, err := policy.NewBoundary(repo.Root, cfg.FollowSymlinks)
+	if err != nil {
+		return nil, err
+	}
+	glConfig, err := readRepoFile(strict, ".gitleaks.toml")
+	if err != nil {
+		return nil, err
+	}
+	glIgnore, err := readRepoFile(strict, ".gitleaksignore")
+	if err != nil {
+		return nil, err
+	}
+	det, err := redact.New(redact.Options{RepoConfig: glConfig, RepoConfigName: ".gitleaks.toml", Ignore: glIgnore})
+	if err != nil {
+		return nil, &policy.ConfigError{File: ".gitleaks.toml", Msg: err.Error()}
+	}
+	return &session{repo: repo, cfg: cfg, boundary: b, detector: det, notes: det.Warnings()}, nil
+}
+
+// output is where a report goes and how.
+type output struct {
+	format  string // text | json
+	path    string // "" for stdout
+	failOn  string // "" to keep the config's
+	noColor bool
+}
+
+func (o output) validate() error {
+	switch o.format {
+	case "text", "json":
+	default:
+		return usageError("unknown --format %q (want text or json)", o.format)
+	}
+	if o.failOn != "" {
+		if _, err := policy.ParseSeverity(o.failOn); err != nil {
+			return usageError("bad --fail-on: %v", err)
+		}
+	}
+	return nil
+}
+
+// review runs the pipeline on a change and renders the report; the error carries the exit code.
+func (s *session) review(ctx context.Context, ch *review.Change, o output, stdout io.Writer) error {
+	ver, _, _ := buildVersion()
+	var notRun []review.NotRun
+	for _, name := range s.cfg.External {
+		notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: "enabled, but external scanners are not available in this version of tollgate"})
+	}
+	if s.cfg.Model.Configured() {
+		notRun = append(notRun, review.NotRun{Component: "model:" + s.cfg.Model.Provider, Reason: "configured, but model review is not available in this version of tollgate; nothing was sent"})
+	}
+	rep := review.Run(ctx, ch, review.Options{
+		Config:   s.cfg,
+		Scanners: []review.Scanner{&review.SecretsScanner{Detector: s.detector}},
+		Version:  ver,
+		Notes:    s.notes,
+		NotRun:   notRun,
+	})
+	if o.failOn != "" {
+		sev, _ := policy.ParseSeverity(o.failOn)
+		rep.SetFailOn(sev)
+	}
+	w, color := stdout, false
+	if o.path != "" {
+		f, err := os.Create(o.path)
+		if err != nil {
+			return fmt.Errorf("failed to create report file: %w", err)
+		}
+		defer f.Close()
+		w = f
+	} else {
+		color = !o.noColor && isTerminal(stdout)
+	}
+	var err error
+	if o.format == "json" {
+		err = rep.WriteJSON(w)
+	} else {
+		err = rep.WriteText(w, review.TextOptions{Color: color})
+	}
+	if err != nil {
+		return fmt.Errorf("failed to write report: %w", err)
+	}
+	if f, ok := w.(*os.File); ok && o.path != "" {
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("failed to write report: %w", err)
+		}
+	}
+	if code := rep.ExitCode(); code != exitClean {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal and colour is wanted (NO_COLOR, TERM=dumb).
+func isTerminal(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	if os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,371 @@
+package hook
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review"
+)
+
+// rawEntry is one record of `git diff-* --raw -z`.
+type rawEntry struct {
+	oldMode, newMode string
+	oldOID, newOID   string
+	status           byte
+	oldPath, newPath string
+}
+
+// parseRaw parses NUL-separated --raw output.
+func parseRaw(b []byte) ([]rawEntry, error) {
+	fields := splitZ(b)
+	var out []rawEntry
+	for i := 0; i < len(fields); {
+		head := fields[i]
+		i++
+		if !strings.HasPrefix(head, ":") {
+			return nil, fmt.Errorf("failed to parse git raw diff: unexpected record %q", head)
+		}
+		parts := strings.Fields(head[1:])
+		if len(parts) != 5 || parts[4] == "" {
+			return nil, fmt.Errorf("failed to parse git raw diff: unexpected record %q", head)
+		}
+		e := rawEntry{oldMode: parts[0], newMode: parts[1], oldOID: parts[2], newOID: parts[3], status: parts[4][0]}
+		if i >= len(fields) {
+			return nil, fmt.Errorf("failed to parse git raw diff: record %q has no path", head)
+		}
+		e.oldPath, e.newPath = fields[i], fields[i]
+		i++
+		if e.status == 'R' || e.status == 'C' {
+			if i >= len(fields) {
+				return nil, fmt.Errorf("failed to parse git raw diff: record %q has no second path", head)
+			}
+			e.newPath = fields[i]
+			i++
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// unit builds one review unit from a plumbing diff command (diff-index or diff-tree) and its
+// tree arguments. The raw -z listing gives exact names; the patch gives the lines.
+func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...string) (review.Unit, error) {
+	var (
+		recursive = "-r"
+		renames   = "-M"
+		rawFlag   = "--raw"
+		nulFlag   = "-z"
+		noAbbrev  = "--no-abbrev"
+		patch     = "-p"
+		noContext = "-U0"
+		textFlag  = "--text"
+		end       = "--end-of-options"
+	)
+	rawArgs := append(append([]string{}, cmd...), recursive, renames, rawFlag, nulFlag, noAbbrev, end)
+	rawOut, err := r.Git.run(ctx, nil, append(rawArgs, trees...)...)
+	if err != nil {
+		return review.Unit{}, fmt.Errorf("failed to list changed files: %w", err)
+	}
+	entries, err := parseRaw(rawOut)
+	if err != nil {
+		return review.Unit{}, err
+	}
+	u := review.Unit{Commit: commit}
+	if len(entries) == 0 {
+		return u, nil
+	}
+	patchArgs := append(append(append([]string{}, cmd...), recursive, renames, patch, noContext), diffFlags...)
+	patchArgs = append(patchArgs, end)
+	patchOut, err := r.Git.run(ctx, nil, append(patchArgs, trees...)...)
+	if err != nil {
+		return review.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
+	}
+	files, err := review.ParseDiff(patchOut)
+	if err != nil {
+		return review.Unit{}, err
+	}
+	if len(files) != len(entries) {
+		return review.Unit{}, fmt.Errorf("failed to read the diff: git listed %d files but the patch has %d", len(entries), len(files))
+	}
+	for i := range files {
+		e := &entries[i]
+		f := &files[i]
+		applyRaw(f, e)
+		if f.Binary && e.newOID != "" && !isZeroOID(e.newOID) {
+			// A text file that .gitattributes marks binary (-diff) would hide its content from
+			// the review: look at the blob, and diff it as text unless it really is binary.
+			text, err := r.blobIsText(ctx, e.newOID)
+			if err != nil {
+				return review.Unit{}, err
+			}
+			if text {
+				one := append(append(append([]string{}, cmd...), recursive, renames, patch, noContext, textFlag), diffFlags...)
+				one = append(one, end)
+				one = append(one, trees...)
+				one = append(one, "--", e.oldPath)
+				if e.newPath != e.oldPath {
+					one = append(one, e.newPath)
+				}
+				out, err := r.Git.run(ctx, nil, one...)
+				if err != nil {
+					return review.Unit{}, fmt.Errorf("failed to read the diff of %q: %w", e.newPath, err)
+				}
+				again, err := review.ParseDiff(out)
+				if err != nil {
+					return review.Unit{}, err
+				}
+				for _, g := range again {
+					if g.Path() == e.newPath || len(again) == 1 {
+						g.OldPath, g.NewPath, g.Status = f.OldPath, f.NewPath, f.Status
+						g.Binary = false
+						*f = g
+						break
+					}
+				}
+			}
+		}
+		u.Files = append(u.Files, *f)
+	}
+	return u, nil
+}
+
+// applyRaw overwrites the patch's best-effort names and status with git's exact ones.
+func applyRaw(f *review.FileDiff, e *rawEntry) {
+	f.OldMode, f.NewMode = e.oldMode, e.newMode
+	switch e.status {
+	case 'A':
+		f.Status, f.OldPath, f.NewPath = review.Added, "", e.newPath
+		f.OldMode = ""
+	case 'D':
+		f.Status, f.OldPath, f.NewPath = review.Deleted, e.oldPath, ""
+		f.NewMode = ""
+	case 'R':
+		f.Status, f.OldPath, f.NewPath = review.Renamed, e.oldPath, e.newPath
+	case 'C':
+		f.Status, f.OldPath, f.NewPath = review.Copied, e.oldPath, e.newPath
+	default:
+		f.OldPath, f.NewPath = e.oldPath, e.newPath
+		f.Status = review.Modified
+		if len(f.Hunks) == 0 && !f.Binary && e.oldMode != e.newMode && e.oldOID == e.newOID {
+			f.Status = review.ModeOnly
+		}
+	}
+}
+
+// blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).
+func (r *Repo) blobIsText(ctx context.Context, oid string) (bool, error) {
+	var (
+		catFile = "cat-file"
+		blob    = "blob"
+	)
+	out, err := r.Git.run(ctx, nil, catFile, blob, oid)
+	if err != nil {
+		return false, fmt.Errorf("failed to read blob %s: %w", oid, err)
+	}
+	if len(out) > 8000 {
+		out = out[:8000]
+	}
+	return !bytes.ContainsRune(out, 0), nil
+}
+
+// Staged returns the staged set: the index (GIT_INDEX_FILE honoured) against HEAD, or against
+// the empty tree on an unborn branch.
+func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
+	head, err := r.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	base := head
+	if base == "" {
+		if base, err = r.EmptyTree(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var (
+		diffIndex = "diff-index"
+		cached    = "--cached"
+	)
+	u, err := r.unit(ctx, "", []string{diffIndex, cached}, base)
+	if err != nil {
+		return nil, err
+	}
+	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}}, nil
+}
+
+// commitUnit is one commit against its first parent (the empty tree for a root commit).
+func (r *Repo) commitUnit(ctx context.Context, commit string) (review.Unit, string, error) {
+	var (
+		revParse = "rev-parse"
+		verify   = "--verify"
+		quiet    = "-q"
+		end      = "--end-of-options"
+		diffTree = "diff-tree"
+	)
+	parent, err := r.Git.output(ctx, revParse, verify, quiet, end, commit+"^1")
+	if err != nil {
+		if exitCode(err) != 1 {
+			return review.Unit{}, "", err
+		}
+		if parent, err = r.EmptyTree(ctx); err != nil {
+			return review.Unit{}, "", err
+		}
+	}
+	u, err := r.unit(ctx, commit, []string{diffTree}, parent, commit)
+	return u, parent, err
+}
+
+// Commit returns one commit's change against its first parent.
+func (r *Repo) Commit(ctx context.Context, rev string) (*review.Change, error) {
+	id, err := r.resolveCommit(ctx, rev, false)
+	if err != nil {
+		return nil, err
+	}
+	u, parent, err := r.commitUnit(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &review.Change{Kind: "commit", Base: parent, Head: id, Units: []review.Unit{u}}, nil
+}
+
+// Range returns every commit in A..B, each at its own content.
+func (r *Repo) Range(ctx context.Context, spec string) (*review.Change, error) {
+	a, b, ok := strings.Cut(spec, "..")
+	if !ok || strings.HasPrefix(b, ".") || a == "" || b == "" {
+		return nil, fmt.Errorf("bad range %q: want A..B", spec)
+	}
+	base, err := r.resolveCommit(ctx, a, false)
+	if err != nil {
+		return nil, err
+	}
+	head, err := r.resolveCommit(ctx, b, false)
+	if err != nil {
+		return nil, err
+	}
+	commits, err := r.revList(ctx, head, "^"+base)
+	if err != nil {
+		return nil, err
+	}
+	ch := &review.Change{Kind: "range", Base: base, Head: head}
+	return ch, r.addCommits(ctx, ch, commits)
+}
+
+func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []string) error {
+	for _, c := range commits {
+		u, _, err := r.commitUnit(ctx, c)
+		if err != nil {
+			return err
+		}
+		ch.Units = append(ch.Units, u)
+	}
+	return nil
+}
+
+// revList lists commits, oldest first.
+func (r *Repo) revList(ctx context.Context, revs ...string) ([]string, error) {
+	var (
+		revList = "rev-list"
+		topo    = "--topo-order"
+		reverse = "--reverse"
+	)
+	// revs are resolved object ids and fixed options only, never user text.
+	args := append([]string{revList, topo, reverse}, revs...)
+	out, err := r.Git.output(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("failed to list commits: %w", err)
+	}
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(out, "\n"), nil
+}
+
+// PushRef is one line of pre-push input.
+type PushRef struct {
+	LocalRef, LocalOID, RemoteRef, RemoteOID string
+}
+
+// ParsePushLines reads git's pre-push stdin.
+func ParsePushLines(in io.Reader) ([]PushRef, error) {
+	var refs []PushRef
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("malformed pre-push input line %q: want <local ref> <local oid> <remote ref> <remote oid>", line)
+		}
+		refs = append(refs, PushRef{LocalRef: f[0], LocalOID: f[1], RemoteRef: f[2], RemoteOID: f[3]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("failed to read pre-push input: %w", err)
+	}
+	return refs, nil
+}
+
+// PushFromEnv builds the ref list the pre-commit framework describes in its environment
+// (stdin is empty under it): PRE_COMMIT_TO_REF and, unless the push starts at a root,
+// PRE_COMMIT_FROM_REF.
+func PushFromEnv() []PushRef {
+	to := os.Getenv("PRE_COMMIT_TO_REF")
+	if to == "" {
+		return nil
+	}
+	return []PushRef{{LocalRef: to, LocalOID: to, RemoteRef: os.Getenv("PRE_COMMIT_REMOTE_BRANCH"), RemoteOID: os.Getenv("PRE_COMMIT_FROM_REF")}}
+}
+
+// Push returns every commit being pushed to remote, each at its own content. Deletions are
+// skipped; a new ref reviews only the commits not on any ref of that remote.
+func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review.Change, error) {
+	ch := &review.Change{Kind: "push"}
+	seen := map[string]bool{}
+	var all []string
+	notRemote := "--remotes=" + remote
+	for _, ref := range refs {
+		if isZeroOID(ref.LocalOID) || ref.LocalRef == "(delete)" {
+			continue
+		}
+		local, err := r.resolveCommit(ctx, ref.LocalOID, true)
+		if err != nil {
+			return nil, err
+		}
+		if local == "" {
+			// A tag on a tree or blob: nothing a commit review can read.
+			continue
+		}
+		revs := []string{local, "--not"}
+		if remote != "" {
+			revs = append(revs, notRemote)
+		}
+		if ref.RemoteOID != "" && !isZeroOID(ref.RemoteOID) {
+			if known, _ := r.resolveCommit(ctx, ref.RemoteOID, true); known != "" {
+				revs = append(revs, known)
+			}
+		}
+		commits, err := r.revList(ctx, revs...)
+		if err != nil {
+			return nil, err
+		}
+		if ch.Head == "" {
+			ch.Head, ch.Base = local, ref.RemoteOID
+			if isZeroOID(ch.Base) {
+				ch.Base = ""
+			}
+		}
+		for _, c := range commits {
+			if !seen[c] {
+				seen[c] = true
+				all = append(all, c)
+			}
+		}
+	}
+	return ch, r.addCommits(ctx, ch, all)
+}

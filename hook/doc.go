@@ -1,0 +1,15 @@
+// Package hook is tollgate's side of git: the one runner for git commands, the selection of
+// what a review looks at (staged set, commit, range, push), and the hook shims with install,
+// uninstall and status.
+//
+// Rules and guarantees:
+//   - Every git call goes through Git.run, with argv in named variables and hardened flags:
+//     no colour, no pager, no external diff or textconv, fixed a/ b/ prefixes, unquoted paths,
+//     -z wherever names are parsed, and an environment without pagers or external diff
+//     programs. A user's git config can never change what is parsed.
+//   - Reading a change never writes to the repository: no stash, no index refresh
+//     (GIT_OPTIONAL_LOCKS=0), no checkout. Only install and uninstall write, and only in the
+//     hooks directory git really uses.
+//   - The staged set is read through git plumbing that honours GIT_INDEX_FILE, so
+//     `git commit -- path` and `git commit -a` are reviewed at what they will commit.
+package hook

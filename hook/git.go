@@ -1,0 +1,150 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// gitTimeout bounds any single git call.
+const gitTimeout = 5 * time.Minute
+
+// hardening is passed before every git subcommand: user config can not change the output.
+var hardening = []string{
+	"-c", "color.ui=never",
+	"-c", "color.diff=never",
+	"-c", "core.quotepath=off",
+	"-c", "core.pager=cat",
+	"-c", "diff.noprefix=false",
+	"-c", "diff.mnemonicPrefix=false",
+	"-c", "diff.relative=false",
+	"-c", "diff.external=",
+	"-c", "diff.renames=true",
+	"-c", "diff.ignoreSubmodules=none",
+	"-c", "core.fsmonitor=false",
+	"-c", "log.showSignature=false",
+	"--no-pager",
+	"--no-replace-objects",
+}
+
+// diffFlags are added to every diff-producing command.
+var diffFlags = []string{
+	"--no-color", "--no-ext-diff", "--no-textconv",
+	"--src-prefix=a/", "--dst-prefix=b/",
+	"--no-relative", "--ignore-submodules=none",
+	"--diff-algorithm=myers", "--inter-hunk-context=0", "--indent-heuristic",
+}
+
+// droppedEnv are environment variables that could redirect git's output or run programs.
+var droppedEnv = []string{
+	"GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "GIT_DIFF_OPTS", "GIT_TRACE", "GIT_TRACE2",
+	"GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_PERFORMANCE",
+	"GIT_TRACE_SETUP", "GIT_TRACE_CURL", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+	"GIT_DIFF_PATH_COUNTER", "GIT_DIFF_PATH_TOTAL", "GIT_NOGLOB_PATHSPECS", "GIT_GLOB_PATHSPECS",
+	"GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS",
+}
+
+// Git runs git in one directory.
+type Git struct {
+	Dir string
+	env []string
+}
+
+// NewGit returns a runner for dir with the hardened environment.
+func NewGit(dir string) *Git {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if dropped(k) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"GIT_OPTIONAL_LOCKS=0",
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_LITERAL_PATHSPECS=1",
+		"LC_ALL=C",
+		"GIT_CONFIG_COUNT=0",
+	)
+	return &Git{Dir: dir, env: env}
+}
+
+func dropped(k string) bool {
+	for _, d := range droppedEnv {
+		if k == d {
+			return true
+		}
+	}
+	return strings.HasPrefix(k, "GIT_CONFIG_KEY_") || strings.HasPrefix(k, "GIT_CONFIG_VALUE_")
+}
+
+// GitError is a failed git call.
+type GitError struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *GitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *GitError) Unwrap() error { return e.Err }
+
+// run is the one place git is started. sub is the subcommand and its arguments.
+func (g *Git) run(ctx context.Context, stdin io.Reader, sub ...string) ([]byte, error) {
+	argv := make([]string, 0, len(hardening)+len(sub))
+	argv = append(argv, hardening...)
+	argv = append(argv, sub...)
+	out, err := policy.Run(ctx, policy.Cmd{
+		Name: "git", Args: argv, Dir: g.Dir, Env: g.env, Stdin: stdin, Timeout: gitTimeout,
+	})
+	if err != nil {
+		var ee *policy.ExitError
+		stderr := ""
+		if errors.As(err, &ee) {
+			stderr = ee.Stderr
+		}
+		return out, &GitError{Args: sub, Stderr: stderr, Err: err}
+	}
+	return out, nil
+}
+
+// output runs a git command and returns stdout without the final newline.
+func (g *Git) output(ctx context.Context, sub ...string) (string, error) {
+	out, err := g.run(ctx, nil, sub...)
+	return strings.TrimRight(string(out), "\n"), err
+}
+
+// exitCode returns the exit code of a git error, or -1.
+func exitCode(err error) int {
+	var ee *policy.ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return -1
+}
+
+// splitZ splits NUL-terminated output.
+func splitZ(b []byte) []string {
+	b = bytes.TrimSuffix(b, []byte{0})
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(string(b), "\x00")
+}

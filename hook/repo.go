@@ -1,0 +1,113 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNotRepository is returned outside a git work tree.
+var ErrNotRepository = errors.New("not a git repository")
+
+// Repo is an opened repository.
+type Repo struct {
+	Git          *Git
+	Root         string // canonical work tree root
+	GitDir       string // absolute
+	CommonDir    string // absolute; differs from GitDir in a linked worktree
+	HooksDir     string // absolute: where git really looks for hooks
+	ObjectFormat string // sha1 or sha256
+	emptyTree    string
+}
+
+// Open finds the repository that contains dir.
+func Open(ctx context.Context, dir string) (*Repo, error) {
+	g := NewGit(dir)
+	var (
+		revParse   = "rev-parse"
+		absolute   = "--path-format=absolute"
+		toplevel   = "--show-toplevel"
+		gitDir     = "--git-dir"
+		commonDir  = "--git-common-dir"
+		gitPath    = "--git-path"
+		hooks      = "hooks"
+		objectForm = "--show-object-format"
+	)
+	out, err := g.output(ctx, revParse, absolute, toplevel, gitDir, commonDir, gitPath, hooks, objectForm)
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+			return nil, fmt.Errorf("%s: %w", dir, ErrNotRepository)
+		}
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "must be run in a work tree") {
+			return nil, fmt.Errorf("%s: %w (a bare repository has nothing staged)", dir, ErrNotRepository)
+		}
+		return nil, fmt.Errorf("failed to open repository: %w", err)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) != 5 {
+		return nil, fmt.Errorf("failed to open repository: unexpected rev-parse output %q", out)
+	}
+	root, err := filepath.EvalSymlinks(lines[0])
+	if err != nil {
+		return nil, fmt.Errorf("failed to resolve repository root: %w", err)
+	}
+	r := &Repo{
+		Git: NewGit(root), Root: root, GitDir: lines[1], CommonDir: lines[2], HooksDir: lines[3],
+		ObjectFormat: lines[4],
+	}
+	return r, nil
+}
+
+// Head returns the commit HEAD points to, or "" on an unborn branch.
+func (r *Repo) Head(ctx context.Context) (string, error) {
+	return r.resolveCommit(ctx, "HEAD", true)
+}
+
+// resolveCommit resolves rev to a commit id. With optional, a missing rev is "" without error.
+func (r *Repo) resolveCommit(ctx context.Context, rev string, optional bool) (string, error) {
+	var (
+		revParse = "rev-parse"
+		verify   = "--verify"
+		quiet    = "-q"
+		end      = "--end-of-options"
+		spec     = rev + "^{commit}"
+	)
+	out, err := r.Git.output(ctx, revParse, verify, quiet, end, spec)
+	if err != nil {
+		if exitCode(err) == 1 {
+			if optional {
+				return "", nil
+			}
+			return "", fmt.Errorf("unknown revision %q (not a commit in this repository)", rev)
+		}
+		return "", err
+	}
+	return out, nil
+}
+
+// EmptyTree is the id of the empty tree in this repository's object format.
+func (r *Repo) EmptyTree(ctx context.Context) (string, error) {
+	if r.emptyTree != "" {
+		return r.emptyTree, nil
+	}
+	var (
+		hashObject = "hash-object"
+		typ        = "-t"
+		tree       = "tree"
+		stdin      = "--stdin"
+	)
+	out, err := r.Git.run(ctx, strings.NewReader(""), hashObject, typ, tree, stdin)
+	if err != nil {
+		return "", fmt.Errorf("failed to compute the empty tree id: %w", err)
+	}
+	r.emptyTree = strings.TrimSpace(string(out))
+	return r.emptyTree, nil
+}
+
+// isZeroOID reports an all-zero object id (SHA-1 or SHA-256).
+func isZeroOID(oid string) bool {
+	return (len(oid) == 40 || len(oid) == 64) && strings.Trim(oid, "0") == ""
+}

@@ -1,0 +1,112 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Boundary confines file reads to one canonical repository root.
+type Boundary struct {
+	root           string
+	followSymlinks bool
+}
+
+// ErrOutside is returned for a path that resolves outside the root.
+var ErrOutside = errors.New("path is outside the repository")
+
+// ErrSymlink is returned for a path through a symlink when symlinks are not followed.
+var ErrSymlink = errors.New("path is a symbolic link (set repository.follow_symlinks = true to allow)")
+
+// NewBoundary canonicalises root (realpath) and returns a boundary for it.
+func NewBoundary(root string, followSymlinks bool) (*Boundary, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("failed to resolve repository root: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("failed to resolve repository root: %w", err)
+	}
+	return &Boundary{root: filepath.Clean(real), followSymlinks: followSymlinks}, nil
+}
+
+// Root is the canonical root.
+func (b *Boundary) Root() string { return b.root }
+
+// within reports whether the cleaned absolute path p lies under the root (component-wise).
+func (b *Boundary) within(p string) bool {
+	rel, err := filepath.Rel(b.root, p)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
+}
+
+// Resolve maps a repository-relative path (slash-separated) to an absolute path under the
+// root. Absolute paths, ".." escapes and (unless allowed) symlinks on the way are refused.
+func (b *Boundary) Resolve(rel string) (string, error) {
+	if rel == "" || strings.ContainsRune(rel, 0) {
+		return "", fmt.Errorf("%q: %w", rel, ErrOutside)
+	}
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
+		return "", fmt.Errorf("%q: absolute paths are not repository paths: %w", rel, ErrOutside)
+	}
+	p := filepath.Join(b.root, filepath.FromSlash(rel))
+	if !b.within(p) {
+		return "", fmt.Errorf("%q: %w", rel, ErrOutside)
+	}
+	if b.followSymlinks {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", err
+		}
+		if !b.within(real) {
+			return "", fmt.Errorf("%q resolves to %q: %w", rel, real, ErrOutside)
+		}
+		return real, nil
+	}
+	// Walk every component below the root: none may be a symlink.
+	r, _ := filepath.Rel(b.root, p)
+	cur := b.root
+	for _, part := range strings.Split(r, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("%q: %w", rel, ErrSymlink)
+		}
+	}
+	return p, nil
+}
+
+// ReadFile reads a regular file under the root, at most limit bytes (limit <= 0: no limit).
+// A missing file returns an error that satisfies errors.Is(err, fs.ErrNotExist).
+func (b *Boundary) ReadFile(rel string, limit int64) ([]byte, error) {
+	p, err := b.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q is not a regular file", rel)
+	}
+	if limit > 0 && fi.Size() > limit {
+		return nil, fmt.Errorf("%q is larger than %d bytes", rel, limit)
+	}
+	return io.ReadAll(f)
+}

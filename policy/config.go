@@ -1,0 +1,414 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ExternalScanners is the fixed list of external scanners a config may enable by name.
+var ExternalScanners = []string{"gosec", "shellcheck", "bandit", "semgrep"}
+
+// Providers is the fixed list of model providers.
+var Providers = []string{"openai", "anthropic", "claude-cli", "codex-cli", "gemini-cli"}
+
+// RepoConfigName is the repository layer's file name, at the repository root.
+const RepoConfigName = ".tollgate.toml"
+
+// raw mirrors the TOML file. Pointers tell "absent" from "zero" so layers merge key by key.
+type raw struct {
+	Repository struct {
+		FollowSymlinks *bool `toml:"follow_symlinks"`
+	} `toml:"repository"`
+	Context struct {
+		MaxFiles           *int `toml:"max_files"`
+		MaxTotalBytes      *int `toml:"max_total_bytes"`
+		MaxExpansionRounds *int `toml:"max_expansion_rounds"`
+	} `toml:"context"`
+	Scanners struct {
+		External *[]string `toml:"external"`
+	} `toml:"scanners"`
+	Redaction struct {
+		BlockOnSecret *bool `toml:"block_on_secret"`
+	} `toml:"redaction"`
+	Review struct {
+		FailOn        *string  `toml:"fail_on"`
+		MinConfidence *float64 `toml:"min_confidence"`
+		MaxFindings   *int     `toml:"max_findings"`
+	} `toml:"review"`
+	Egress struct {
+		Enabled *bool `toml:"enabled"`
+	} `toml:"egress"`
+	Net struct {
+		Connect *[]string `toml:"connect"`
+	} `toml:"net"`
+	Model struct {
+		Provider  *string `toml:"provider"`
+		Name      *string `toml:"name"`
+		BaseURL   *string `toml:"base_url"`
+		APIKeyEnv *string `toml:"api_key_env"`
+		Timeout   *string `toml:"timeout"`
+		Verify    *bool   `toml:"verify"`
+	} `toml:"model"`
+	Policy struct {
+		Text *string `toml:"text"`
+	} `toml:"policy"`
+}
+
+// Config is the compiled, validated policy for one review.
+type Config struct {
+	FollowSymlinks bool
+	Context        ContextLimits
+	External       []string
+	BlockOnSecret  bool
+	FailOn         Severity
+	MinConfidence  float64
+	MaxFindings    int
+	Egress         bool
+	Connect        []string
+	Model          Model
+	PolicyText     string
+	// Files lists the config files that applied, lowest layer first.
+	Files []string
+}
+
+// ContextLimits bounds the context bundle sent to a model.
+type ContextLimits struct {
+	MaxFiles           int
+	MaxTotalBytes      int
+	MaxExpansionRounds int
+}
+
+// Model names the user's model, if any.
+type Model struct {
+	Provider  string
+	Name      string
+	BaseURL   string
+	APIKeyEnv string
+	Timeout   time.Duration
+	Verify    bool
+}
+
+// Configured reports whether a model provider was named.
+func (m Model) Configured() bool { return m.Provider != "" }
+
+// Default returns the compiled defaults; every key documented in DESIGN.md has its value here.
+func Default() Config {
+	return Config{
+		Context:       ContextLimits{MaxFiles: 20, MaxTotalBytes: 200000, MaxExpansionRounds: 2},
+		External:      []string{},
+		BlockOnSecret: true,
+		FailOn:        Medium,
+		MaxFindings:   100,
+		Connect:       []string{},
+		Model:         Model{Timeout: 60 * time.Second, Verify: true},
+	}
+}
+
+// ConfigError is a configuration problem: the review cannot run (exit 2).
+type ConfigError struct {
+	File string // the file, or "" for flags
+	Key  string // the TOML key, when one is to blame
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid configuration")
+	if e.File != "" {
+		b.WriteString(" in " + e.File)
+	}
+	if e.Key != "" {
+		fmt.Fprintf(&b, ": key %q", e.Key)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// Layer is one config source.
+type Layer struct {
+	Name    string // path or label used in messages
+	Data    []byte
+	Trusted bool // the user layer: may set egress, net and model keys
+}
+
+// UserConfigPath returns $XDG_CONFIG_HOME/tollgate/config.toml or ~/.config/tollgate/config.toml.
+func UserConfigPath() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "tollgate", "config.toml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".config", "tollgate", "config.toml")
+}
+
+// ReadUserLayer reads the user layer: path from --config (must exist) or the default user path
+// (may be absent). It returns nil when there is no user file.
+func ReadUserLayer(flagPath string) (*Layer, error) {
+	path := flagPath
+	if path == "" {
+		path = UserConfigPath()
+		if path == "" {
+			return nil, nil
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if flagPath == "" && errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, &ConfigError{File: path, Msg: fmt.Sprintf("failed to read: %v", err)}
+	}
+	return &Layer{Name: path, Data: data, Trusted: true}, nil
+}
+
+// Load compiles the defaults overlaid by each layer in order (repository first, then user).
+func Load(layers ...*Layer) (Config, error) {
+	cfg := Default()
+	var merged raw
+	for _, l := range layers {
+		if l == nil {
+			continue
+		}
+		var r raw
+		md, err := toml.NewDecoder(bytes.NewReader(l.Data)).Decode(&r)
+		if err != nil {
+			return Config{}, decodeError(l.Name, err)
+		}
+		if und := md.Undecoded(); len(und) > 0 {
+			keys := make([]string, 0, len(und))
+			for _, k := range und {
+				keys = append(keys, k.String())
+			}
+			sort.Strings(keys)
+			return Config{}, &ConfigError{File: l.Name, Key: keys[0], Msg: "unknown key (see `tollgate init` for every key)"}
+		}
+		if !l.Trusted {
+			if key := firstUntrustedKey(md); key != "" {
+				return Config{}, &ConfigError{File: l.Name, Key: key, Msg: "not allowed in a repository's config: " +
+					"only your user config (" + displayUserPath() + ") or flags may turn on egress, " +
+					"name network destinations or configure a model, so a cloned repository can never make tollgate send anything"}
+			}
+		}
+		overlay(&merged, &r, md)
+		cfg.Files = append(cfg.Files, l.Name)
+	}
+	if err := compile(&cfg, &merged, layers); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+func displayUserPath() string {
+	if p := UserConfigPath(); p != "" {
+		return p
+	}
+	return "~/.config/tollgate/config.toml"
+}
+
+func firstUntrustedKey(md toml.MetaData) string {
+	for _, k := range md.Keys() {
+		if len(k) == 0 {
+			continue
+		}
+		switch k[0] {
+		case "egress", "net", "model":
+			return k.String()
+		}
+	}
+	return ""
+}
+
+func decodeError(file string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if pe.Position.Line > 0 {
+			msg = fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)
+		}
+		return &ConfigError{File: file, Key: pe.LastKey, Msg: msg}
+	}
+	return &ConfigError{File: file, Msg: err.Error()}
+}
+
+// overlay copies every key set in src onto dst.
+func overlay(dst, src *raw, md toml.MetaData) {
+	set := func(keys ...string) bool { return md.IsDefined(keys...) }
+	if set("repository", "follow_symlinks") {
+		dst.Repository.FollowSymlinks = src.Repository.FollowSymlinks
+	}
+	if set("context", "max_files") {
+		dst.Context.MaxFiles = src.Context.MaxFiles
+	}
+	if set("context", "max_total_bytes") {
+		dst.Context.MaxTotalBytes = src.Context.MaxTotalBytes
+	}
+	if set("context", "max_expansion_rounds") {
+		dst.Context.MaxExpansionRounds = src.Context.MaxExpansionRounds
+	}
+	if set("scanners", "external") {
+		dst.Scanners.External = src.Scanners.External
+	}
+	if set("redaction", "block_on_secret") {
+		dst.Redaction.BlockOnSecret = src.Redaction.BlockOnSecret
+	}
+	if set("review", "fail_on") {
+		dst.Review.FailOn = src.Review.FailOn
+	}
+	if set("review", "min_confidence") {
+		dst.Review.MinConfidence = src.Review.MinConfidence
+	}
+	if set("review", "max_findings") {
+		dst.Review.MaxFindings = src.Review.MaxFindings
+	}
+	if set("egress", "enabled") {
+		dst.Egress.Enabled = src.Egress.Enabled
+	}
+	if set("net", "connect") {
+		dst.Net.Connect = src.Net.Connect
+	}
+	if set("model", "provider") {
+		dst.Model.Provider = src.Model.Provider
+	}
+	if set("model", "name") {
+		dst.Model.Name = src.Model.Name
+	}
+	if set("model", "base_url") {
+		dst.Model.BaseURL = src.Model.BaseURL
+	}
+	if set("model", "api_key_env") {
+		dst.Model.APIKeyEnv = src.Model.APIKeyEnv
+	}
+	if set("model", "timeout") {
+		dst.Model.Timeout = src.Model.Timeout
+	}
+	if set("model", "verify") {
+		dst.Model.Verify = src.Model.Verify
+	}
+	if set("policy", "text") {
+		dst.Policy.Text = src.Policy.Text
+	}
+}
+
+// compile validates the merged raw config and writes it onto cfg.
+func compile(cfg *Config, r *raw, layers []*Layer) error {
+	file := ""
+	for _, l := range layers {
+		if l != nil {
+			file = l.Name
+		}
+	}
+	bad := func(key, msg string) error { return &ConfigError{File: file, Key: key, Msg: msg} }
+	if v := r.Repository.FollowSymlinks; v != nil {
+		cfg.FollowSymlinks = *v
+	}
+	ints := []struct {
+		key string
+		src *int
+		dst *int
+		min int
+	}{
+		{"context.max_files", r.Context.MaxFiles, &cfg.Context.MaxFiles, 0},
+		{"context.max_total_bytes", r.Context.MaxTotalBytes, &cfg.Context.MaxTotalBytes, 0},
+		{"context.max_expansion_rounds", r.Context.MaxExpansionRounds, &cfg.Context.MaxExpansionRounds, 0},
+		{"review.max_findings", r.Review.MaxFindings, &cfg.MaxFindings, 1},
+	}
+	for _, n := range ints {
+		if n.src == nil {
+			continue
+		}
+		if *n.src < n.min {
+			return bad(n.key, fmt.Sprintf("must be at least %d, got %d", n.min, *n.src))
+		}
+		*n.dst = *n.src
+	}
+	if v := r.Scanners.External; v != nil {
+		seen := map[string]bool{}
+		for _, name := range *v {
+			if !slices.Contains(ExternalScanners, name) {
+				return bad("scanners.external", fmt.Sprintf("unknown scanner %q: only names from the fixed list (%s) are allowed, never paths or arguments",
+					name, strings.Join(ExternalScanners, ", ")))
+			}
+			if !seen[name] {
+				seen[name] = true
+				cfg.External = append(cfg.External, name)
+			}
+		}
+	}
+	if v := r.Redaction.BlockOnSecret; v != nil {
+		cfg.BlockOnSecret = *v
+	}
+	if v := r.Review.FailOn; v != nil {
+		sev, err := ParseSeverity(*v)
+		if err != nil {
+			return bad("review.fail_on", err.Error())
+		}
+		cfg.FailOn = sev
+	}
+	if v := r.Review.MinConfidence; v != nil {
+		if *v < 0 || *v > 1 {
+			return bad("review.min_confidence", fmt.Sprintf("must be between 0 and 1, got %v", *v))
+		}
+		cfg.MinConfidence = *v
+	}
+	if v := r.Egress.Enabled; v != nil {
+		cfg.Egress = *v
+	}
+	if v := r.Net.Connect; v != nil {
+		for _, hp := range *v {
+			i := strings.LastIndexByte(hp, ':')
+			host, port := "", ""
+			if i > 0 {
+				host, port = strings.Trim(hp[:i], "[]"), hp[i+1:]
+			}
+			if host == "" || strings.ContainsAny(host, "/ @") {
+				return bad("net.connect", fmt.Sprintf("%q is not host:port", hp))
+			}
+			if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+				return bad("net.connect", fmt.Sprintf("%q has no valid port", hp))
+			}
+			cfg.Connect = append(cfg.Connect, hp)
+		}
+	}
+	m := r.Model
+	if m.Provider != nil {
+		if *m.Provider != "" && !slices.Contains(Providers, *m.Provider) {
+			return bad("model.provider", fmt.Sprintf("unknown provider %q (want one of %s)", *m.Provider, strings.Join(Providers, ", ")))
+		}
+		cfg.Model.Provider = *m.Provider
+	}
+	if m.Name != nil {
+		cfg.Model.Name = *m.Name
+	}
+	if m.BaseURL != nil {
+		cfg.Model.BaseURL = *m.BaseURL
+	}
+	if m.APIKeyEnv != nil {
+		cfg.Model.APIKeyEnv = *m.APIKeyEnv
+	}
+	if m.Timeout != nil {
+		d, err := time.ParseDuration(*m.Timeout)
+		if err != nil || d <= 0 {
+			return bad("model.timeout", fmt.Sprintf("%q is not a positive duration such as \"60s\"", *m.Timeout))
+		}
+		cfg.Model.Timeout = d
+	}
+	if m.Verify != nil {
+		cfg.Model.Verify = *m.Verify
+	}
+	if v := r.Policy.Text; v != nil {
+		cfg.PolicyText = *v
+	}
+	return nil
+}

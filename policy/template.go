@@ -1,0 +1,57 @@
+package policy
+
+// InitTemplate is what `tollgate init` writes: every repository key with its default, and the
+// user-only keys as comments (a repository's file may not set them).
+const InitTemplate = `# .tollgate.toml: tollgate's repository configuration (committed, shared by the team).
+# Every key is shown with its default. Unknown keys are an error.
+
+[repository]
+# Read files through symbolic links inside the repository. Links that leave it are always refused.
+follow_symlinks = false
+
+[context]
+# Limits for the context bundle sent to a model (only when a user configured one).
+max_files = 20
+max_total_bytes = 200000
+max_expansion_rounds = 2
+
+[scanners]
+# External scanners, by name only, from the fixed list: "gosec", "shellcheck", "bandit", "semgrep".
+# Enabled but not installed is reported as "not run" (exit 3), never as clean.
+external = []
+
+[redaction]
+# true: a secret detected in what would be sent to a model stops the send.
+# false: each secret value is replaced by a placeholder before sending.
+block_on_secret = true
+
+[review]
+# Fail the commit at this severity or above: info | low | medium | high | critical.
+fail_on = "medium"
+# Drop findings whose confidence is below this (0.0 to 1.0).
+min_confidence = 0.0
+# Report at most this many findings (the report says how many were cut).
+max_findings = 100
+
+[policy]
+# Workspace policy appended to the base review policy a model is given.
+text = ""
+
+# The keys below are honoured ONLY in your user config
+# ($XDG_CONFIG_HOME/tollgate/config.toml or ~/.config/tollgate/config.toml) or flags.
+# In this file they are an error: a repository can never make tollgate send anything.
+#
+# [egress]
+# enabled = false
+#
+# [net]
+# connect = []             # "host:port" destinations the model client may reach
+#
+# [model]
+# provider = ""            # "openai", "anthropic", "claude-cli", "codex-cli", "gemini-cli"
+# name = ""
+# base_url = ""
+# api_key_env = ""         # the NAME of the environment variable holding the key, never the key
+# timeout = "60s"
+# verify = true
+`

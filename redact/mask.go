@@ -1,0 +1,91 @@
+package redact
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// maxEvidence bounds the length of a masked evidence line, in runes.
+const maxEvidence = 160
+
+// keep returns the prefix of a secret that is safe to show: the BEGIN line of a PEM block, or
+// a few leading characters of a long secret (token prefixes such as "ghp_" carry no entropy).
+func keep(secret string) string {
+	if strings.HasPrefix(secret, "-----BEGIN ") {
+		if i := strings.Index(secret[5:], "-----"); i >= 0 {
+			return secret[:5+i+5]
+		}
+	}
+	n := utf8.RuneCountInString(secret)
+	switch {
+	case n >= 20:
+		return firstRunes(secret, 4)
+	case n >= 12:
+		return firstRunes(secret, 2)
+	}
+	return ""
+}
+
+func firstRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// MaskValue is how a secret is shown: its safe prefix, then ****.
+func MaskValue(secret string) string { return keep(secret) + "****" }
+
+// Mask returns the first line of text with every secret masked, trimmed and bounded in
+// length. If any 6-character run of a secret's hidden part would survive, the whole line is
+// replaced: a secret is never returned in clear.
+func Mask(text string, secrets ...string) string {
+	out := text
+	for _, s := range secrets {
+		if s == "" {
+			continue
+		}
+		out = strings.ReplaceAll(out, s, MaskValue(s))
+		// A multi-line secret: mask each of its lines too.
+		if strings.Contains(s, "\n") {
+			for _, part := range strings.Split(s, "\n") {
+				part = strings.TrimSpace(part)
+				if len(part) >= 6 && !strings.HasPrefix(s, part) {
+					out = strings.ReplaceAll(out, part, "****")
+				}
+			}
+		}
+	}
+	if i := strings.IndexAny(out, "\r\n"); i >= 0 {
+		out = out[:i]
+	}
+	out = strings.TrimSpace(out)
+	if utf8.RuneCountInString(out) > maxEvidence {
+		out = firstRunes(out, maxEvidence) + "…"
+	}
+	for _, s := range secrets {
+		if leaks(out, s) {
+			return "[line masked: it holds a secret]"
+		}
+	}
+	return out
+}
+
+// leaks reports whether out holds a 6-byte run of the part of secret that Mask hides.
+func leaks(out, secret string) bool {
+	hidden := strings.TrimPrefix(secret, keep(secret))
+	const w = 6
+	if len(hidden) < w {
+		return hidden != "" && strings.Contains(out, hidden) && len(hidden) >= 4
+	}
+	for i := 0; i+w <= len(hidden); i++ {
+		if strings.Contains(out, hidden[i:i+w]) {
+			return true
+		}
+	}
+	return false
+}

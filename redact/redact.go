@@ -1,0 +1,349 @@
+// Package redact is tollgate's secret detector and masker, built on the gitleaks/v8 library.
+//
+// Rules and guarantees:
+//   - This is the only package that imports gitleaks. Everything else sees Secret values and
+//     masked strings.
+//   - The rules are gitleaks' defaults, or the repository's own .gitleaks.toml with gitleaks'
+//     [extend] semantics (useDefault, disabledRules). An [extend] path or URL is refused: it would
+//     read outside the repository or reach the network.
+//   - Mask never returns a string that still contains a detected secret: after replacing every
+//     occurrence it re-checks, and masks the whole line if any part of the secret survived.
+//   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
+package redact
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/detect"
+	"github.com/zricethezav/gitleaks/v8/report"
+)
+
+// viperMu serialises every use of gitleaks' package-global viper.
+var viperMu sync.Mutex
+
+// Options selects the rules.
+type Options struct {
+	// RepoConfig is the content of the repository's .gitleaks.toml (nil: none).
+	RepoConfig []byte
+	// RepoConfigName names it in messages.
+	RepoConfigName string
+	// Ignore is the content of the repository's .gitleaksignore (nil: none).
+	Ignore []byte
+}
+
+// Detector finds secrets in text. It is safe for concurrent use after New returns.
+type Detector struct {
+	d        *detect.Detector
+	ignore   map[string]bool
+	warnings []string
+}
+
+// Secret is one detected secret.
+type Secret struct {
+	RuleID      string
+	Description string
+	Line        int // 1-based line of the match start, in the numbering the caller gave
+	EndLine     int
+	StartColumn int
+	EndColumn   int
+	Value       string // the secret itself: never print it
+	Match       string // the whole match: never print it
+	LineText    string // the line(s) the match is on: never print it unmasked
+	PathOnly    bool   // matched on the file name alone
+}
+
+var (
+	defaultOnce sync.Once
+	defaultCfg  config.Config
+	defaultErr  error
+)
+
+func loadDefault() (config.Config, error) {
+	defaultOnce.Do(func() {
+		viperMu.Lock()
+		defer viperMu.Unlock()
+		vc, err := decode([]byte(config.DefaultConfig))
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		defaultCfg, defaultErr = translate(vc)
+	})
+	return defaultCfg, defaultErr
+}
+
+// decode parses a gitleaks TOML config with a private viper (never the global one's file
+// lookup).
+func decode(data []byte) (config.ViperConfig, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	var vc config.ViperConfig
+	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+		return vc, err
+	}
+	if err := v.Unmarshal(&vc); err != nil {
+		return vc, err
+	}
+	return vc, nil
+}
+
+// translate compiles a decoded config with [extend] cleared, so gitleaks never reads another
+// file. The caller holds viperMu (Translate consults the global viper).
+func translate(vc config.ViperConfig) (cfg config.Config, err error) {
+	defer func() {
+		// gitleaks compiles user regexes with MustCompile: a bad one panics.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	vc.Extend = config.Extend{}
+	return vc.Translate()
+}
+
+// New builds a detector with the default rules or the repository's config.
+func New(opts Options) (*Detector, error) {
+	def, err := loadDefault()
+	if err != nil {
+		return nil, fmt.Errorf("failed to load gitleaks default rules: %w", err)
+	}
+	cfg := def
+	var warnings []string
+	if opts.RepoConfig != nil {
+		name := opts.RepoConfigName
+		if name == "" {
+			name = ".gitleaks.toml"
+		}
+		cfg, warnings, err = repoConfig(opts.RepoConfig, name, def)
+		if err != nil {
+			return nil, err
+		}
+	}
+	d := detect.NewDetector(cfg)
+	d.MaxDecodeDepth = 5 // as gitleaks' CLI does
+	// Inline "gitleaks:allow" is honoured by the caller, which counts every suppression.
+	d.IgnoreGitleaksAllow = true
+	det := &Detector{d: d, ignore: map[string]bool{}, warnings: warnings}
+	det.parseIgnore(opts.Ignore)
+	return det, nil
+}
+
+// Warnings are notes about the rule set (e.g. a repository config that drops the defaults).
+func (d *Detector) Warnings() []string { return d.warnings }
+
+func repoConfig(data []byte, name string, def config.Config) (config.Config, []string, error) {
+	viperMu.Lock()
+	defer viperMu.Unlock()
+	fail := func(err error) (config.Config, []string, error) {
+		return config.Config{}, nil, fmt.Errorf("failed to load %s: %w", name, err)
+	}
+	vc, err := decode(data)
+	if err != nil {
+		return fail(err)
+	}
+	ext := vc.Extend
+	if ext.Path != "" || ext.URL != "" {
+		return fail(errors.New("[extend] path and url are not supported (they would read outside the repository or reach the network); use useDefault = true"))
+	}
+	if ext.UseDefault {
+		// A rule that extends a default one may carry only an id and an allowlist: give it the
+		// default's patterns so it compiles; the merge below keeps them anyway.
+		for i := range vc.Rules {
+			r := &vc.Rules[i]
+			if b, ok := def.Rules[r.ID]; ok && r.Regex == "" && r.Path == "" {
+				if b.Regex != nil {
+					r.Regex = b.Regex.String()
+				}
+				if b.Path != nil {
+					r.Path = b.Path.String()
+				}
+			}
+		}
+	}
+	// Allowlists targeting rules this file does not define (default rules) are compiled on
+	// their own and attached after the merge.
+	own := map[string]bool{}
+	for _, r := range vc.Rules {
+		own[r.ID] = true
+	}
+	type targeted struct {
+		rules []string
+		list  *config.Allowlist
+	}
+	var later []targeted
+	kept := vc.Allowlists[:0:0]
+	for _, a := range vc.Allowlists {
+		foreign := false
+		for _, id := range a.TargetRules {
+			foreign = foreign || !own[id]
+		}
+		if !foreign {
+			kept = append(kept, a)
+			continue
+		}
+		one := config.ViperConfig{}
+		cp := *a
+		cp.TargetRules = nil
+		one.Allowlists = append(one.Allowlists, &cp)
+		c, err := translate(one)
+		if err != nil {
+			return fail(fmt.Errorf("[[allowlists]] %w", err))
+		}
+		later = append(later, targeted{rules: a.TargetRules, list: c.Allowlists[0]})
+	}
+	vc.Allowlists = kept
+	cfg, err := translate(vc)
+	if err != nil {
+		return fail(err)
+	}
+	var warnings []string
+	if ext.UseDefault {
+		cfg = merge(cfg, def, ext.DisabledRules)
+	} else {
+		warnings = append(warnings, name+" does not extend gitleaks' default rules ([extend] useDefault = true): only its own rules run")
+	}
+	for _, t := range later {
+		for _, id := range t.rules {
+			r, ok := cfg.Rules[id]
+			if !ok {
+				return fail(fmt.Errorf("[[allowlists]] target rule ID %q does not exist", id))
+			}
+			r.Allowlists = append(append([]*config.Allowlist{}, r.Allowlists...), t.list)
+			cfg.Rules[id] = r
+		}
+	}
+	if len(cfg.Rules) == 0 {
+		return fail(errors.New("it defines no rules, so no secret could ever be found"))
+	}
+	return cfg, warnings, nil
+}
+
+// merge applies gitleaks' [extend] semantics: every default rule not disabled is added; a rule
+// the repository also defines is merged, the repository's fields winning.
+func merge(cfg, base config.Config, disabled []string) config.Config {
+	off := map[string]bool{}
+	for _, id := range disabled {
+		off[id] = true
+	}
+	out := config.Config{
+		Title:       cfg.Title,
+		Description: cfg.Description,
+		Path:        cfg.Path,
+		Rules:       map[string]config.Rule{},
+		Keywords:    map[string]struct{}{},
+		Allowlists:  append(append([]*config.Allowlist{}, cfg.Allowlists...), base.Allowlists...),
+	}
+	for id, r := range cfg.Rules {
+		out.Rules[id] = r
+	}
+	for k := range cfg.Keywords {
+		out.Keywords[k] = struct{}{}
+	}
+	out.OrderedRules = append(out.OrderedRules, cfg.OrderedRules...)
+	for id, b := range base.Rules {
+		if off[id] {
+			continue
+		}
+		cur, ok := out.Rules[id]
+		if !ok {
+			out.Rules[id] = b
+			out.OrderedRules = append(out.OrderedRules, id)
+			for _, k := range b.Keywords {
+				out.Keywords[k] = struct{}{}
+			}
+			continue
+		}
+		if cur.Description != "" {
+			b.Description = cur.Description
+		}
+		if cur.Entropy != 0 {
+			b.Entropy = cur.Entropy
+		}
+		if cur.SecretGroup != 0 {
+			b.SecretGroup = cur.SecretGroup
+		}
+		if cur.Regex != nil {
+			b.Regex = cur.Regex
+		}
+		if cur.Path != nil {
+			b.Path = cur.Path
+		}
+		b.Tags = append(append([]string{}, b.Tags...), cur.Tags...)
+		b.Keywords = append(append([]string{}, b.Keywords...), cur.Keywords...)
+		b.Allowlists = append(append([]*config.Allowlist{}, b.Allowlists...), cur.Allowlists...)
+		for _, k := range b.Keywords {
+			out.Keywords[k] = struct{}{}
+		}
+		out.Rules[id] = b
+	}
+	return out
+}
+
+func (d *Detector) parseIgnore(data []byte) {
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		d.ignore[strings.ReplaceAll(line, `\`, "/")] = true
+	}
+}
+
+// Ignored reports whether a .gitleaksignore entry names this finding: either
+// "path:rule:line" or "commit:path:rule:line".
+func (d *Detector) Ignored(commit, path, rule string, line int) bool {
+	if len(d.ignore) == 0 {
+		return false
+	}
+	global := fmt.Sprintf("%s:%s:%d", path, rule, line)
+	if d.ignore[global] {
+		return true
+	}
+	return commit != "" && d.ignore[commit+":"+global]
+}
+
+// Scan finds secrets in text, whose first line is numbered startLine. path is the file's
+// repository path (rules and allowlists match on it). Path-only rules are not run here: see
+// ScanPath.
+func (d *Detector) Scan(path, text string, startLine int) []Secret {
+	if text == "" {
+		return nil
+	}
+	fs := d.d.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: startLine})
+	out := make([]Secret, 0, len(fs))
+	for _, f := range fs {
+		if strings.HasPrefix(f.Match, "file detected: ") {
+			continue
+		}
+		out = append(out, fromFinding(f))
+	}
+	return out
+}
+
+// ScanPath runs the path-only rules (e.g. key stores by extension) on a file name.
+func (d *Detector) ScanPath(path string) []Secret {
+	fs := d.d.Detect(detect.Fragment{Raw: "", FilePath: path})
+	var out []Secret
+	for _, f := range fs {
+		if strings.HasPrefix(f.Match, "file detected: ") {
+			s := fromFinding(f)
+			s.PathOnly = true
+			s.Value, s.Match, s.LineText = "", "", ""
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func fromFinding(f report.Finding) Secret {
+	return Secret{
+		RuleID: f.RuleID, Description: f.Description,
+		Line: f.StartLine, EndLine: f.EndLine, StartColumn: f.StartColumn, EndColumn: f.EndColumn,
+		Value: f.Secret, Match: f.Match, LineText: f.Line,
+	}
+}

@@ -1,0 +1,28 @@
+package review
+
+// Change is what one review looks at: the staged set, one commit, a range, or a push. Each
+// Unit is reviewed at its own content, so a secret added in one commit of a push and removed in
+// a later one is still found.
+type Change struct {
+	Kind  string // staged | commit | range | push
+	Base  string
+	Head  string
+	Units []Unit
+}
+
+// Unit is one diff: the staged set against HEAD, or one commit against its first parent.
+type Unit struct {
+	Commit string // "" for the staged set
+	Files  []FileDiff
+}
+
+// FileCount is the number of distinct paths the change touches.
+func (c *Change) FileCount() int {
+	seen := map[string]bool{}
+	for _, u := range c.Units {
+		for i := range u.Files {
+			seen[u.Files[i].Path()] = true
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,48 @@
+package review
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// Finding is one reported problem. Evidence is always masked.
+type Finding struct {
+	RuleID      string          `json:"rule_id"`
+	Severity    policy.Severity `json:"severity"`
+	Confidence  float64         `json:"confidence"`
+	CWE         []string        `json:"cwe"`
+	Path        string          `json:"path"`
+	Line        int             `json:"line"`
+	EndLine     int             `json:"end_line"`
+	Message     string          `json:"message"`
+	Evidence    string          `json:"evidence"`
+	Source      string          `json:"source"`
+	Fingerprint string          `json:"fingerprint"`
+}
+
+// Rejected is a finding that was dropped, and why.
+type Rejected struct {
+	RuleID string `json:"rule_id"`
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// NotRun is a component that was meant to run and did not.
+type NotRun struct {
+	Component string `json:"component"`
+	Reason    string `json:"reason"`
+}
+
+// fingerprint identifies a finding across runs: rule, path and masked evidence, not the line
+// (which moves as code is edited above it).
+func fingerprint(f *Finding) string {
+	h := sha256.New()
+	for _, s := range []string{f.RuleID, f.Path, f.Evidence} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}

@@ -1,0 +1,218 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// Report is the outcome of one review; its JSON form is the contract in DESIGN.md.
+type Report struct {
+	Tool     Tool       `json:"tool"`
+	Change   ChangeInfo `json:"change"`
+	Status   string     `json:"status"`
+	Findings []Finding  `json:"findings"`
+	Rejected []Rejected `json:"rejected"`
+	NotRun   []NotRun   `json:"not_run"`
+	Limits   []string   `json:"limits"`
+
+	failOn     policy.Severity
+	ran        []string
+	suppressed int
+	binary     []string
+	addedLines int
+	notes      []string
+	elapsed    time.Duration
+}
+
+// Tool names the reporting tool.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// ChangeInfo describes what was reviewed.
+type ChangeInfo struct {
+	Kind  string `json:"kind"`
+	Base  string `json:"base"`
+	Head  string `json:"head"`
+	Files int    `json:"files"`
+}
+
+// Incomplete reports whether something meant to run did not, or a limit cut the review short.
+func (r *Report) Incomplete() bool { return len(r.NotRun) > 0 || len(r.Limits) > 0 }
+
+// SetFailOn overrides the severity at which the review fails (the --fail-on flag).
+func (r *Report) SetFailOn(s policy.Severity) { r.failOn = s }
+
+// Failing returns the findings at or above the fail-on severity.
+func (r *Report) Failing() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity >= r.failOn {
+			n++
+		}
+	}
+	return n
+}
+
+// ExitCode maps the report to the contract's exit codes: 1 for failing findings (which wins),
+// 3 for an incomplete review, 0 otherwise.
+func (r *Report) ExitCode() int {
+	switch {
+	case r.Failing() > 0:
+		return 1
+	case r.Incomplete():
+		return 3
+	}
+	return 0
+}
+
+// WriteJSON renders the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// TextOptions control the text rendering.
+type TextOptions struct {
+	Color bool
+}
+
+type palette struct{ red, yellow, bold, dim, reset string }
+
+func colors(on bool) palette {
+	if !on {
+		return palette{}
+	}
+	return palette{red: "\x1b[31m", yellow: "\x1b[33m", bold: "\x1b[1m", dim: "\x1b[2m", reset: "\x1b[0m"}
+}
+
+// WriteText renders the report for a person: findings grouped by file, then what did not run,
+// then one summary line.
+func (r *Report) WriteText(w io.Writer, o TextOptions) error {
+	p := colors(o.Color)
+	var b strings.Builder
+	what := describe(r.Change)
+	byPath := map[string][]Finding{}
+	var paths []string
+	for _, f := range r.Findings {
+		if _, ok := byPath[f.Path]; !ok {
+			paths = append(paths, f.Path)
+		}
+		byPath[f.Path] = append(byPath[f.Path], f)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		fmt.Fprintf(&b, "%s%s%s\n", p.bold, printable(path), p.reset)
+		for _, f := range byPath[path] {
+			col := p.yellow
+			if f.Severity >= policy.High {
+				col = p.red
+			}
+			fmt.Fprintf(&b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, f.RuleID, f.Message)
+			if f.Evidence != "" {
+				fmt.Fprintf(&b, "      %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
+			}
+		}
+	}
+	for _, n := range r.NotRun {
+		fmt.Fprintf(&b, "%snot run%s: %s: %s\n", p.yellow, p.reset, n.Component, n.Reason)
+	}
+	for _, l := range r.Limits {
+		fmt.Fprintf(&b, "%slimit%s: %s\n", p.yellow, p.reset, l)
+	}
+	for _, n := range r.notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if len(r.binary) > 0 {
+		fmt.Fprintf(&b, "note: %d binary file(s) checked by name only: %s\n", len(r.binary), printable(strings.Join(r.binary, ", ")))
+	}
+	if r.suppressed > 0 {
+		fmt.Fprintf(&b, "note: %d finding(s) suppressed by inline allow markers or .gitleaksignore\n", r.suppressed)
+	}
+	checks := "no checks"
+	if len(r.ran) > 0 {
+		checks = strings.Join(r.ran, ", ")
+	}
+	elapsed := r.elapsed.Round(time.Millisecond)
+	switch {
+	case len(r.Findings) > 0:
+		fail := r.Failing()
+		verdict := fmt.Sprintf("%sblocked%s: %d at or above %s", p.red+p.bold, p.reset, fail, r.failOn)
+		if fail == 0 {
+			verdict = fmt.Sprintf("not blocking: none at or above %s", r.failOn)
+		}
+		fmt.Fprintf(&b, "tollgate: %d finding(s) in %d file(s) of %s (%s); %s [%s]\n",
+			len(r.Findings), len(paths), what, severityCounts(r.Findings), verdict, elapsed)
+		if fail > 0 {
+			b.WriteString("tollgate: hint: fix or remove what is reported, or mark a false positive with an inline `tollgate:allow` comment\n")
+		}
+	case r.Incomplete():
+		fmt.Fprintf(&b, "tollgate: %sincomplete%s: the review of %s did not finish, so it is not clean (ran: %s) [%s]\n",
+			p.yellow+p.bold, p.reset, what, checks, elapsed)
+	default:
+		fmt.Fprintf(&b, "tollgate: these checks, on this change, found nothing (%s; %s, %d added lines) [%s]\n",
+			checks, what, r.addedLines, elapsed)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func describe(c ChangeInfo) string {
+	files := fmt.Sprintf("%d file", c.Files)
+	if c.Files != 1 {
+		files += "s"
+	}
+	switch c.Kind {
+	case "staged":
+		return "the staged change, " + files
+	case "commit":
+		return "commit " + short(c.Head) + ", " + files
+	case "range":
+		return "range " + short(c.Base) + ".." + short(c.Head) + ", " + files
+	case "push":
+		return "the push, " + files
+	}
+	return c.Kind + ", " + files
+}
+
+func severityCounts(fs []Finding) string {
+	counts := map[policy.Severity]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+	}
+	var parts []string
+	for s := policy.Critical; s >= policy.Info; s-- {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// printable escapes control characters (terminal escapes, newlines in file names) so a report
+// can never drive the terminal it is printed on.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

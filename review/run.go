@@ -1,0 +1,145 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// Scanner is one deterministic check over a unit of the change.
+type Scanner interface {
+	Name() string
+	// Scan adds findings (and anything it could not do) to r. An error means the scanner
+	// did not finish: it is reported as not run.
+	Scan(ctx context.Context, u *Unit, r *Result) error
+}
+
+// Result collects what scanners found in one review.
+type Result struct {
+	Findings   []Finding
+	NotRun     []NotRun
+	Limits     []string
+	Rejected   []Rejected
+	Suppressed int
+	Binary     []string // binary files: scanned by name only
+}
+
+func (r *Result) add(f Finding) {
+	f.Fingerprint = fingerprint(&f)
+	r.Findings = append(r.Findings, f)
+}
+
+// Options configure one review.
+type Options struct {
+	Config   policy.Config
+	Scanners []Scanner
+	Version  string
+	// Notes are lines the report shows about its own setup (e.g. a rule set warning).
+	Notes []string
+	// NotRun lists components the caller knows will not run (e.g. not available).
+	NotRun []NotRun
+}
+
+// Run reviews the change with every scanner and returns the ordered report.
+func Run(ctx context.Context, ch *Change, opts Options) *Report {
+	start := time.Now()
+	res := Result{NotRun: append([]NotRun{}, opts.NotRun...)}
+	lines := 0
+	for ui := range ch.Units {
+		for fi := range ch.Units[ui].Files {
+			lines += len(ch.Units[ui].Files[fi].AddedLines())
+		}
+	}
+	var ran []string
+	for _, s := range opts.Scanners {
+		failed := false
+		for ui := range ch.Units {
+			if err := s.Scan(ctx, &ch.Units[ui], &res); err != nil {
+				res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})
+				failed = true
+				break
+			}
+		}
+		if !failed {
+			ran = append(ran, s.Name())
+		}
+	}
+	rep := &Report{
+		Tool:   Tool{Name: "tollgate", Version: opts.Version},
+		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
+		failOn: opts.Config.FailOn, ran: ran, suppressed: res.Suppressed, binary: dedupStrings(res.Binary),
+		addedLines: lines, notes: opts.Notes,
+	}
+	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
+	rep.Rejected = res.Rejected
+	rep.NotRun = res.NotRun
+	if rep.Rejected == nil {
+		rep.Rejected = []Rejected{}
+	}
+	if rep.NotRun == nil {
+		rep.NotRun = []NotRun{}
+	}
+	switch {
+	case len(rep.Findings) > 0:
+		rep.Status = "findings"
+	case rep.Incomplete():
+		rep.Status = "incomplete"
+	default:
+		rep.Status = "clean"
+	}
+	rep.elapsed = time.Since(start)
+	return rep
+}
+
+// order deduplicates, filters by confidence, sorts and truncates findings.
+func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []string) {
+	seen := map[string]bool{}
+	out := make([]Finding, 0, len(fs))
+	for _, f := range fs {
+		if f.Confidence < cfg.MinConfidence {
+			continue
+		}
+		key := f.Fingerprint
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.RuleID < b.RuleID
+	})
+	if limits == nil {
+		limits = []string{}
+	}
+	if max := cfg.MaxFindings; max > 0 && len(out) > max {
+		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more findings not shown", max, len(out)-max))
+		out = out[:max]
+	}
+	return out, limits
+}
+
+func dedupStrings(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

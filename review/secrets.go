@@ -1,0 +1,169 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+)
+
+// maxScanBytes bounds the added text of one file that the secrets scanner reads. A larger file
+// is not scanned, and the review says so (incomplete), never clean.
+const maxScanBytes = 16 << 20
+
+// SecretsScanner runs gitleaks' rules (through redact) over added lines.
+type SecretsScanner struct {
+	Detector *redact.Detector
+}
+
+// Name implements Scanner.
+func (s *SecretsScanner) Name() string { return "secrets" }
+
+// Scan implements Scanner.
+func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
+	for i := range u.Files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f := &u.Files[i]
+		if f.Status == Deleted {
+			continue
+		}
+		path := f.Path()
+		if f.Status == Added || f.Status == Renamed || f.Status == Copied {
+			for _, sec := range s.Detector.ScanPath(path) {
+				s.report(u, f, sec, r)
+			}
+		}
+		if f.Binary {
+			r.Binary = append(r.Binary, path)
+			continue
+		}
+		size := 0
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				if l.Kind == Add {
+					size += len(l.Text) + 1
+				}
+			}
+		}
+		if size > maxScanBytes {
+			r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets",
+				Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
+			continue
+		}
+		for _, h := range f.Hunks {
+			for _, block := range addedBlocks(h) {
+				var b strings.Builder
+				for j, l := range block {
+					if j > 0 {
+						b.WriteByte('\n')
+					}
+					b.WriteString(l.Text)
+				}
+				for _, sec := range s.Detector.Scan(path, b.String(), block[0].New) {
+					s.report(u, f, sec, r)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Result) {
+	path := f.Path()
+	ruleID := "secrets/" + sec.RuleID
+	if !sec.PathOnly && allowed(sec.LineText, ruleID, sec.RuleID) {
+		r.Suppressed++
+		return
+	}
+	if s.Detector.Ignored(u.Commit, path, sec.RuleID, sec.Line) {
+		r.Suppressed++
+		return
+	}
+	sev := policy.High
+	if strings.Contains(sec.RuleID, "private-key") {
+		sev = policy.Critical
+	}
+	line, end := sec.Line, sec.EndLine
+	evidence := "file name: " + path
+	msg := sec.Description
+	if sec.PathOnly {
+		line, end = 1, 1
+	} else {
+		evidence = redact.Mask(sec.LineText, sec.Value, sec.Match)
+	}
+	if end < line {
+		end = line
+	}
+	if u.Commit != "" {
+		msg += " (in commit " + short(u.Commit) + ")"
+	}
+	r.add(Finding{
+		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: []string{"CWE-798"},
+		Path: path, Line: line, EndLine: end, Message: msg, Evidence: evidence, Source: "secrets",
+	})
+}
+
+func short(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	return oid
+}
+
+// allowed reports whether an inline marker on the line(s) suppresses the rule:
+// "gitleaks:allow", "tollgate:allow", or "tollgate:allow=<rule-id>".
+func allowed(text string, ids ...string) bool {
+	if strings.Contains(text, "gitleaks:allow") {
+		return true
+	}
+	for rest := text; ; {
+		i := strings.Index(rest, "tollgate:allow")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("tollgate:allow"):]
+		if strings.HasPrefix(rest, "-next-line") {
+			continue
+		}
+		if !strings.HasPrefix(rest, "=") {
+			return true
+		}
+		want := rest[1:]
+		if j := strings.IndexFunc(want, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '*' }); j >= 0 {
+			want = want[:j]
+		}
+		for _, id := range ids {
+			if want == id {
+				return true
+			}
+		}
+	}
+}
+
+// addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.
+func addedBlocks(h Hunk) [][]Line {
+	var out [][]Line
+	var cur []Line
+	for _, l := range h.Lines {
+		if l.Kind != Add {
+			if l.Kind == Context && len(cur) > 0 {
+				out = append(out, cur)
+				cur = nil
+			}
+			continue
+		}
+		if len(cur) > 0 && l.New != cur[len(cur)-1].New+1 {
+			out = append(out, cur)
+			cur = nil
+		}
+		cur = append(cur, l)
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
