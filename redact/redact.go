@@ -314,6 +314,11 @@ func (d *Detector) Scan(path, text string, startLine int) []Secret {
 	if text == "" {
 		return nil
 	}
+	// gitleaks mislocates a match on a last line without a newline (Line then starts at the
+	// top of the fragment): every line handed to it ends in one.
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
 	fs := d.d.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: startLine})
 	out := make([]Secret, 0, len(fs))
 	for _, f := range fs {
@@ -344,6 +349,7 @@ func fromFinding(f report.Finding) Secret {
 	return Secret{
 		RuleID: f.RuleID, Description: f.Description,
 		Line: f.StartLine, EndLine: f.EndLine, StartColumn: f.StartColumn, EndColumn: f.EndColumn,
-		Value: f.Secret, Match: f.Match, LineText: f.Line,
+		// gitleaks' Line starts at the newline before the match line.
+		Value: f.Secret, Match: f.Match, LineText: strings.TrimLeft(f.Line, "\r\n"),
 	}
 }
