@@ -3,9 +3,10 @@
 # tollgate reviews what this {{HOOK}} is about to let out of this machine.
 # Skip once, loudly: TOLLGATE=0 git ...
 hook_name='{{HOOK}}'
+# shellcheck disable=SC2016 # the path is quoted literally on purpose
 tollgate_bin={{BIN}}
 installed_bin=$tollgate_bin
-hook_dir=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd) || exit 1
+hook_dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd) || exit 1
 chained="$hook_dir/$hook_name.tollgate-chained"
 
 if [ "${TOLLGATE_HOOK_ACTIVE:-}" = "$hook_name" ]; then

@@ -13,6 +13,12 @@ func hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "hook",
 		Usage: "what the installed shims run (also the pre-commit framework's entry)",
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() == 0 {
+				return usageError("hook needs a hook name: pre-commit or pre-push")
+			}
+			return usageError("unknown hook %q (want pre-commit or pre-push)", c.Args().First())
+		},
 		Subcommands: []*cli.Command{
 			{
 				Name:      "pre-commit",

@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "run tollgate inside a git work tree"
 	case errors.Is(err, hook.ErrHooksPath):
 		hint = "another hook manager owns the hooks (core.hooksPath); use `tollgate install --force` to install there anyway, or add tollgate to that manager"
-	case hint == "" && strings.Contains(err.Error(), "flag provided but not defined"):
+	case hint == "" && (strings.Contains(err.Error(), "flag provided but not defined") || strings.Contains(err.Error(), "unknown command")):
 		hint = "see `tollgate help`"
 	}
 	fmt.Fprintf(stderr, "tollgate: error: %v\n", err)
@@ -108,9 +108,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			reviewCommand(),
 			initCommand(),
 			versionCommand(),
-		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(c.App.ErrWriter, "tollgate: error: unknown command %q\ntollgate: hint: see `tollgate help`\n", name)
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
