@@ -75,6 +75,15 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 	if err != nil {
 		return review.Unit{}, err
 	}
+	// An unmerged path (a conflict not yet resolved) has no staged content and no patch
+	// section ("* Unmerged path"): nothing of it can be committed until it is staged.
+	merged := entries[:0]
+	for _, e := range entries {
+		if e.status != 'U' {
+			merged = append(merged, e)
+		}
+	}
+	entries = merged
 	u := review.Unit{Commit: commit}
 	if len(entries) == 0 {
 		return u, nil
@@ -89,6 +98,7 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 	if err != nil {
 		return review.Unit{}, err
 	}
+	files = pairTypeChanges(files, entries)
 	if len(files) != len(entries) {
 		return review.Unit{}, fmt.Errorf("failed to read the diff: git listed %d files but the patch has %d", len(entries), len(files))
 	}
@@ -120,7 +130,8 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 					return review.Unit{}, err
 				}
 				for _, g := range again {
-					if g.Path() == e.newPath || len(again) == 1 {
+					// A type change is a deletion then a creation: the creation holds the content.
+					if g.Status != review.Deleted && (g.Path() == e.newPath || len(again) == 1) {
 						g.OldPath, g.NewPath, g.Status = f.OldPath, f.NewPath, f.Status
 						g.Binary = false
 						*f = g
@@ -132,6 +143,25 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 		u.Files = append(u.Files, *f)
 	}
 	return u, nil
+}
+
+// pairTypeChanges drops the deletion half of each type change (file, symlink, submodule):
+// --raw lists one T entry, the patch shows a deletion then a creation of the same path. The
+// creation holds the new content, so the files line up with the entries again.
+func pairTypeChanges(files []review.FileDiff, entries []rawEntry) []review.FileDiff {
+	out := make([]review.FileDiff, 0, len(files))
+	j := 0
+	for i := range entries {
+		if j >= len(files) {
+			break
+		}
+		if entries[i].status == 'T' && j+1 < len(files) && files[j].Status == review.Deleted && files[j+1].Status == review.Added {
+			j++
+		}
+		out = append(out, files[j])
+		j++
+	}
+	return append(out, files[j:]...)
 }
 
 // applyRaw overwrites the patch's best-effort names and status with git's exact ones.
@@ -299,11 +329,14 @@ func ParsePushLines(in io.Reader) ([]PushRef, error) {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		// The local ref is what the user typed and may hold spaces (main@{1 day ago}): split
+		// the three fixed fields off the right, as git writes them.
 		f := strings.Fields(line)
-		if len(f) != 4 {
+		if len(f) < 4 || !isOID(f[len(f)-3]) || !isOID(f[len(f)-1]) {
 			return nil, fmt.Errorf("malformed pre-push input line %q: want <local ref> <local oid> <remote ref> <remote oid>", line)
 		}
-		refs = append(refs, PushRef{LocalRef: f[0], LocalOID: f[1], RemoteRef: f[2], RemoteOID: f[3]})
+		n := len(f)
+		refs = append(refs, PushRef{LocalRef: strings.Join(f[:n-3], " "), LocalOID: f[n-3], RemoteRef: f[n-2], RemoteOID: f[n-1]})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("failed to read pre-push input: %w", err)
@@ -311,11 +344,27 @@ func ParsePushLines(in io.Reader) ([]PushRef, error) {
 	return refs, nil
 }
 
+// isOID reports a full hexadecimal object id (SHA-1 or SHA-256).
+func isOID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
+			return false
+		}
+	}
+	return true
+}
+
 // PushFromEnv builds the ref list the pre-commit framework describes in its environment
-// (stdin is empty under it): PRE_COMMIT_TO_REF and, unless the push starts at a root,
-// PRE_COMMIT_FROM_REF.
+// (stdin is empty under it): PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF, or, when the push
+// starts at a root commit (the framework then sets neither), PRE_COMMIT_LOCAL_BRANCH.
 func PushFromEnv() []PushRef {
 	to := os.Getenv("PRE_COMMIT_TO_REF")
+	if to == "" {
+		to = os.Getenv("PRE_COMMIT_LOCAL_BRANCH")
+	}
 	if to == "" {
 		return nil
 	}
@@ -338,6 +387,12 @@ func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review
 			return nil, err
 		}
 		if local == "" {
+			if exists, err := r.objectExists(ctx, ref.LocalOID); err != nil || !exists {
+				if err == nil {
+					err = fmt.Errorf("failed to read the push: %q (pushed as %q) is not an object of this repository", ref.LocalOID, ref.LocalRef)
+				}
+				return nil, err
+			}
 			// A tag on a tree or blob: nothing a commit review can read.
 			continue
 		}
@@ -368,4 +423,22 @@ func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review
 		}
 	}
 	return ch, r.addCommits(ctx, ch, all)
+}
+
+// objectExists reports whether rev names an object of this repository.
+func (r *Repo) objectExists(ctx context.Context, rev string) (bool, error) {
+	var (
+		revParse = "rev-parse"
+		verify   = "--verify"
+		quiet    = "-q"
+		end      = "--end-of-options"
+		spec     = rev + "^{object}"
+	)
+	if _, err := r.Git.output(ctx, revParse, verify, quiet, end, spec); err != nil {
+		if exitCode(err) == 1 {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }

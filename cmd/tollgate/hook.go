@@ -47,12 +47,15 @@ func hookCommand() *cli.Command {
 }
 
 // runHook reviews what the hook guards. Under the pre-commit framework (PRE_COMMIT=1) either
-// entry tells a push from a commit by PRE_COMMIT_TO_REF, so one manifest serves both stages.
+// entry tells a push from a commit by PRE_COMMIT_TO_REF (or, for a push that starts at a root
+// commit, where the framework sets no refs, PRE_COMMIT_LOCAL_BRANCH), so one manifest serves
+// both stages. git's own pre-push shim passes REMOTE and URL and stays a push whatever the
+// environment says.
 func runHook(c *cli.Context, push bool) error {
 	ctx := c.Context
 	framework := os.Getenv("PRE_COMMIT") == "1"
-	if framework {
-		push = os.Getenv("PRE_COMMIT_TO_REF") != ""
+	if framework && !(push && c.Args().Len() == 2) {
+		push = os.Getenv("PRE_COMMIT_TO_REF") != "" || os.Getenv("PRE_COMMIT_LOCAL_BRANCH") != ""
 	}
 	s, err := openSession(ctx, "")
 	if err != nil {
@@ -77,5 +80,6 @@ func runHook(c *cli.Context, push bool) error {
 	} else if ch, err = s.repo.Staged(ctx); err != nil {
 		return err
 	}
-	return s.review(ctx, ch, output{format: "text"}, c.App.Writer)
+	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
+	return s.review(ctx, ch, output{format: "text"}, c.App.ErrWriter)
 }

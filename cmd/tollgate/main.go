@@ -71,6 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ce *policy.ConfigError
 	switch {
+	case errors.As(err, &ce) && ce.Key == "":
+		hint = "fix the file named above"
 	case errors.As(err, &ce):
 		hint = "fix the key named above; `tollgate init --stdout` prints every key with its default"
 	case errors.Is(err, hook.ErrNotRepository):

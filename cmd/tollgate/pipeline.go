@@ -33,6 +33,10 @@ func readRepoFile(b *policy.Boundary, name string) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if errors.Is(err, policy.ErrSymlink) {
+		// repository.follow_symlinks does not apply here: config is never read through a link.
+		return nil, &policy.ConfigError{File: name, Msg: "it is a symbolic link, and tollgate never reads its configuration through one; replace it with a regular file"}
+	}
 	if err != nil {
 		return nil, &policy.ConfigError{File: name, Msg: err.Error()}
 	}
