@@ -93,12 +93,20 @@ func (b *Boundary) ReadFile(rel string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Stat before opening: opening a FIFO or a device could block forever.
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q is not a regular file", rel)
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	fi, err = f.Stat()
 	if err != nil {
 		return nil, err
 	}

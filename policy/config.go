@@ -201,6 +201,10 @@ func Load(layers ...*Layer) (Config, error) {
 					"name network destinations or configure a model, so a cloned repository can never make tollgate send anything"}
 			}
 		}
+		// Validate each layer on its own first, so an error names the file that holds the key.
+		if err := compile(&Config{}, &r, []*Layer{l}); err != nil {
+			return Config{}, err
+		}
 		overlay(&merged, &r, md)
 		cfg.Files = append(cfg.Files, l.Name)
 	}
@@ -218,16 +222,22 @@ func displayUserPath() string {
 }
 
 func firstUntrustedKey(md toml.MetaData) string {
+	table := ""
 	for _, k := range md.Keys() {
 		if len(k) == 0 {
 			continue
 		}
 		switch k[0] {
 		case "egress", "net", "model":
-			return k.String()
+			if len(k) > 1 {
+				return k.String() // the key itself, rather than its [table] header
+			}
+			if table == "" {
+				table = k.String()
+			}
 		}
 	}
-	return ""
+	return table
 }
 
 func decodeError(file string, err error) error {
@@ -357,7 +367,7 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 		cfg.FailOn = sev
 	}
 	if v := r.Review.MinConfidence; v != nil {
-		if *v < 0 || *v > 1 {
+		if !(*v >= 0 && *v <= 1) { // NaN included
 			return bad("review.min_confidence", fmt.Sprintf("must be between 0 and 1, got %v", *v))
 		}
 		cfg.MinConfidence = *v

@@ -12,7 +12,8 @@ const maxEvidence = 160
 // a few leading characters of a long secret (token prefixes such as "ghp_" carry no entropy).
 func keep(secret string) string {
 	if strings.HasPrefix(secret, "-----BEGIN ") {
-		if i := strings.Index(secret[5:], "-----"); i >= 0 {
+		// Only when something follows the header: a secret that is all header stays hidden.
+		if i := strings.Index(secret[5:], "-----"); i >= 0 && 5+i+5 < len(secret) {
 			return secret[:5+i+5]
 		}
 	}
@@ -75,15 +76,21 @@ func Mask(text string, secrets ...string) string {
 	return out
 }
 
-// leaks reports whether out holds a 6-byte run of the part of secret that Mask hides.
+// leaks reports whether out holds a 6-byte run of the part of secret that Mask hides. A run
+// that also occurs in the shown prefix (such as "PRIVAT" of a PEM block's BEGIN line) tells
+// nothing new and does not count.
 func leaks(out, secret string) bool {
-	hidden := strings.TrimPrefix(secret, keep(secret))
+	if secret != "" && strings.Contains(out, secret) {
+		return true
+	}
+	kept := keep(secret)
+	hidden := strings.TrimPrefix(secret, kept)
 	const w = 6
 	if len(hidden) < w {
 		return hidden != "" && strings.Contains(out, hidden) && len(hidden) >= 4
 	}
 	for i := 0; i+w <= len(hidden); i++ {
-		if strings.Contains(out, hidden[i:i+w]) {
+		if run := hidden[i : i+w]; strings.Contains(out, run) && !strings.Contains(kept, run) {
 			return true
 		}
 	}

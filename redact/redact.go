@@ -50,8 +50,8 @@ type Secret struct {
 	Description string
 	Line        int // 1-based line of the match start, in the numbering the caller gave
 	EndLine     int
-	StartColumn int
-	EndColumn   int
+	StartColumn int    // 1-based byte column of the match's first byte on line Line
+	EndColumn   int    // 1-based byte column of the match's last byte on line EndLine
 	Value       string // the secret itself: never print it
 	Match       string // the whole match: never print it
 	LineText    string // the line(s) the match is on: never print it unmasked
@@ -325,7 +325,16 @@ func (d *Detector) Scan(path, text string, startLine int) []Secret {
 		if strings.HasPrefix(f.Match, "file detected: ") {
 			continue
 		}
-		out = append(out, fromFinding(f))
+		s := fromFinding(f)
+		// gitleaks counts a column from the newline before the line, not from the line's first
+		// byte: past the fragment's first line both columns are one too large.
+		if s.Line > startLine {
+			s.StartColumn--
+		}
+		if s.EndLine > startLine {
+			s.EndColumn--
+		}
+		out = append(out, s)
 	}
 	return out
 }

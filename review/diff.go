@@ -86,12 +86,17 @@ func ParseDiff(data []byte) ([]FileDiff, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
-	if bytes.Contains(data, []byte("\x1b[")) {
+	// git's colour codes open a line; an escape byte inside a line's text is content (a file may
+	// hold terminal codes) and must be reviewed, not refused.
+	if bytes.HasPrefix(data, []byte("\x1b[")) || bytes.Contains(data, []byte("\n\x1b[")) {
 		return nil, errors.New("failed to parse diff: it contains terminal colour codes")
 	}
 	fds, err := godiff.ParseMultiFileDiff(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse diff: %w", err)
+	}
+	if len(fds) == 0 {
+		return nil, errors.New("failed to parse diff: no file header found in non-empty input")
 	}
 	out := make([]FileDiff, 0, len(fds))
 	for _, fd := range fds {
@@ -185,9 +190,16 @@ func convertHunk(h *godiff.Hunk) (Hunk, error) {
 		OldStart: int(h.OrigStartLine), OldLines: int(h.OrigLines),
 		NewStart: int(h.NewStartLine), NewLines: int(h.NewLines),
 	}
+	if hk.OldStart < 0 || hk.OldLines < 0 || hk.NewStart < 0 || hk.NewLines < 0 ||
+		(hk.OldLines > 0 && hk.OldStart < 1) || (hk.NewLines > 0 && hk.NewStart < 1) {
+		return Hunk{}, fmt.Errorf("bad hunk header @@ -%d,%d +%d,%d @@", hk.OldStart, hk.OldLines, hk.NewStart, hk.NewLines)
+	}
 	oldN, newN := hk.OldStart, hk.NewStart
 	body := h.Body
-	// go-diff keeps the "\ No newline at end of file" marker lines in the body.
+	// go-diff drops the "\ No newline at end of file" marker: after an old-side line it records
+	// OrigNoNewlineAt, otherwise it removes the newline of the line before, so a body without a
+	// final newline means the new side's last line has none.
+	hk.NoNewlineAtEnd = len(body) > 0 && body[len(body)-1] != '\n'
 	lines := bytes.Split(body, []byte("\n"))
 	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]

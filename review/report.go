@@ -117,20 +117,20 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 			if f.Severity >= policy.High {
 				col = p.red
 			}
-			fmt.Fprintf(&b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, f.RuleID, f.Message)
+			fmt.Fprintf(&b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, printable(f.RuleID), printable(f.Message))
 			if f.Evidence != "" {
 				fmt.Fprintf(&b, "      %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
 			}
 		}
 	}
 	for _, n := range r.NotRun {
-		fmt.Fprintf(&b, "%snot run%s: %s: %s\n", p.yellow, p.reset, n.Component, n.Reason)
+		fmt.Fprintf(&b, "%snot run%s: %s: %s\n", p.yellow, p.reset, printable(n.Component), printable(n.Reason))
 	}
 	for _, l := range r.Limits {
-		fmt.Fprintf(&b, "%slimit%s: %s\n", p.yellow, p.reset, l)
+		fmt.Fprintf(&b, "%slimit%s: %s\n", p.yellow, p.reset, printable(l))
 	}
 	for _, n := range r.notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(&b, "note: %s\n", printable(n))
 	}
 	if len(r.binary) > 0 {
 		fmt.Fprintf(&b, "note: %d binary file(s) checked by name only: %s\n", len(r.binary), printable(strings.Join(r.binary, ", ")))
