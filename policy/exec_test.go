@@ -1,0 +1,188 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests allow "sh" only; "true" and others stay off the list.
+
+func allowSh(t *testing.T) {
+	t.Helper()
+	if err := AllowProgram("sh"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pathEnv() []string { return []string{"PATH=" + os.Getenv("PATH")} }
+
+func TestRunRefusesUnlistedPrograms(t *testing.T) {
+	for _, name := range []string{"true", "sh.exe", "/bin/sh", "./sh", "", "SH"} {
+		out, err := Run(context.Background(), Cmd{Name: name, Env: pathEnv()})
+		if !errors.Is(err, ErrNotAllowed) || out != nil {
+			t.Errorf("Run(%q) = %q, %v; want ErrNotAllowed", name, out, err)
+		}
+		if _, err := LookPath(name); !errors.Is(err, ErrNotAllowed) {
+			t.Errorf("LookPath(%q) error = %v, want ErrNotAllowed", name, err)
+		}
+	}
+}
+
+func TestAllowProgramRefusesPaths(t *testing.T) {
+	for _, name := range []string{"", "/bin/sh", "./sh", "bin/sh", `..\sh`, `C:\sh.exe`} {
+		if err := AllowProgram(name); err == nil {
+			t.Errorf("AllowProgram(%q) succeeded", name)
+		}
+		if isAllowed(name) {
+			t.Errorf("%q is on the allow list after a refused AllowProgram", name)
+		}
+	}
+	// A refused path stays refused by Run, even for a program that exists.
+	if _, err := Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "true"}}); !errors.Is(err, ErrNotAllowed) {
+		t.Errorf("Run(/bin/sh) error = %v, want ErrNotAllowed", err)
+	}
+	// git is always allowed.
+	if !isAllowed("git") {
+		t.Error("git is not on the allow list")
+	}
+}
+
+func TestRunOutputAndExitError(t *testing.T) {
+	allowSh(t)
+	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "echo out; echo first >&2; echo second >&2; exit 7"}, Env: pathEnv()})
+	var ee *ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("error %v (%T) is not an *ExitError", err, err)
+	}
+	if ee.Code != 7 || ee.Name != "sh" || ee.Stderr != "first\nsecond\n" {
+		t.Errorf("ExitError = %+v, want code 7, name sh, both stderr lines", ee)
+	}
+	if msg := ee.Error(); !strings.Contains(msg, "status 7") || !strings.Contains(msg, "first") || strings.Contains(msg, "second") {
+		t.Errorf("ExitError.Error() = %q, want the status and the first stderr line only", msg)
+	}
+	if string(out) != "out\n" {
+		t.Errorf("stdout = %q, want it returned with the exit error", out)
+	}
+
+	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", `printf '%s|' "$0" "$@"`, "zero", "a b", "$HOME", "*"}, Env: pathEnv()})
+	if err != nil || string(out) != "zero|a b|$HOME|*|" {
+		t.Errorf("arguments: out = %q, %v; want them passed verbatim, unexpanded", out, err)
+	}
+
+	// stdin: closed when nil, else the reader.
+	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "cat; echo end"}, Env: pathEnv(), Timeout: 5 * time.Second})
+	if err != nil || string(out) != "end\n" {
+		t.Errorf("nil stdin: out = %q, %v", out, err)
+	}
+	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "cat"}, Env: pathEnv(), Stdin: strings.NewReader("in\n")})
+	if err != nil || string(out) != "in\n" {
+		t.Errorf("stdin: out = %q, %v", out, err)
+	}
+
+	// Dir is the working directory.
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "pwd -P"}, Dir: dir, Env: pathEnv()})
+	if err != nil || strings.TrimSpace(string(out)) != dir {
+		t.Errorf("pwd = %q, %v; want %q", out, err, dir)
+	}
+}
+
+func TestRunEnvironmentIsOnlyWhatIsPassed(t *testing.T) {
+	allowSh(t)
+	t.Setenv("TOLLGATE_TEST_LEAK", "parent-only")
+	dir := t.TempDir()
+	env := []string{"PATH=" + os.Getenv("PATH"), "TOLLGATE_CHILD=yes", "LC_ALL=C"}
+	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Dir: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, kv := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	// The shell itself may export PWD (and some shells SHLVL and _); nothing else may appear.
+	shell := map[string]bool{"PWD": true, "SHLVL": true, "_": true, "OLDPWD": true}
+	want := map[string]bool{"PATH": true, "TOLLGATE_CHILD": true, "LC_ALL": true}
+	for _, n := range names {
+		if !want[n] && !shell[n] {
+			t.Errorf("child saw %q, which was not passed (env: %v)", n, names)
+		}
+		delete(want, n)
+	}
+	for n := range want {
+		t.Errorf("child did not see %q", n)
+	}
+	if strings.Contains(string(out), "parent-only") {
+		t.Error("the parent's environment leaked into the child")
+	}
+
+	// A nil Env is an empty environment, not the parent's.
+	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", `echo "${TOLLGATE_TEST_LEAK-unset}"`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(out)) != "unset" {
+		t.Errorf("nil Env: the child saw TOLLGATE_TEST_LEAK=%q", strings.TrimSpace(string(out)))
+	}
+	// The caller's slice is not modified.
+	if len(env) != 3 || env[1] != "TOLLGATE_CHILD=yes" {
+		t.Errorf("Run modified the caller's env: %v", env)
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	allowSh(t)
+	start := time.Now()
+	_, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "exec sleep 10"}, Env: pathEnv(), Timeout: 100 * time.Millisecond})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Run took %v after a 100ms timeout", d)
+	}
+	// A cancelled context is an error too, never a success.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, Cmd{Name: "sh", Args: []string{"-c", "true"}, Env: pathEnv()}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: error = %v, want context.Canceled", err)
+	}
+}
+
+// A child that leaves a grandchild holding stdout still returns (WaitDelay, about 2s).
+func TestRunTimeoutGrandchild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for WaitDelay")
+	}
+	t.Parallel()
+	allowSh(t)
+	start := time.Now()
+	_, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "sleep 10; echo never"}, Env: pathEnv(), Timeout: 100 * time.Millisecond})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("Run took %v after a 100ms timeout with a grandchild", d)
+	}
+}
+
+func TestRunMissingProgram(t *testing.T) {
+	name := "tollgate-test-no-such-program"
+	if err := AllowProgram(name); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Cmd{Name: name, Env: pathEnv()})
+	if err == nil || errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), "failed to find") {
+		t.Errorf("Run(missing) error = %v, want a lookup failure", err)
+	}
+}

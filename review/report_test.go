@@ -1,0 +1,428 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// fakeScanner reports what its function adds.
+type fakeScanner struct {
+	name string
+	scan func(u *Unit, r *Result) error
+}
+
+func (s *fakeScanner) Name() string { return s.name }
+
+func (s *fakeScanner) Scan(_ context.Context, u *Unit, r *Result) error { return s.scan(u, r) }
+
+func quiet(name string) Scanner {
+	return &fakeScanner{name: name, scan: func(*Unit, *Result) error { return nil }}
+}
+
+func finding(rule string, sev policy.Severity, path string, line int, evidence string) Finding {
+	return Finding{
+		RuleID: rule, Severity: sev, Confidence: 1, CWE: []string{"CWE-798"}, Path: path,
+		Line: line, EndLine: line, Message: "message for " + rule, Evidence: evidence, Source: "fake",
+	}
+}
+
+func finds(fs ...Finding) Scanner {
+	return &fakeScanner{name: "fake", scan: func(_ *Unit, r *Result) error {
+		for _, f := range fs {
+			r.add(f)
+		}
+		return nil
+	}}
+}
+
+// testChange is two files with five added lines, as one commit.
+func testChange(kind string) *Change {
+	return &Change{
+		Kind: kind, Base: "1111111111111111111111111111111111111111", Head: "2222222222222222222222222222222222222222",
+		Units: []Unit{{Commit: "2222222222222222222222222222222222222222", Files: []FileDiff{
+			{NewPath: "app/config.go", Status: Added, Hunks: []Hunk{hunk(0, 0, 1, 3, add(1, "a"), add(2, "b"), add(3, "c"))}},
+			{OldPath: "main.go", NewPath: "main.go", Status: Modified, Hunks: []Hunk{hunk(4, 1, 4, 2, del(4, "x"), add(4, "y"), add(5, "z"))}},
+		}}},
+	}
+}
+
+func config(mod func(*policy.Config)) policy.Config {
+	c := policy.Default()
+	if mod != nil {
+		mod(&c)
+	}
+	return c
+}
+
+var elapsedRE = regexp.MustCompile(`\[[0-9][0-9.hmnsµ]*\]`)
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("..", "testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./review/ -run TestReportGolden -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended)\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestReportGolden(t *testing.T) {
+	controlPath := "docs/evil\x1b[2Jname\n.md"
+	tests := []struct {
+		name     string
+		kind     string
+		cfg      policy.Config
+		opts     func(*Options)
+		scanners []Scanner
+		status   string
+		exit     int
+	}{
+		{
+			name: "clean", kind: "staged", cfg: config(nil),
+			scanners: []Scanner{quiet("builtin"), quiet("secrets")},
+			status:   "clean", exit: 0,
+		},
+		{
+			name: "findings", kind: "commit", cfg: config(nil),
+			opts: func(o *Options) { o.Notes = []string{"rule set: gitleaks defaults"} },
+			scanners: []Scanner{
+				quiet("builtin"),
+				&fakeScanner{name: "secrets", scan: func(_ *Unit, r *Result) error {
+					r.add(finding("secrets/github-pat", policy.High, "app/config.go", 2, `token := "ghp_****"`))
+					r.add(finding("secrets/private-key", policy.Critical, "main.go", 5, "-----BEGIN RSA PRIVATE KEY-----****"))
+					r.add(finding("tollgate/todo", policy.Low, "app/config.go", 1, ""))
+					r.add(finding("secrets/generic-api-key", policy.Medium, controlPath, 3, "key = \x1b]0;pwned\x07 \"ab****\""))
+					r.Suppressed = 2
+					r.Binary = append(r.Binary, "img/logo.png", "img/logo.png", "bin/tool")
+					return nil
+				}},
+			},
+			status: "findings", exit: 1,
+		},
+		{
+			name: "below_fail_on", kind: "range", cfg: config(func(c *policy.Config) { c.FailOn = policy.High }),
+			scanners: []Scanner{finds(
+				finding("tollgate/todo", policy.Low, "main.go", 5, "// TODO"),
+				finding("tollgate/debug", policy.Medium, "main.go", 4, "println(x)"),
+			)},
+			status: "findings", exit: 0,
+		},
+		{
+			name: "incomplete", kind: "push", cfg: config(nil),
+			opts: func(o *Options) {
+				o.NotRun = []NotRun{{Component: "scanner:semgrep", Reason: "enabled but not installed"}}
+			},
+			scanners: []Scanner{
+				quiet("secrets"),
+				&fakeScanner{name: "gosec", scan: func(*Unit, *Result) error { return errors.New("gosec exited with status 2: boom") }},
+			},
+			status: "incomplete", exit: 3,
+		},
+		{
+			name: "truncated", kind: "staged", cfg: config(func(c *policy.Config) { c.MaxFindings = 2 }),
+			scanners: []Scanner{finds(
+				finding("secrets/aws-access-token", policy.High, "b.go", 1, "AKIA****"),
+				finding("secrets/github-pat", policy.High, "a.go", 9, "ghp_****"),
+				finding("tollgate/todo", policy.Low, "a.go", 1, "// TODO"),
+				finding("secrets/private-key", policy.Critical, "c.go", 3, "-----BEGIN EC PRIVATE KEY-----****"),
+			)},
+			status: "findings", exit: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{Config: tt.cfg, Scanners: tt.scanners, Version: "v0.0.0-test"}
+			if tt.opts != nil {
+				tt.opts(&opts)
+			}
+			rep := Run(context.Background(), testChange(tt.kind), opts)
+			if rep.Status != tt.status {
+				t.Errorf("Status = %q, want %q", rep.Status, tt.status)
+			}
+			if got := rep.ExitCode(); got != tt.exit {
+				t.Errorf("ExitCode = %d, want %d", got, tt.exit)
+			}
+			var js bytes.Buffer
+			if err := rep.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name+".json", js.Bytes())
+			checkJSONContract(t, js.Bytes())
+
+			for _, color := range []bool{false, true} {
+				var txt bytes.Buffer
+				if err := rep.WriteText(&txt, TextOptions{Color: color}); err != nil {
+					t.Fatal(err)
+				}
+				if !elapsedRE.Match(txt.Bytes()) {
+					t.Errorf("no elapsed time in brackets in %q", txt.String())
+				}
+				out := elapsedRE.ReplaceAll(txt.Bytes(), []byte("[T]"))
+				name := tt.name + ".txt"
+				if color {
+					name = tt.name + "_color.txt"
+				}
+				golden(t, name, out)
+				checkTerminalSafe(t, out, color)
+			}
+		})
+	}
+}
+
+// checkJSONContract checks the shape DESIGN.md promises: every top-level key, arrays never null.
+func checkJSONContract(t *testing.T, b []byte) {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("report is not JSON: %v", err)
+	}
+	for _, k := range []string{"tool", "change", "status", "findings", "rejected", "not_run", "limits"} {
+		v, ok := m[k]
+		if !ok {
+			t.Errorf("JSON report has no %q", k)
+		}
+		if string(v) == "null" {
+			t.Errorf("JSON report has %q: null, want an empty array", k)
+		}
+	}
+	var r struct {
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		for _, k := range []string{"rule_id", "severity", "confidence", "cwe", "path", "line", "end_line", "message", "evidence", "source", "fingerprint"} {
+			if _, ok := f[k]; !ok {
+				t.Errorf("finding %v has no %q", f, k)
+			}
+		}
+	}
+}
+
+// checkTerminalSafe: no control character but newline (and, with colour, SGR sequences).
+func checkTerminalSafe(t *testing.T, out []byte, color bool) {
+	t.Helper()
+	s := string(out)
+	if color {
+		s = regexp.MustCompile(`\x1b\[[0-9;]*m`).ReplaceAllString(s, "")
+	}
+	for _, r := range s {
+		if r != '\n' && isControl(r) {
+			t.Errorf("text report holds control character %U: %q", r, out)
+			return
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	hi := finding("r/hi", policy.High, "a", 1, "")
+	lo := finding("r/lo", policy.Low, "a", 2, "")
+	med := finding("r/med", policy.Medium, "a", 3, "")
+	notRun := []NotRun{{Component: "scanner:gosec", Reason: "not installed"}}
+	limits := []string{"context.max_files reached (20)"}
+	tests := []struct {
+		name     string
+		findings []Finding
+		notRun   []NotRun
+		limits   []string
+		failOn   policy.Severity
+		want     int
+	}{
+		{"clean", nil, nil, nil, policy.Medium, 0},
+		{"failing finding", []Finding{hi}, nil, nil, policy.Medium, 1},
+		{"finding exactly at fail_on", []Finding{med}, nil, nil, policy.Medium, 1},
+		{"findings below fail_on", []Finding{lo, med}, nil, nil, policy.High, 0},
+		{"failing wins over not run", []Finding{hi}, notRun, nil, policy.Medium, 1},
+		{"failing wins over a limit", []Finding{lo, hi}, nil, limits, policy.High, 1},
+		{"below fail_on and incomplete", []Finding{lo}, notRun, nil, policy.Medium, 3},
+		{"not run", nil, notRun, nil, policy.Medium, 3},
+		{"limit reached", nil, nil, limits, policy.Medium, 3},
+		{"fail_on info fails on anything", []Finding{lo}, nil, nil, policy.Info, 1},
+		{"fail_on critical", []Finding{hi}, nil, nil, policy.Critical, 0},
+	}
+	for _, tt := range tests {
+		r := &Report{Findings: tt.findings, NotRun: tt.notRun, Limits: tt.limits, failOn: tt.failOn}
+		if got := r.ExitCode(); got != tt.want {
+			t.Errorf("%s: ExitCode = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	// --fail-on overrides the configured severity.
+	r := &Report{Findings: []Finding{med}, failOn: policy.High}
+	if r.ExitCode() != 0 {
+		t.Fatal("medium finding failed at fail_on high")
+	}
+	r.SetFailOn(policy.Low)
+	if r.ExitCode() != 1 || r.Failing() != 1 {
+		t.Errorf("after SetFailOn(low): ExitCode = %d, Failing = %d", r.ExitCode(), r.Failing())
+	}
+	// Through Run: the configured fail_on applies, and a scanner error is never clean.
+	rep := Run(context.Background(), testChange("staged"), Options{
+		Config:   config(nil),
+		Scanners: []Scanner{&fakeScanner{name: "x", scan: func(*Unit, *Result) error { return errors.New("crashed") }}},
+	})
+	if rep.ExitCode() != 3 || rep.Status != "incomplete" || len(rep.NotRun) != 1 || rep.NotRun[0].Component != "scanner:x" {
+		t.Errorf("failed scanner: exit %d status %q not_run %+v", rep.ExitCode(), rep.Status, rep.NotRun)
+	}
+}
+
+func TestOrder(t *testing.T) {
+	mk := func(rule string, sev policy.Severity, path string, line int, conf float64, ev string) Finding {
+		f := finding(rule, sev, path, line, ev)
+		f.Confidence = conf
+		f.Fingerprint = fingerprint(&f)
+		return f
+	}
+	in := []Finding{
+		mk("r/b", policy.Medium, "b.go", 2, 1, "x"),
+		mk("r/a", policy.Medium, "b.go", 2, 1, "y"),
+		mk("r/low", policy.Low, "a.go", 1, 1, "z"),
+		mk("r/crit", policy.Critical, "z.go", 9, 1, "w"),
+		mk("r/b", policy.Medium, "b.go", 1, 1, "v"),
+		mk("r/b", policy.Medium, "a.go", 7, 1, "u"),
+		// same rule, path and evidence as the first, another line: the same finding
+		mk("r/b", policy.Medium, "b.go", 40, 1, "x"),
+		mk("r/unsure", policy.High, "a.go", 1, 0.49, "t"),
+		mk("r/sure", policy.High, "a.go", 2, 0.5, "s"),
+	}
+	type key struct {
+		rule string
+		path string
+		line int
+	}
+	keys := func(fs []Finding) []key {
+		var out []key
+		for _, f := range fs {
+			out = append(out, key{f.RuleID, f.Path, f.Line})
+		}
+		return out
+	}
+	got, limits := order(in, config(func(c *policy.Config) { c.MinConfidence = 0.5 }), nil)
+	want := []key{
+		{"r/crit", "z.go", 9},
+		{"r/sure", "a.go", 2},
+		{"r/b", "a.go", 7},
+		{"r/b", "b.go", 1},
+		{"r/a", "b.go", 2},
+		{"r/b", "b.go", 2},
+		{"r/low", "a.go", 1},
+	}
+	if !reflect.DeepEqual(keys(got), want) {
+		t.Errorf("order =\n %v\nwant\n %v", keys(got), want)
+	}
+	if limits == nil || len(limits) != 0 {
+		t.Errorf("limits = %#v, want an empty, non-nil list", limits)
+	}
+	// min_confidence 0 keeps everything but the duplicate.
+	got, _ = order(in, config(nil), nil)
+	if len(got) != len(in)-1 {
+		t.Errorf("order kept %d of %d findings, want all but the duplicate", len(got), len(in))
+	}
+	// Truncation keeps the most severe and says how many were cut, after existing limits.
+	got, limits = order(in, config(func(c *policy.Config) { c.MaxFindings = 3 }), []string{"context.max_files reached (20)"})
+	if !reflect.DeepEqual(keys(got), []key{{"r/crit", "z.go", 9}, {"r/unsure", "a.go", 1}, {"r/sure", "a.go", 2}}) {
+		t.Errorf("truncated = %v", keys(got))
+	}
+	if len(limits) != 2 || limits[0] != "context.max_files reached (20)" ||
+		!strings.Contains(limits[1], "review.max_findings reached (3)") || !strings.Contains(limits[1], "5 more") {
+		t.Errorf("limits = %q", limits)
+	}
+	// Exactly max_findings: no limit.
+	if _, limits := order(in[:2], config(func(c *policy.Config) { c.MaxFindings = 2 }), nil); len(limits) != 0 {
+		t.Errorf("limits at exactly max_findings = %q", limits)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a := finding("secrets/github-pat", policy.High, "a.go", 1, "ghp_****")
+	b := a
+	b.Line, b.EndLine, b.Message, b.Severity = 90, 91, "other", policy.Low
+	if fingerprint(&a) != fingerprint(&b) {
+		t.Error("fingerprint depends on line, message or severity")
+	}
+	if len(fingerprint(&a)) != 32 {
+		t.Errorf("fingerprint %q is not 32 hex digits", fingerprint(&a))
+	}
+	for _, mod := range []func(*Finding){
+		func(f *Finding) { f.RuleID = "secrets/other" },
+		func(f *Finding) { f.Path = "b.go" },
+		func(f *Finding) { f.Evidence = "ghp_****x" },
+		// field boundaries matter: "ab"+"c" is not "a"+"bc"
+		func(f *Finding) { f.RuleID, f.Path = "secrets/github-pata.g", "o" },
+	} {
+		c := a
+		mod(&c)
+		if fingerprint(&c) == fingerprint(&a) {
+			t.Errorf("fingerprint unchanged by %+v", c)
+		}
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"app/main.go", "app/main.go"},
+		{"café/ü.go", "café/ü.go"},
+		{"a\tb", `a\x09b`},
+		{"new\nline", `new\x0aline`},
+		{"cr\r", `cr\x0d`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"\x1b]0;title\x07", `\x1b]0;title\x07`},
+		{"del\x7f", `del\x7f`},
+		{"c1\u009b2J", `c1\x9b2J`},
+		{"nul\x00", `nul\x00`},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := printable(tt.in); got != tt.want {
+			t.Errorf("printable(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Every field a scanner or a file name controls is escaped in the text report, not only paths
+// and evidence: messages, rule ids, not-run reasons, limits and notes too.
+func TestWriteTextEscapesEverything(t *testing.T) {
+	esc := "\x1b]0;pwned\x07\x1b[2J\n"
+	rep := &Report{
+		Change:   ChangeInfo{Kind: "staged", Files: 1},
+		Findings: []Finding{{RuleID: "model/x" + esc, Severity: policy.High, Path: "p" + esc, Line: 1, Message: "m" + esc, Evidence: "e" + esc}},
+		NotRun:   []NotRun{{Component: "scanner:secrets" + esc, Reason: "big" + esc + ".txt: too large"}},
+		Limits:   []string{"limit" + esc},
+		notes:    []string{"note" + esc},
+		binary:   []string{"b" + esc},
+		failOn:   policy.Medium,
+	}
+	var b bytes.Buffer
+	if err := rep.WriteText(&b, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkTerminalSafe(t, b.Bytes(), false)
+	// One line per item: nothing injected a line break.
+	if n := strings.Count(b.String(), "\n"); n != 9 {
+		t.Errorf("text report has %d lines, want 9:\n%s", n, b.String())
+	}
+}

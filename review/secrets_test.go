@@ -1,0 +1,106 @@
+package review
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+)
+
+// Test secrets: shaped like real ones, valid for nothing.
+const (
+	testPAT  = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
+	testPAT2 = "ghp_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"
+	testAWS  = "AKIAZ7Q2MXV4KJ5T3WRN"
+)
+
+var testPEM = []string{
+	"-----BEGIN RSA PRIVATE KEY-----",
+	"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw",
+	"7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFc",
+	"zGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo9z+40RQzuVaE",
+	"-----END RSA PRIVATE KEY-----",
+}
+
+// The secrets scanner reports each secret at its new-file line, masks the evidence, honours
+// inline markers and .gitleaksignore (counting what it suppressed), and skips deleted lines.
+func TestSecretsScanner(t *testing.T) {
+	det, err := redact.New(redact.Options{Ignore: []byte("main.go:github-pat:11\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pem []Line
+	for i, l := range testPEM {
+		pem = append(pem, add(40+i, l))
+	}
+	commit := "0123456789abcdef0123456789abcdef01234567"
+	ch := &Change{Kind: "commit", Units: []Unit{{Commit: commit, Files: []FileDiff{
+		{NewPath: "app/config.go", Status: Added, Hunks: []Hunk{hunk(0, 0, 1, 3,
+			add(1, "package app"),
+			add(2, `var token = "`+testPAT+`"`),
+			add(3, `var aws = "`+testAWS+`" // tollgate:allow=secrets/aws-access-token`))}},
+		{OldPath: "main.go", NewPath: "main.go", Status: Modified, Hunks: []Hunk{
+			hunk(10, 1, 10, 2, del(10, `old := "`+testAWS+`"`), add(10, "x := 1"), add(11, `k := "`+testPAT2+`"`)),
+			hunk(39, 0, 40, 5, pem...),
+		}},
+		{OldPath: "gone.go", Status: Deleted, Hunks: []Hunk{hunk(1, 1, 0, 0, del(1, testPAT))}},
+		{NewPath: "certs/client.p12", Status: Added, Binary: true},
+	}}}}
+	rep := Run(context.Background(), ch, Options{Config: policy.Default(), Scanners: []Scanner{&SecretsScanner{Detector: det}}})
+
+	type want struct {
+		rule      string
+		path      string
+		line, end int
+		sev       policy.Severity
+		evidence  string
+	}
+	wants := []want{
+		{"secrets/private-key", "main.go", 40, 44, policy.Critical, "-----BEGIN RSA PRIVATE KEY-----****"},
+		{"secrets/github-pat", "app/config.go", 2, 2, policy.High, `var token = "ghp_****"`},
+		{"secrets/pkcs12-file", "certs/client.p12", 1, 1, policy.High, "file name: certs/client.p12"},
+	}
+	got := map[string]Finding{}
+	for _, f := range rep.Findings {
+		got[f.RuleID+" "+f.Path] = f
+		for _, s := range append([]string{testPAT, testPAT2, testAWS}, testPEM[1:4]...) {
+			if strings.Contains(f.Evidence, s) || strings.Contains(f.Message, s) {
+				t.Errorf("finding %s shows a secret: %q", f.RuleID, f.Evidence)
+			}
+		}
+		if f.Path == "gone.go" {
+			t.Errorf("deleted file reported: %+v", f)
+		}
+		if f.RuleID == "secrets/github-pat" && f.Path == "main.go" {
+			t.Errorf(".gitleaksignore entry not honoured: %+v", f)
+		}
+		if f.RuleID == "secrets/aws-access-token" {
+			t.Errorf("inline allow marker not honoured, or a deleted line scanned: %+v", f)
+		}
+	}
+	for _, w := range wants {
+		f, ok := got[w.rule+" "+w.path]
+		if !ok {
+			t.Errorf("no %s in %s; findings: %+v", w.rule, w.path, rep.Findings)
+			continue
+		}
+		if f.Line != w.line || f.EndLine != w.end || f.Severity != w.sev || f.Evidence != w.evidence {
+			t.Errorf("%s: lines %d-%d severity %s evidence %q; want %d-%d %s %q",
+				w.rule, f.Line, f.EndLine, f.Severity, f.Evidence, w.line, w.end, w.sev, w.evidence)
+		}
+		if !strings.HasSuffix(f.Message, "(in commit 0123456789ab)") || f.Source != "secrets" || f.Fingerprint == "" {
+			t.Errorf("%s: message %q source %q fingerprint %q", w.rule, f.Message, f.Source, f.Fingerprint)
+		}
+	}
+	if rep.suppressed != 2 {
+		t.Errorf("suppressed = %d, want 2 (the inline marker and the .gitleaksignore entry)", rep.suppressed)
+	}
+	if len(rep.binary) != 1 || rep.binary[0] != "certs/client.p12" {
+		t.Errorf("binary = %q", rep.binary)
+	}
+	if rep.ExitCode() != 1 || rep.Status != "findings" {
+		t.Errorf("exit %d status %q", rep.ExitCode(), rep.Status)
+	}
+}
