@@ -6,6 +6,12 @@ import (
 	"github.com/tollgate-dev/tollgate/policy"
 )
 
+// sqlVerb starts a SQL statement; sqlJoin glues non-literal text to it.
+const (
+	sqlVerb = `(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`
+	sqlJoin = `(?:\+\s*[\w(]|%\s*[\w(]|\.\s*format\s*\(|\.\s*\$)`
+)
+
 // The insecure-code floor: deliberately conservative, added lines only, comments ignored.
 var codeRules = []lineRule{
 	{
@@ -132,11 +138,11 @@ var codeRules = []lineRule{
 			Leaves:      Example{"users.py", `cursor.execute("SELECT * FROM users WHERE name = %s", (name,))`}},
 		kinds: []kind{kGo, kPython, kJS, kJava, kPHP, kRuby},
 		re: regexp.MustCompile(`(?i)(?:` +
-			// "SELECT ... " + var   |  "SELECT ..." % var  |  "SELECT ...".format(  | f"SELECT ... {x}"
-			`["'` + "`" + `]\s*(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^"'` + "`" + `]*["'` + "`" + `]\s*(?:\+\s*[\w(]|%\s*[\w(]|\.\s*format\s*\(|\.\s*\$)` +
-			`|\bf["'](?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^"']*\{` +
-			"|`(?:select\\s.+\\sfrom|insert\\s+into|update\\s+\\w+\\s+set|delete\\s+from)\\b[^`]*\\$\\{" +
-			`|\bSprintf\s*\(\s*"(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b[^"]*%[sv]` +
+			// "SELECT ... " + var  |  'SELECT ...' % var  |  "...".format(  |  f"SELECT ... {x}"
+			`"\s*` + sqlVerb + `[^"]*"\s*` + sqlJoin + `|'\s*` + sqlVerb + `[^']*'\s*` + sqlJoin +
+			`|\bf"` + sqlVerb + `[^"]*\{|\bf'` + sqlVerb + `[^']*\{` +
+			"|`" + sqlVerb + "[^`]*\\$\\{" +
+			`|\bSprintf\s*\(\s*"` + sqlVerb + `[^"]*%[sv]` +
 			`)`),
 		confidence: 0.75,
 	},
