@@ -18,7 +18,7 @@ import (
 	"github.com/tollgate-dev/tollgate/redact"
 )
 
-// ExternalTimeout bounds one external scanner run.
+// ExternalTimeout bounds one external scanner run unless the policy says otherwise.
 const ExternalTimeout = 2 * time.Minute
 
 // ExternalScanner runs one scanner from the fixed list (gosec, shellcheck, bandit, semgrep) on

@@ -126,7 +126,7 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 		if err := policy.AllowProgram(name); err != nil {
 			return err
 		}
-		ext := &review.ExternalScanner{Tool: name}
+		ext := &review.ExternalScanner{Tool: name, Timeout: s.cfg.ScannerTimeout}
 		if name == "semgrep" {
 			for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
 				if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
