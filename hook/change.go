@@ -133,6 +133,7 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 					// A type change is a deletion then a creation: the creation holds the content.
 					if g.Status != review.Deleted && (g.Path() == e.newPath || len(again) == 1) {
 						g.OldPath, g.NewPath, g.Status = f.OldPath, f.NewPath, f.Status
+						g.OldMode, g.NewMode, g.OldOID, g.NewOID = f.OldMode, f.NewMode, f.OldOID, f.NewOID
 						g.Binary = false
 						*f = g
 						break
@@ -167,6 +168,7 @@ func pairTypeChanges(files []review.FileDiff, entries []rawEntry) []review.FileD
 // applyRaw overwrites the patch's best-effort names and status with git's exact ones.
 func applyRaw(f *review.FileDiff, e *rawEntry) {
 	f.OldMode, f.NewMode = e.oldMode, e.newMode
+	f.OldOID, f.NewOID = e.oldOID, e.newOID
 	switch e.status {
 	case 'A':
 		f.Status, f.OldPath, f.NewPath = review.Added, "", e.newPath
@@ -187,15 +189,27 @@ func applyRaw(f *review.FileDiff, e *rawEntry) {
 	}
 }
 
-// blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).
-func (r *Repo) blobIsText(ctx context.Context, oid string) (bool, error) {
+// ReadBlob implements review.BlobReader: the content of one blob, read with git cat-file.
+func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
+	if oid == "" || isZeroOID(oid) || strings.ContainsAny(oid, " -") {
+		return nil, fmt.Errorf("no blob %q", oid)
+	}
 	var (
 		catFile = "cat-file"
 		blob    = "blob"
 	)
 	out, err := r.Git.run(ctx, nil, catFile, blob, oid)
 	if err != nil {
-		return false, fmt.Errorf("failed to read blob %s: %w", oid, err)
+		return nil, fmt.Errorf("failed to read blob %s: %w", oid, err)
+	}
+	return out, nil
+}
+
+// blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).
+func (r *Repo) blobIsText(ctx context.Context, oid string) (bool, error) {
+	out, err := r.ReadBlob(ctx, oid)
+	if err != nil {
+		return false, err
 	}
 	if len(out) > 8000 {
 		out = out[:8000]
@@ -224,7 +238,7 @@ func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}}, nil
+	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
 }
 
 // commitUnit is one commit against its first parent (the empty tree for a root commit).
@@ -259,7 +273,7 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*review.Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &review.Change{Kind: "commit", Base: parent, Head: id, Units: []review.Unit{u}}, nil
+	return &review.Change{Kind: "commit", Base: parent, Head: id, Units: []review.Unit{u}, Blobs: r}, nil
 }
 
 // Range returns every commit in A..B, each at its own content.
@@ -280,7 +294,7 @@ func (r *Repo) Range(ctx context.Context, spec string) (*review.Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := &review.Change{Kind: "range", Base: base, Head: head}
+	ch := &review.Change{Kind: "range", Base: base, Head: head, Blobs: r}
 	return ch, r.addCommits(ctx, ch, commits)
 }
 
@@ -374,7 +388,7 @@ func PushFromEnv() []PushRef {
 // Push returns every commit being pushed to remote, each at its own content. Deletions are
 // skipped; a new ref reviews only the commits not on any ref of that remote.
 func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review.Change, error) {
-	ch := &review.Change{Kind: "push"}
+	ch := &review.Change{Kind: "push", Blobs: r}
 	seen := map[string]bool{}
 	var all []string
 	notRemote := "--remotes=" + remote

@@ -36,6 +36,7 @@ type raw struct {
 	} `toml:"context"`
 	Scanners struct {
 		External *[]string `toml:"external"`
+		Timeout  *string   `toml:"timeout"`
 	} `toml:"scanners"`
 	Redaction struct {
 		BlockOnSecret *bool `toml:"block_on_secret"`
@@ -69,6 +70,7 @@ type Config struct {
 	FollowSymlinks bool
 	Context        ContextLimits
 	External       []string
+	ScannerTimeout time.Duration
 	BlockOnSecret  bool
 	FailOn         Severity
 	MinConfidence  float64
@@ -104,13 +106,14 @@ func (m Model) Configured() bool { return m.Provider != "" }
 // Default returns the compiled defaults; every key documented in DESIGN.md has its value here.
 func Default() Config {
 	return Config{
-		Context:       ContextLimits{MaxFiles: 20, MaxTotalBytes: 200000, MaxExpansionRounds: 2},
-		External:      []string{},
-		BlockOnSecret: true,
-		FailOn:        Medium,
-		MaxFindings:   100,
-		Connect:       []string{},
-		Model:         Model{Timeout: 60 * time.Second, Verify: true},
+		Context:        ContextLimits{MaxFiles: 20, MaxTotalBytes: 200000, MaxExpansionRounds: 2},
+		External:       []string{},
+		ScannerTimeout: 2 * time.Minute,
+		BlockOnSecret:  true,
+		FailOn:         Medium,
+		MaxFindings:    100,
+		Connect:        []string{},
+		Model:          Model{Timeout: 60 * time.Second, Verify: true},
 	}
 }
 
@@ -270,6 +273,9 @@ func overlay(dst, src *raw, md toml.MetaData) {
 	if set("scanners", "external") {
 		dst.Scanners.External = src.Scanners.External
 	}
+	if set("scanners", "timeout") {
+		dst.Scanners.Timeout = src.Scanners.Timeout
+	}
 	if set("redaction", "block_on_secret") {
 		dst.Redaction.BlockOnSecret = src.Redaction.BlockOnSecret
 	}
@@ -355,6 +361,13 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 				cfg.External = append(cfg.External, name)
 			}
 		}
+	}
+	if v := r.Scanners.Timeout; v != nil {
+		d, err := time.ParseDuration(*v)
+		if err != nil || d <= 0 {
+			return bad("scanners.timeout", fmt.Sprintf("%q is not a positive duration such as \"120s\"", *v))
+		}
+		cfg.ScannerTimeout = d
 	}
 	if v := r.Redaction.BlockOnSecret; v != nil {
 		cfg.BlockOnSecret = *v

@@ -19,6 +19,8 @@ max_expansion_rounds = 2
 # External scanners, by name only, from the fixed list: "gosec", "shellcheck", "bandit", "semgrep".
 # Enabled but not installed is reported as "not run" (exit 3), never as clean.
 external = []
+# How long one external scanner may run before it is reported as not run.
+timeout = "120s"
 
 [redaction]
 # true: a secret detected in what would be sent to a model stops the send.

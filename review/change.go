@@ -1,5 +1,7 @@
 package review
 
+import "context"
+
 // Change is what one review looks at: the staged set, one commit, a range, or a push. Each
 // Unit is reviewed at its own content, so a secret added in one commit of a push and removed in
 // a later one is still found.
@@ -8,12 +10,21 @@ type Change struct {
 	Base  string
 	Head  string
 	Units []Unit
+	// Blobs reads file contents at the reviewed version (nil: only the diff is known).
+	Blobs BlobReader
+}
+
+// BlobReader reads a blob by id from the repository under review, read-only.
+type BlobReader interface {
+	ReadBlob(ctx context.Context, oid string) ([]byte, error)
 }
 
 // Unit is one diff: the staged set against HEAD, or one commit against its first parent.
 type Unit struct {
 	Commit string // "" for the staged set
 	Files  []FileDiff
+	// Blobs reads the unit's file contents (Run fills it from Change.Blobs).
+	Blobs BlobReader
 }
 
 // FileCount is the number of distinct paths the change touches.

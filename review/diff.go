@@ -54,6 +54,7 @@ type FileDiff struct {
 	OldPath, NewPath string // "" for the missing side of an added or deleted file
 	Status           Status
 	OldMode, NewMode string
+	OldOID, NewOID   string // blob ids, when the diff came from git (all zeros: none)
 	Binary           bool
 	Hunks            []Hunk
 }

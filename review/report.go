@@ -20,10 +20,11 @@ type Report struct {
 	Rejected []Rejected `json:"rejected"`
 	NotRun   []NotRun   `json:"not_run"`
 	Limits   []string   `json:"limits"`
+	// Suppressed counts findings dropped by inline allow markers or .gitleaksignore.
+	Suppressed int `json:"suppressed"`
 
 	failOn     policy.Severity
 	ran        []string
-	suppressed int
 	binary     []string
 	addedLines int
 	notes      []string
@@ -135,8 +136,8 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 	if len(r.binary) > 0 {
 		fmt.Fprintf(&b, "note: %d binary file(s) checked by name only: %s\n", len(r.binary), printable(strings.Join(r.binary, ", ")))
 	}
-	if r.suppressed > 0 {
-		fmt.Fprintf(&b, "note: %d finding(s) suppressed by inline allow markers or .gitleaksignore\n", r.suppressed)
+	if r.Suppressed > 0 {
+		fmt.Fprintf(&b, "note: %d finding(s) suppressed by inline allow markers or .gitleaksignore\n", r.Suppressed)
 	}
 	checks := "no checks"
 	if len(r.ran) > 0 {

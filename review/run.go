@@ -53,11 +53,35 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 			lines += len(ch.Units[ui].Files[fi].AddedLines())
 		}
 	}
+	for ui := range ch.Units {
+		if ch.Units[ui].Blobs == nil {
+			ch.Units[ui].Blobs = ch.Blobs
+		}
+	}
 	var ran []string
+	sups := make([]*suppressor, len(ch.Units))
 	for _, s := range opts.Scanners {
 		failed := false
 		for ui := range ch.Units {
-			if err := s.Scan(ctx, &ch.Units[ui], &res); err != nil {
+			before := len(res.Findings)
+			err := s.Scan(ctx, &ch.Units[ui], &res)
+			if len(res.Findings) > before {
+				sup := sups[ui]
+				if sup == nil {
+					sup = newSuppressor(ctx, ch.Units[ui].Blobs, &ch.Units[ui])
+					sups[ui] = sup
+				}
+				kept := res.Findings[:before]
+				for _, f := range res.Findings[before:] {
+					if sup.suppressed(&f) {
+						res.Suppressed++
+						continue
+					}
+					kept = append(kept, f)
+				}
+				res.Findings = kept
+			}
+			if err != nil {
 				res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})
 				failed = true
 				break
@@ -70,7 +94,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 	rep := &Report{
 		Tool:   Tool{Name: "tollgate", Version: opts.Version},
 		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
-		failOn: opts.Config.FailOn, ran: ran, suppressed: res.Suppressed, binary: dedupStrings(res.Binary),
+		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: dedupStrings(res.Binary),
 		addedLines: lines, notes: opts.Notes,
 	}
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)

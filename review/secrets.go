@@ -75,7 +75,8 @@ func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Result) {
 	path := f.Path()
 	ruleID := "secrets/" + sec.RuleID
-	if !sec.PathOnly && allowed(sec.LineText, ruleID, sec.RuleID) {
+	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in Run.
+	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
 		r.Suppressed++
 		return
 	}
@@ -112,36 +113,6 @@ func short(oid string) string {
 		return oid[:12]
 	}
 	return oid
-}
-
-// allowed reports whether an inline marker on the line(s) suppresses the rule:
-// "gitleaks:allow", "tollgate:allow", or "tollgate:allow=<rule-id>".
-func allowed(text string, ids ...string) bool {
-	if strings.Contains(text, "gitleaks:allow") {
-		return true
-	}
-	for rest := text; ; {
-		i := strings.Index(rest, "tollgate:allow")
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len("tollgate:allow"):]
-		if strings.HasPrefix(rest, "-next-line") {
-			continue
-		}
-		if !strings.HasPrefix(rest, "=") {
-			return true
-		}
-		want := rest[1:]
-		if j := strings.IndexFunc(want, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '*' }); j >= 0 {
-			want = want[:j]
-		}
-		for _, id := range ids {
-			if want == id {
-				return true
-			}
-		}
-	}
 }
 
 // addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
@@ -120,15 +121,32 @@ func (o output) validate() error {
 func (s *session) review(ctx context.Context, ch *review.Change, o output, stdout io.Writer) error {
 	ver, _, _ := buildVersion()
 	var notRun []review.NotRun
+	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}}
 	for _, name := range s.cfg.External {
-		notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: "enabled, but external scanners are not available in this version of tollgate"})
+		if err := s.scratchOutside(); err != nil {
+			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
+			continue
+		}
+		if err := policy.AllowProgram(name); err != nil {
+			return err
+		}
+		ext := &review.ExternalScanner{Tool: name, Timeout: s.cfg.ScannerTimeout}
+		if name == "semgrep" {
+			for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
+				if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
+					ext.SemgrepConfig = data
+					break
+				}
+			}
+		}
+		scanners = append(scanners, ext)
 	}
 	if s.cfg.Model.Configured() {
 		notRun = append(notRun, review.NotRun{Component: "model:" + s.cfg.Model.Provider, Reason: "configured, but model review is not available in this version of tollgate; nothing was sent"})
 	}
 	rep := review.Run(ctx, ch, review.Options{
 		Config:   s.cfg,
-		Scanners: []review.Scanner{&review.SecretsScanner{Detector: s.detector}},
+		Scanners: scanners,
 		Version:  ver,
 		Notes:    s.notes,
 		NotRun:   notRun,
@@ -164,6 +182,18 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 	}
 	if code := rep.ExitCode(); code != exitClean {
 		return &exitError{code: code}
+	}
+	return nil
+}
+
+// scratchOutside checks that external scanners' scratch files land outside the repository.
+func (s *session) scratchOutside() error {
+	tmp, err := filepath.EvalSymlinks(os.TempDir())
+	if err != nil {
+		return fmt.Errorf("no usable temporary directory: %w", err)
+	}
+	if rel, err := filepath.Rel(s.repo.Root, tmp); err == nil && filepath.IsLocal(rel) || tmp == s.repo.Root {
+		return fmt.Errorf("the temporary directory %s is inside the repository; set TMPDIR elsewhere", tmp)
 	}
 	return nil
 }

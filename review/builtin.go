@@ -1,0 +1,170 @@
+package review
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+)
+
+// Rule documents one built-in rule: what it is, and an example of what it catches and what it
+// leaves alone. The examples are tests (rules_test.go) and the README's rule list.
+type Rule struct {
+	ID          string
+	Severity    policy.Severity
+	CWE         []string
+	Description string
+	Catches     Example
+	Leaves      Example
+}
+
+// Example is one file line (or file) a rule is shown on.
+type Example struct {
+	Path string
+	Text string // the added lines, newline-separated
+}
+
+// lineRule is a rule matched on one added line's code (comments stripped unless inComments).
+type lineRule struct {
+	Rule
+	kinds      []kind // nil: every kind that is not prose
+	re         *regexp.Regexp
+	unless     *regexp.Regexp // the line is safe if this matches
+	check      func(code string, m []int) bool
+	confidence float64
+	inComments bool
+}
+
+func (r *lineRule) applies(k kind) bool {
+	if r.kinds == nil {
+		return !k.isProse()
+	}
+	for _, x := range r.kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// BuiltinScanner runs tollgate's own rules: sensitive files, credentials in config and code,
+// and the insecure-code floor.
+type BuiltinScanner struct{}
+
+// Name implements Scanner.
+func (BuiltinScanner) Name() string { return "builtin" }
+
+// Rules lists every built-in rule, for documentation and tests.
+func Rules() []Rule {
+	var out []Rule
+	for _, r := range fileRules {
+		out = append(out, r.Rule)
+	}
+	out = append(out, credentialRule)
+	for _, r := range codeRules {
+		out = append(out, r.Rule)
+	}
+	return dedupRules(out)
+}
+
+func dedupRules(in []Rule) []Rule {
+	seen := map[string]bool{}
+	var out []Rule
+	for _, r := range in {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Scan implements Scanner.
+func (BuiltinScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
+	for i := range u.Files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f := &u.Files[i]
+		if f.Status == Deleted {
+			continue
+		}
+		p := f.Path()
+		k := kindOf(p)
+		added := f.AddedLines()
+		scanFile(u, f, p, added, r)
+		if f.Binary {
+			continue
+		}
+		for _, l := range added {
+			scanCredentials(u, p, k, l, r)
+			if k.isProse() {
+				continue
+			}
+			code := ""
+			codeDone := false
+			for ri := range codeRules {
+				rule := &codeRules[ri]
+				if !rule.applies(k) {
+					continue
+				}
+				text := l.Text
+				if !rule.inComments {
+					if !codeDone {
+						code, codeDone = codePart(k, l.Text), true
+					}
+					text = code
+				}
+				if text == "" {
+					continue
+				}
+				m := rule.re.FindStringSubmatchIndex(text)
+				if m == nil {
+					continue
+				}
+				if rule.unless != nil && rule.unless.MatchString(text) {
+					continue
+				}
+				if rule.check != nil && !rule.check(text, m) {
+					continue
+				}
+				sev, msg := testSeverity(p, rule.Severity, rule.Description)
+				r.add(Finding{
+					RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
+					Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
+					Evidence: redact.Mask(l.Text), Source: "builtin",
+				})
+			}
+		}
+	}
+	return nil
+}
+
+// testSeverity lowers a code or credential finding in test code to low.
+func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, string) {
+	if isTestPath(p) && sev > policy.Low {
+		return policy.Low, msg + " (in test code: lowered to low)"
+	}
+	return sev, msg
+}
+
+func inCommit(u *Unit) string {
+	if u.Commit == "" {
+		return ""
+	}
+	return " (in commit " + short(u.Commit) + ")"
+}
+
+// joinLines joins added lines' text with newlines.
+func joinLines(ls []Line) string {
+	var b strings.Builder
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+	}
+	return b.String()
+}

@@ -1,0 +1,158 @@
+package review
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// fileRule matches a committed file by path and, where content decides, by its added text.
+type fileRule struct {
+	Rule
+	what    string         // names the file kind in the message
+	path    *regexp.Regexp // on the repository path, lower-cased
+	except  *regexp.Regexp // paths that are templates or public parts
+	content func(text string) bool
+	binary  bool // a binary file matching the path is a finding by itself
+}
+
+var (
+	privateKeyFile = Rule{ID: "tollgate/private-key-file", Severity: policy.Critical, CWE: []string{"CWE-321", "CWE-312"},
+		Description: "a private key or key store is committed",
+		Catches:     Example{"deploy/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----"},
+		Leaves:      Example{"deploy/id_ed25519.pub", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB2m deploy@example"}}
+	credentialFile = Rule{ID: "tollgate/credential-file", Severity: policy.High, CWE: []string{"CWE-798", "CWE-522"},
+		Description: "a credential store is committed",
+		Catches:     Example{".env", "DATABASE_URL=postgres://app:Xk29fj3@db/app\nSTRIPE_SECRET_KEY=sk_live_abc123def456"},
+		Leaves:      Example{".env.example", "DATABASE_URL=\nSTRIPE_SECRET_KEY=your-key-here"}}
+	databaseDump = Rule{ID: "tollgate/database-dump", Severity: policy.High, CWE: []string{"CWE-200", "CWE-312"},
+		Description: "a database dump is committed",
+		Catches:     Example{"backup/dump.sql", "CREATE TABLE users (id int, email text);\nINSERT INTO users VALUES (1, 'ann@example.com');"},
+		Leaves:      Example{"migrations/001_init.sql", "CREATE TABLE users (id int, email text);"}}
+)
+
+func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+func contains(res ...string) func(string) bool {
+	compiled := make([]*regexp.Regexp, len(res))
+	for i, s := range res {
+		compiled[i] = regexp.MustCompile(s)
+	}
+	return func(text string) bool {
+		for _, c := range compiled {
+			if c.MatchString(text) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func all(fs ...func(string) bool) func(string) bool {
+	return func(text string) bool {
+		for _, f := range fs {
+			if !f(text) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// anySecretAssignment reports a line of text assigning a plausible secret to a key that names
+// one (the generic credential test, used where a file's name makes it a credential store).
+func anySecretAssignment(k kind) func(string) bool {
+	return func(text string) bool {
+		for _, line := range strings.Split(text, "\n") {
+			var r Result
+			scanCredentials(&Unit{}, "", k, Line{Kind: Add, New: 1, Text: line}, &r)
+			if len(r.Findings) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+const templateSuffix = `(?:\.|-|_)(?:example|sample|template|tmpl|tpl|dist|defaults?|schema|spec|test|ci)$`
+
+var pemPrivate = contains(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+
+var fileRules = []fileRule{
+	{Rule: privateKeyFile, what: "SSH private key", path: re(`(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w.-]+)?$`), except: re(`\.pub$`),
+		content: pemPrivate, binary: true},
+	{Rule: privateKeyFile, what: "PEM private key", path: re(`\.(?:pem|key|crt|cer|der|p8|pk8)$`), content: pemPrivate},
+	{Rule: privateKeyFile, what: "PuTTY private key", path: re(`\.ppk$`), content: contains(`PuTTY-User-Key-File-\d`), binary: true},
+	{Rule: privateKeyFile, what: "PKCS#12 / Java key store", path: re(`\.(?:p12|pfx|jks|keystore|bks|jceks)$`), content: func(string) bool { return true }, binary: true},
+	{Rule: privateKeyFile, what: "browser password store", path: re(`(?:^|/)(?:key[34]\.db|signons\.sqlite|logins\.json)$`),
+		content: contains(`encryptedPassword|encryptedUsername`), binary: true},
+	{Rule: privateKeyFile, what: "GnuPG secret keyring", path: re(`(?:^|/)(?:secring\.gpg|private-keys-v1\.d/.*\.key)$`), content: func(string) bool { return true }, binary: true},
+
+	{Rule: credentialFile, what: ".env file with secret values", path: re(`(?:^|/)\.env(?:\.[\w.-]+)?$`), except: re(templateSuffix),
+		content: anySecretAssignment(kEnv)},
+	{Rule: credentialFile, what: "git credential store", path: re(`(?:^|/)\.git-credentials$`), content: contains(`://[^:\s/]+:[^@\s]+@`)},
+	{Rule: credentialFile, what: "netrc with a password", path: re(`(?:^|/)[._]netrc$`), content: contains(`(?m)\bpassword\s+\S+`)},
+	{Rule: credentialFile, what: "PostgreSQL password file", path: re(`(?:^|/)\.pgpass$`), content: contains(`(?m)^[^#:\s][^:]*:[^:]*:[^:]*:[^:]*:\S+`)},
+	{Rule: credentialFile, what: "htpasswd file", path: re(`(?:^|/)\.?htpasswd$`), content: contains(`(?m)^[^:#\s]+:\S{4,}`)},
+	{Rule: credentialFile, what: "password hashes (shadow/passwd style)", path: re(`.`),
+		content: contains(`(?m)^[a-z_][a-z0-9_.\-]*:\$(?:1|2[abxy]?|5|6|y|apr1|sha1|argon2\w*)\$[^:\s]+(?::|$)`)},
+	{Rule: credentialFile, what: "npm token in .npmrc", path: re(`(?:^|/)\.npmrc$`), content: contains(`(?m)(?:_authToken|_auth|_password)\s*=\s*[^$\s{]\S*`)},
+	{Rule: credentialFile, what: "PyPI password in .pypirc", path: re(`(?:^|/)\.pypirc$`), content: contains(`(?m)^\s*password\s*[:=]\s*[^$\s{]\S*`)},
+	{Rule: credentialFile, what: "Docker registry credentials", path: re(`(?:^|/)(?:\.docker/config\.json|\.dockercfg|config\.json)$`),
+		content: contains(`"auth"\s*:\s*"[A-Za-z0-9+/=]{8,}"`)},
+	{Rule: credentialFile, what: "kubeconfig with credentials", path: re(`(?:^|/)(?:kubeconfig[\w.-]*|\.kube/config|[\w.-]+\.ya?ml|config)$`),
+		content: all(contains(`(?m)^\s*kind:\s*Config\s*$`), contains(`(?m)^\s*(?:token|client-key-data|password):\s*["']?[^\s"'$]{8,}`))},
+	{Rule: credentialFile, what: "Rails master key", path: re(`(?:^|/)(?:master\.key|credentials/[\w-]+\.key)$`), content: contains(`(?m)^[0-9a-f]{32}\s*$`)},
+	{Rule: credentialFile, what: "Terraform variables with secrets", path: re(`\.tfvars(?:\.json)?$`), except: re(templateSuffix), content: anySecretAssignment(kTOML)},
+	{Rule: credentialFile, what: "cloud credentials file", path: re(`(?:^|/)(?:\.aws/credentials|credentials|\.s3cfg|\.boto|\.azure/[\w.-]+\.json|application_default_credentials\.json|credentials\.db|access_tokens\.db|[\w.-]*service[-_]?account[\w.-]*\.json|[\w.-]+\.json)$`),
+		content: contains(`(?mi)^\s*aws_secret_access_key\s*=\s*\S{16,}`, `"type"\s*:\s*"service_account"[\s\S]*"private_key"\s*:\s*"-----BEGIN`, `"private_key"\s*:\s*"-----BEGIN[\s\S]*"client_email"`, `(?m)^\s*secret_key\s*=\s*\S{16,}`, `"refresh_token"\s*:\s*"[^"]{16,}"[\s\S]*"client_secret"|"client_secret"\s*:\s*"[^"]{8,}"[\s\S]*"refresh_token"`)},
+	{Rule: credentialFile, what: "FTP/SFTP client config with a password", path: re(`(?:^|/)(?:sftp-config\.json|sftp\.json|\.ftpconfig|\.remote-sync\.json|deployment-config\.json|webservers\.xml|recentservers\.xml|sitemanager\.xml|filezilla\.xml|ftpsync\.settings|\.ftppass|winscp\.ini)$`),
+		content: contains(`(?i)"(?:pass|password|passphrase)"\s*:\s*"[^"]+"`, `(?i)<pass[^>]*>[^<]+</pass>`, `(?i)\spassword\s*=\s*"[^"]+"`, `(?i)^\s*password\s*=\s*\S+`)},
+	{Rule: credentialFile, what: "database client config with a password", path: re(`(?:^|/)(?:[\w.-]*data-?sources\.xml|credentials-config\.json|robomongo\.json|\.my\.cnf|my\.cnf|\.pgadmin[\w.-]*|dbeaver[\w.-]*\.xml|\.esmtprc|\.msmtprc|\.fetchmailrc|ventrilo_srv\.ini|hub|\.config/gh/hosts\.yml)$`),
+		content: contains(`(?i)(?:password|passwd|pass|userpassword|oauth_token)\b["']?\s*[:=]?\s*["']?[^\s"'$]{3,}`)},
+	{Rule: databaseDump, what: "SQL dump with data", path: re(`\.sql$`), content: all(contains(`(?i)\bINSERT\s+INTO\b`), contains(`(?i)\bCREATE\s+TABLE\b|(?m)^--\s*(?:MySQL|PostgreSQL|MariaDB)?\s*dump|(?i)^-- Dump`))},
+	{Rule: databaseDump, what: "database dump or database file", path: re(`\.(?:dump|sql\.gz|sql\.bz2|sql\.xz|bson|sqlite3?|mdb|accdb)$`), content: func(string) bool { return true }, binary: true},
+}
+
+// scanFile runs the file rules on one changed file. Each rule reports once per file, at the
+// first added line (line 1 for a binary or empty file).
+func scanFile(u *Unit, f *FileDiff, p string, added []Line, r *Result) {
+	lower := strings.ToLower(p)
+	text := ""
+	joined := false
+	reported := map[string]bool{}
+	for i := range fileRules {
+		fr := &fileRules[i]
+		if reported[fr.ID] || !fr.path.MatchString(lower) || (fr.except != nil && fr.except.MatchString(lower)) {
+			continue
+		}
+		hit := false
+		switch {
+		case f.Binary:
+			hit = fr.binary
+		case len(added) == 0:
+			continue
+		default:
+			if !joined {
+				text, joined = joinLines(added), true
+			}
+			hit = fr.content(text)
+		}
+		if !hit {
+			continue
+		}
+		reported[fr.ID] = true
+		line := 1
+		if len(added) > 0 {
+			line = added[0].New
+		}
+		r.add(Finding{
+			RuleID: fr.ID, Severity: fr.Severity, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
+			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, inCommit(u)),
+			Evidence: "file: " + path.Base(p), Source: "builtin",
+		})
+	}
+}

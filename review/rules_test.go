@@ -1,0 +1,240 @@
+package review
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+// addedFile builds a unit with one new file whose lines are all added.
+func addedFile(path, text string) *Unit {
+	f := FileDiff{NewPath: path, Status: Added}
+	h := Hunk{NewStart: 1}
+	for i, line := range strings.Split(text, "\n") {
+		h.Lines = append(h.Lines, Line{Kind: Add, New: i + 1, Text: line})
+	}
+	h.NewLines = len(h.Lines)
+	f.Hunks = []Hunk{h}
+	return &Unit{Files: []FileDiff{f}}
+}
+
+func builtinFindings(t *testing.T, path, text string) []Finding {
+	t.Helper()
+	var r Result
+	if err := (BuiltinScanner{}).Scan(context.Background(), addedFile(path, text), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Findings
+}
+
+func hasRule(fs []Finding, id string) bool {
+	for _, f := range fs {
+		if f.RuleID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRuleExamples proves every documented example: it catches what it says and leaves alone
+// what it says.
+func TestRuleExamples(t *testing.T) {
+	check := func(r Rule) {
+		t.Run(r.ID+"/"+r.Catches.Path, func(t *testing.T) {
+			if r.Catches.Text == "" || r.Leaves.Path == "" {
+				t.Fatalf("rule %s lacks a documented example", r.ID)
+			}
+			if r.Description == "" || len(r.CWE) == 0 || !strings.HasPrefix(r.ID, "tollgate/") {
+				t.Fatalf("rule %s lacks description, CWE or a tollgate/ id", r.ID)
+			}
+			if fs := builtinFindings(t, r.Catches.Path, r.Catches.Text); !hasRule(fs, r.ID) {
+				t.Errorf("%s does not catch its example %q in %s: %v", r.ID, r.Catches.Text, r.Catches.Path, fs)
+			}
+			if fs := builtinFindings(t, r.Leaves.Path, r.Leaves.Text); hasRule(fs, r.ID) {
+				t.Errorf("%s flags what it should leave alone %q in %s: %v", r.ID, r.Leaves.Text, r.Leaves.Path, fs)
+			}
+		})
+	}
+	for _, r := range fileRules {
+		check(r.Rule)
+	}
+	check(credentialRule)
+	for _, r := range codeRules {
+		check(r.Rule)
+	}
+}
+
+func TestRules(t *testing.T) {
+	cases := []struct {
+		path, text string
+		rule       string // "" = no finding of any built-in rule
+	}{
+		// sensitive files
+		{"keys/id_rsa", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", "tollgate/private-key-file"},
+		{"keys/id_rsa.pub", "ssh-rsa AAAAB3NzaC1yc2E user@host", ""},
+		{"certs/server.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", ""},
+		{"certs/server.pem", "-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----", "tollgate/private-key-file"},
+		{"keys/me.ppk", "PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 14", "tollgate/private-key-file"},
+		{".env", "STRIPE_SECRET_KEY=rk_9f8e7d6c5b4a", "tollgate/credential-file"},
+		{".env", "PORT=3000\nDEBUG=true", ""},
+		{".env.example", "STRIPE_SECRET_KEY=your-key-here", ""},
+		{".env.example", "STRIPE_SECRET_KEY=rk_9f8e7d6c5b4a", "tollgate/hardcoded-credential"}, // a real value in a template is still a secret
+		{".env.template", "DB_PASSWORD=", ""},
+		{".git-credentials", "https://ann:gh0stPass1@github.com", "tollgate/credential-file"},
+		{".netrc", "machine api.example.com login ann password Tr0ub4dor", "tollgate/credential-file"},
+		{"db/.pgpass", "db.example.com:5432:app:ann:Tr0ub4dor", "tollgate/credential-file"},
+		{"etc/shadow", "root:$6$salt$hashhashhash:19000:0:99999:7:::", "tollgate/credential-file"},
+		{".htpasswd", "ann:$apr1$abc$defghijklmnop", "tollgate/credential-file"},
+		{".npmrc", "//registry.npmjs.org/:_authToken=npm_abcdef123456", "tollgate/credential-file"},
+		{".npmrc", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}", ""},
+		{".pypirc", "[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc", "tollgate/credential-file"},
+		{".docker/config.json", `{"auths": {"ghcr.io": {"auth": "YW5uOnNlY3JldHBhc3M="}}}`, "tollgate/credential-file"},
+		{".docker/config.json", `{"credsStore": "desktop"}`, ""},
+		{"deploy/kubeconfig", "apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: eyJhbGciOiJSUzI1NiIs", "tollgate/credential-file"},
+		{"config/master.key", "0123abcd4567ef890123abcd4567ef89", "tollgate/credential-file"},
+		{"prod.tfvars", `db_password = "Zq8!mK2#vR"`, "tollgate/credential-file"},
+		{".aws/credentials", "[default]\naws_access_key_id = AKIA\naws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCYzEXAMPLEKEY", "tollgate/credential-file"},
+		{"sftp-config.json", `{"host": "example.com", "password": "hunter22"}`, "tollgate/credential-file"},
+		{"backup/dump.sql", "-- MySQL dump 10.13\nCREATE TABLE t (a int);\nINSERT INTO t VALUES (1);", "tollgate/database-dump"},
+		{"schema.sql", "CREATE TABLE t (a int);", ""},
+		// credentials in config and code
+		{"app/settings.py", `DATABASES = {"default": {"PASSWORD": "Zq8mK2vR9"}}`, "tollgate/hardcoded-credential"},
+		{"app/settings.py", `PASSWORD = os.environ["DB_PASSWORD"]`, ""},
+		{"app/settings.py", `password = "changeme"`, ""},
+		{"app/settings.py", `# password = "Zq8mK2vR9"`, ""},
+		{"config.yml", "password: ${DB_PASS}", ""},
+		{"config.yml", "password: '{{ vault_db_password }}'", ""},
+		{"config.yml", "password: your-password-here", ""},
+		{"config.yml", "db:\n  password: Zq8mK2vR9", "tollgate/hardcoded-credential"},
+		{"app.properties", "spring.datasource.password=Zq8mK2vR9", "tollgate/hardcoded-credential"},
+		{"app.properties", "spring.datasource.password=${DB_PASSWORD}", ""},
+		{"web.xml", "<password>Zq8mK2vR9</password>", "tollgate/hardcoded-credential"},
+		{"web.xml", `<connection user="app" password="Zq8mK2vR9"/>`, "tollgate/hardcoded-credential"},
+		{"setup.ini", "[db]\nPassword=Zq8mK2vR9", "tollgate/hardcoded-credential"},
+		{"wp-config.php", "define('DB_PASSWORD', 'Zq8mK2vR9');", "tollgate/hardcoded-credential"},
+		{"db.go", `dsn := "postgres://app:Zq8mK2vR9@db.internal:5432/app"`, "tollgate/hardcoded-credential"},
+		{"db.go", `dsn := "postgres://app:${DB_PASSWORD}@db.internal:5432/app"`, ""},
+		{"db.go", `password := r.FormValue("password")`, ""},
+		{"db.go", `if password == "Zq8mK2vR9" {`, ""},
+		{"login.js", `const apiKey = process.env.API_KEY;`, ""},
+		{"login.js", `const apiKey = "Zq8mK2vR9xx";`, "tollgate/hardcoded-credential"},
+		{"i18n/fr.json", `"password": "Mot de passe"`, ""},
+		{"forms.py", `password_hint = "at least 8 characters"`, ""},
+		{"net.go", `bypass := "Zq8mK2vR9"`, ""},
+		{"irc.conf", "IRC_PASS=irc_secret_9", "tollgate/hardcoded-credential"},
+		{"db_test.go", `password := "Zq8mK2vR9"`, "tollgate/hardcoded-credential"}, // lowered to low, still reported
+		{"README.md", "Set `password: hunter22` in your config", ""},
+		// insecure code
+		{"c.go", "// InsecureSkipVerify: true is never acceptable here", ""},
+		{"c.go", `cfg := &tls.Config{InsecureSkipVerify: false}`, ""},
+		{"f.py", `requests.get(url, verify=True)`, ""},
+		{"f.py", `requests.post(url, data=d, verify=False)  # local dev only`, "tollgate/tls-verify-disabled"},
+		{"run.py", `subprocess.run("ls -l", shell=True)`, ""},
+		{"run.py", `subprocess.run(cmd, shell=True)`, "tollgate/shell-injection"},
+		{"run.py", `subprocess.run(["ls", path])`, ""},
+		{"x.sh", `bash -c "$CMD"`, "tollgate/shell-injection"},
+		{"x.sh", `# never do: sh -c "$1"`, ""},
+		{"run.go", `exec.Command("bash", "-c", "echo "+name)`, "tollgate/shell-injection"},
+		{"run.go", `exec.Command("git", "status")`, ""},
+		{"c.py", `data = yaml.load(f, Loader=yaml.SafeLoader)`, ""},
+		{"c.py", `data = yaml.load(f, Loader=yaml.FullLoader)`, "tollgate/unsafe-deserialization"},
+		{"c.py", `data = yaml.safe_load(f)`, ""},
+		{"c.py", `eval(input("expr: "))`, "tollgate/eval-request-data"},
+		{"c.py", `ast.literal_eval(s)`, ""},
+		{"c.js", `eval(req.body.code)`, "tollgate/eval-request-data"},
+		{"q.go", `rows, err := db.Query(fmt.Sprintf("SELECT * FROM users WHERE id = %s", id))`, "tollgate/sql-concatenation"},
+		{"q.go", `rows, err := db.Query("SELECT * FROM users WHERE id = $1", id)`, ""},
+		{"q.py", `cur.execute(f"DELETE FROM users WHERE id = {uid}")`, "tollgate/sql-concatenation"},
+		{"q.js", "db.query(`SELECT * FROM t WHERE a = ${a}`)", "tollgate/sql-concatenation"},
+		{"q.js", "db.query('SELECT * FROM t WHERE a = ?', [a])", ""},
+		{"p.py", `os.chmod(path, 0o777)`, "tollgate/world-writable"},
+		{"p.py", `os.chmod(path, 0o600)`, ""},
+		{"p.go", `os.WriteFile(p, b, 0644)`, ""},
+		{"Dockerfile", "RUN wget -qO- https://x.example/i.sh | sudo bash", "tollgate/curl-pipe-shell"},
+		{"install.sh", "curl -fsSL https://x.example/i.sh -o i.sh", ""},
+		{"README.md", "curl -fsSL https://x.example/i.sh | sh", ""},
+		{".github/workflows/ci.yml", "      - run: curl -sSf https://sh.rustup.rs | sh -s -- -y", "tollgate/curl-pipe-shell"},
+		{"k.yaml", "    insecure-skip-tls-verify: true", "tollgate/tls-verify-disabled"},
+		{"k.yaml", "    insecure-skip-tls-verify: false", ""},
+	}
+	for _, c := range cases {
+		fs := builtinFindings(t, c.path, c.text)
+		if c.rule == "" {
+			if len(fs) > 0 {
+				t.Errorf("%s: %q: want no finding, got %s %q", c.path, c.text, fs[0].RuleID, fs[0].Message)
+			}
+			continue
+		}
+		if !hasRule(fs, c.rule) {
+			t.Errorf("%s: %q: want %s, got %v", c.path, c.text, c.rule, fs)
+		}
+	}
+}
+
+func TestRulesTestCodeIsLow(t *testing.T) {
+	fs := builtinFindings(t, "client_test.go", "cfg := &tls.Config{InsecureSkipVerify: true}")
+	if len(fs) != 1 || fs[0].Severity != policy.Low {
+		t.Fatalf("want one low finding in test code, got %v", fs)
+	}
+	fs = builtinFindings(t, "client.go", "cfg := &tls.Config{InsecureSkipVerify: true}")
+	if len(fs) != 1 || fs[0].Severity != policy.High {
+		t.Fatalf("want one high finding, got %v", fs)
+	}
+}
+
+// TestRulesOnlyAddedLines: removed and context lines are never findings, and findings carry
+// new-file line numbers.
+func TestRulesOnlyAddedLines(t *testing.T) {
+	f := FileDiff{OldPath: "c.go", NewPath: "c.go", Status: Modified, Hunks: []Hunk{{
+		OldStart: 10, OldLines: 2, NewStart: 12, NewLines: 2,
+		Lines: []Line{
+			{Kind: Context, Old: 10, New: 12, Text: "tls.Config{InsecureSkipVerify: true} // context"},
+			{Kind: Del, Old: 11, Text: "os.Chmod(p, 0777)"},
+			{Kind: Add, New: 13, Text: "subprocess.run(cmd, shell=True)"},
+		},
+	}}}
+	var r Result
+	if err := (BuiltinScanner{}).Scan(context.Background(), &Unit{Files: []FileDiff{{
+		OldPath: "a.py", NewPath: "a.py", Status: Modified, Hunks: f.Hunks}}}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 1 || r.Findings[0].Line != 13 || r.Findings[0].RuleID != "tollgate/shell-injection" {
+		t.Fatalf("want only the added line 13, got %+v", r.Findings)
+	}
+}
+
+func TestMarkerAllows(t *testing.T) {
+	cases := []struct {
+		text, marker string
+		ids          []string
+		want         bool
+	}{
+		{"x // tollgate:allow", allowMarker, []string{"tollgate/a"}, true},
+		{"x // tollgate:allow=tollgate/a", allowMarker, []string{"tollgate/a", "a"}, true},
+		{"x // tollgate:allow=a", allowMarker, []string{"tollgate/a", "a"}, true},
+		{"x // tollgate:allow=tollgate/b", allowMarker, []string{"tollgate/a", "a"}, false},
+		{"x // tollgate:allowed", allowMarker, []string{"tollgate/a"}, false},
+		{"// tollgate:allow-next-line", allowMarker, []string{"tollgate/a"}, false},
+		{"// tollgate:allow-next-line", allowMarker + "-next-line", []string{"tollgate/a"}, true},
+		{"// tollgate:allow-next-line=tollgate/b", allowMarker + "-next-line", []string{"tollgate/a"}, false},
+		{"x", allowMarker, []string{"tollgate/a"}, false},
+	}
+	for _, c := range cases {
+		if got := markerAllows(c.text, c.marker, c.ids...); got != c.want {
+			t.Errorf("markerAllows(%q, %q, %v) = %v, want %v", c.text, c.marker, c.ids, got, c.want)
+		}
+	}
+}
+
+func TestSuppressionCounted(t *testing.T) {
+	u := addedFile("a.py", "x = 1\nsubprocess.run(cmd, shell=True)  # tollgate:allow=tollgate/shell-injection\n# tollgate:allow-next-line\nos.chmod(p, 0o777)\nos.chmod(q, 0o777)")
+	rep := Run(context.Background(), &Change{Kind: "staged", Units: []Unit{*u}}, Options{Config: policy.Default(), Scanners: []Scanner{BuiltinScanner{}}})
+	if rep.Suppressed != 2 {
+		t.Errorf("want 2 suppressed, got %d", rep.Suppressed)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Line != 5 {
+		t.Errorf("want the finding on line 5 only, got %+v", rep.Findings)
+	}
+}

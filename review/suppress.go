@@ -1,0 +1,114 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"strings"
+)
+
+// Inline suppression, for every scanner's findings:
+//
+//	x := risky() // tollgate:allow                     every rule on this line
+//	x := risky() // tollgate:allow=tollgate/some-rule  one rule (also: =some-rule)
+//	// tollgate:allow-next-line[=rule]                 the line below
+//
+// Every suppression is counted in the report.
+
+const allowMarker = "tollgate:allow"
+
+// markerAllows reports whether text carries marker (optionally "=<rule>" naming one of ids).
+// For the plain marker, "tollgate:allow-next-line" does not count.
+func markerAllows(text, marker string, ids ...string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, marker)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(marker):]
+		if marker == allowMarker && strings.HasPrefix(rest, "-next-line") {
+			continue
+		}
+		if !strings.HasPrefix(rest, "=") {
+			if rest == "" || !isIDChar(rest[0]) {
+				return true
+			}
+			continue
+		}
+		want := rest[1:]
+		if j := strings.IndexFunc(want, func(r rune) bool { return r > 127 || !isIDChar(byte(r)) }); j >= 0 {
+			want = want[:j]
+		}
+		for _, id := range ids {
+			if want == id {
+				return true
+			}
+		}
+	}
+}
+
+func isIDChar(c byte) bool {
+	return c == '/' || c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// suppressor looks up new-file lines of a unit's files: added lines from the diff, other lines
+// from the blob (read once per file, only when a finding needs its previous line).
+type suppressor struct {
+	ctx   context.Context
+	blobs BlobReader
+	files map[string]*FileDiff
+	added map[string]map[int]string
+	whole map[string][]string
+}
+
+func newSuppressor(ctx context.Context, blobs BlobReader, u *Unit) *suppressor {
+	s := &suppressor{ctx: ctx, blobs: blobs, files: map[string]*FileDiff{}, added: map[string]map[int]string{}, whole: map[string][]string{}}
+	for i := range u.Files {
+		f := &u.Files[i]
+		p := f.Path()
+		s.files[p] = f
+		m := map[int]string{}
+		for _, l := range f.AddedLines() {
+			m[l.New] = l.Text
+		}
+		s.added[p] = m
+	}
+	return s
+}
+
+// line returns the text of new-file line n of path, and whether it is known.
+func (s *suppressor) line(path string, n int) (string, bool) {
+	if t, ok := s.added[path][n]; ok {
+		return t, true
+	}
+	lines, ok := s.whole[path]
+	if !ok {
+		f := s.files[path]
+		if f != nil && s.blobs != nil && f.NewOID != "" && !f.Binary {
+			if data, err := s.blobs.ReadBlob(s.ctx, f.NewOID); err == nil && !bytes.ContainsRune(data, 0) {
+				lines = strings.Split(string(data), "\n")
+			}
+		}
+		s.whole[path] = lines
+	}
+	if n >= 1 && n <= len(lines) {
+		return lines[n-1], true
+	}
+	return "", false
+}
+
+// suppressed reports whether an inline marker allows f.
+func (s *suppressor) suppressed(f *Finding) bool {
+	ids := []string{f.RuleID}
+	if i := strings.IndexByte(f.RuleID, '/'); i >= 0 {
+		ids = append(ids, f.RuleID[i+1:])
+	}
+	if t, ok := s.line(f.Path, f.Line); ok && markerAllows(t, allowMarker, ids...) {
+		return true
+	}
+	if f.Line > 1 {
+		if t, ok := s.line(f.Path, f.Line-1); ok && markerAllows(t, allowMarker+"-next-line", ids...) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Measures the deterministic scanners on public corpora nobody here wrote: stages each corpus
+# into a scratch repository (never this one), reviews it, prints per-corpus numbers and checks
+# the goals. Usage: scripts/eval.sh [EVAL_DIR]   (default: ../shared/eval beside the checkout)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+eval_dir=${1:-${EVAL_DIR:-$root/../shared/eval}}
+if [ ! -d "$eval_dir/leaky-repo" ] || [ ! -d "$eval_dir/trojan-source" ]; then
+	echo "eval: no corpora at $eval_dir (pass the folder that holds leaky-repo/ and trojan-source/)" >&2
+	exit 2
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-eval.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/tollgate" "$root/cmd/tollgate"
+# Keep Go's caches where they are; give git and tollgate a pristine HOME.
+GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
+export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" NO_COLOR=1
+mkdir -p "$HOME"
+
+# stage NAME SRC: a fresh repository with SRC's files staged.
+stage() {
+	local repo="$work/$1"
+	mkdir -p "$repo"
+	git -C "$repo" init -q
+	cp -R "$2/." "$repo/"
+	rm -rf "$repo/.git.src"
+	git -C "$repo" add -A
+}
+
+# review NAME: the JSON report of the staged set (exit 0 or 1 is a completed review).
+review() {
+	local status=0
+	(cd "$work/$1" && "$work/tollgate" review --staged --format json --output "$work/$1.json" --fail-on critical) || status=$?
+	if [ "$status" -gt 1 ]; then
+		echo "eval: review of $1 exited $status" >&2
+		exit 1
+	fi
+}
+
+stage leaky "$eval_dir/leaky-repo"
+rm -f "$work/leaky/LABELS.csv" "$work/leaky/LICENSE" "$work/leaky/README.md"
+git -C "$work/leaky" add -A
+review leaky
+
+stage trojan "$eval_dir/trojan-source"
+rm -f "$work/trojan/LICENSE"
+git -C "$work/trojan" add -A
+review trojan
+
+stage nethttp "$(go env GOROOT)/src/net/http"
+review nethttp
+
+start=$(date +%s%N)
+(cd "$work/nethttp" && "$work/tollgate" review --staged --format json --output /dev/null --fail-on critical) || true
+echo "net/http review took $(( ($(date +%s%N) - start) / 1000000 )) ms"
+
+go run "$root/scripts/evalreport.go" \
+	-labels "$eval_dir/leaky-repo/LABELS.csv" -leaky "$work/leaky.json" \
+	-trojan "$work/trojan.json" -trojan-files "$(git -C "$work/trojan" ls-files | wc -l)" \
+	-nethttp "$work/nethttp.json"
