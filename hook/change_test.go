@@ -135,6 +135,11 @@ func TestApplyRaw(t *testing.T) {
 	for _, tt := range tests {
 		f := tt.in
 		applyRaw(&f, &entries[tt.entry])
+		// the blob ids come from the raw entry as they are
+		tt.want.OldOID, tt.want.NewOID = entries[tt.entry].oldOID, entries[tt.entry].newOID
+		if tt.want.OldOID == "" || tt.want.NewOID == "" {
+			t.Fatalf("entry %d has no blob ids", tt.entry)
+		}
 		if !reflect.DeepEqual(f, tt.want) {
 			t.Errorf("entry %d: applyRaw = %+v, want %+v", tt.entry, f, tt.want)
 		}

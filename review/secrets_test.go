@@ -94,8 +94,8 @@ func TestSecretsScanner(t *testing.T) {
 			t.Errorf("%s: message %q source %q fingerprint %q", w.rule, f.Message, f.Source, f.Fingerprint)
 		}
 	}
-	if rep.suppressed != 2 {
-		t.Errorf("suppressed = %d, want 2 (the inline marker and the .gitleaksignore entry)", rep.suppressed)
+	if rep.Suppressed != 2 {
+		t.Errorf("suppressed = %d, want 2 (the inline marker and the .gitleaksignore entry)", rep.Suppressed)
 	}
 	if len(rep.binary) != 1 || rep.binary[0] != "certs/client.p12" {
 		t.Errorf("binary = %q", rep.binary)
