@@ -48,6 +48,69 @@ type Cmd struct {
 	Env     []string  // the complete environment; nothing is inherited implicitly
 	Stdin   io.Reader // nil: stdin is closed (reads see EOF)
 	Timeout time.Duration
+	// KeepEnv names variables that pass although they look like credentials (an agent CLI's
+	// own key, named by the user config). Everything else that looks like one is removed.
+	KeepEnv []string
+}
+
+var (
+	secretEnvMu sync.Mutex
+	secretEnv   = map[string]bool{}
+)
+
+// MarkSecretEnv names an environment variable that holds a secret (model.api_key_env): no
+// process gets it unless its Cmd keeps it explicitly.
+func MarkSecretEnv(name string) {
+	if name == "" {
+		return
+	}
+	secretEnvMu.Lock()
+	defer secretEnvMu.Unlock()
+	secretEnv[name] = true
+}
+
+// credentialEnv reports a variable name that looks like it holds a credential.
+func credentialEnv(name string) bool {
+	secretEnvMu.Lock()
+	marked := secretEnv[name]
+	secretEnvMu.Unlock()
+	if marked {
+		return true
+	}
+	u := strings.ToUpper(name)
+	for _, p := range []string{"OPENAI_", "ANTHROPIC_", "GEMINI_", "GOOGLE_API", "GOOGLE_APPLICATION_CREDENTIALS", "AWS_", "AZURE_", "MISTRAL_", "COHERE_", "GROQ_", "HF_", "HUGGINGFACE", "CLAUDE_", "CODEX_", "GH_", "GITHUB_TOKEN", "GITLAB_", "NPM_TOKEN", "PYPI_"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	words := strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	for i, w := range words {
+		switch w {
+		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PWD", "CREDENTIAL", "CREDENTIALS", "AUTH", "APIKEY", "PAT":
+			return w != "PWD" || i > 0 // $PWD is the working directory
+		case "KEY":
+			if i > 0 {
+				switch words[i-1] {
+				case "API", "ACCESS", "PRIVATE", "SESSION", "SECRET", "SIGNING", "ENCRYPTION", "MASTER", "LICENSE":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// scrubEnv drops every variable that looks like a credential unless keep names it.
+func scrubEnv(env, keep []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if credentialEnv(k) && !slices.Contains(keep, k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // ExitError is a process that ran and exited non-zero.
@@ -93,10 +156,7 @@ func Run(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	cmd := exec.CommandContext(ctx, path, c.Args...)
 	cmd.Dir = c.Dir
-	cmd.Env = slices.Clone(c.Env)
-	if cmd.Env == nil {
-		cmd.Env = []string{}
-	}
+	cmd.Env = scrubEnv(c.Env, c.KeepEnv)
 	cmd.Stdin = c.Stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout

@@ -186,3 +186,27 @@ func TestRunMissingProgram(t *testing.T) {
 		t.Errorf("Run(missing) error = %v, want a lookup failure", err)
 	}
 }
+
+func TestRunScrubsCredentialEnv(t *testing.T) {
+	if err := AllowProgram("sh"); err != nil {
+		t.Fatal(err)
+	}
+	MarkSecretEnv("MY_LLM")
+	env := []string{"PATH=" + os.Getenv("PATH"), "OPENAI_API_KEY=sk-1", "GITHUB_TOKEN=ghp_x", "MY_LLM=k", "DB_PASSWORD=p",
+		"GIT_AUTHOR_NAME=Ann", "KEEP_TOKEN=kept", "HOME=/tmp"}
+	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Env: env, KeepEnv: []string{"KEEP_TOKEN"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, gone := range []string{"OPENAI_API_KEY", "GITHUB_TOKEN", "MY_LLM", "DB_PASSWORD"} {
+		if strings.Contains(got, gone+"=") {
+			t.Errorf("%s reached the process:\n%s", gone, got)
+		}
+	}
+	for _, kept := range []string{"GIT_AUTHOR_NAME=Ann", "KEEP_TOKEN=kept", "HOME=/tmp"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%s was dropped:\n%s", kept, got)
+		}
+	}
+}
