@@ -1,10 +1,15 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -75,5 +80,96 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		Setup:               scriptEnv,
 		RequireExplicitExec: true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"snapshot":  cmdSnapshot,
+			"unchanged": cmdUnchanged,
+		},
 	})
+}
+
+// snapshots holds `snapshot NAME DIR` results per script (keyed by $WORK and NAME).
+var (
+	snapshotsMu sync.Mutex
+	snapshots   = map[string]map[string]string{}
+)
+
+// fileState records everything about every file under dir, .git included: kind, mode, size,
+// modification time and content hash. Equal states mean nothing was written.
+func fileState(dir string) (map[string]string, error) {
+	state := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		desc := fmt.Sprintf("%s %d %d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+		if fi.Mode().IsRegular() {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			desc += fmt.Sprintf(" %x", sha256.Sum256(data))
+		} else if fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			desc += " -> " + target
+		}
+		state[rel] = desc
+		return nil
+	})
+	return state, err
+}
+
+// cmdSnapshot: snapshot NAME DIR records the state of every file under DIR.
+func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: snapshot NAME DIR")
+	}
+	state, err := fileState(ts.MkAbs(args[1]))
+	ts.Check(err)
+	snapshotsMu.Lock()
+	defer snapshotsMu.Unlock()
+	snapshots[ts.Getenv("WORK")+"\x00"+args[0]] = state
+}
+
+// cmdUnchanged: unchanged NAME DIR fails if any file under DIR (index, refs, objects, config,
+// work tree) was added, removed or touched since snapshot NAME.
+func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: [!] unchanged NAME DIR")
+	}
+	snapshotsMu.Lock()
+	before, ok := snapshots[ts.Getenv("WORK")+"\x00"+args[0]]
+	snapshotsMu.Unlock()
+	if !ok {
+		ts.Fatalf("no snapshot %q", args[0])
+	}
+	after, err := fileState(ts.MkAbs(args[1]))
+	ts.Check(err)
+	var diffs []string
+	for p, d := range before {
+		if a, ok := after[p]; !ok {
+			diffs = append(diffs, "removed: "+p)
+		} else if a != d {
+			diffs = append(diffs, "changed: "+p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			diffs = append(diffs, "added: "+p)
+		}
+	}
+	if neg {
+		if len(diffs) == 0 {
+			ts.Fatalf("%s is unchanged since snapshot %s", args[1], args[0])
+		}
+		return
+	}
+	if len(diffs) > 0 {
+		sort.Strings(diffs)
+		ts.Fatalf("%s changed since snapshot %s:\n%s", args[1], args[0], strings.Join(diffs, "\n"))
+	}
 }
