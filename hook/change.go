@@ -205,6 +205,107 @@ func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
 	return out, nil
 }
 
+// Stat implements review.BlobReader: mode and blob id of path in the index (rev "") or in a
+// commit. Paths are repository-relative and never escape the tree (no "..", no absolute).
+func (r *Repo) Stat(ctx context.Context, rev, path string) (string, string, bool, error) {
+	if !cleanRepoPath(path) {
+		return "", "", false, fmt.Errorf("refusing path %q: not a clean repository path", path)
+	}
+	var (
+		lsFiles = "ls-files"
+		lsTree  = "ls-tree"
+		stage   = "-s"
+		nul     = "-z"
+		full    = "--full-tree"
+		sep     = "--"
+	)
+	var out []byte
+	var err error
+	if rev == "" {
+		out, err = r.Git.run(ctx, nil, lsFiles, stage, nul, sep, path)
+	} else {
+		out, err = r.Git.run(ctx, nil, lsTree, nul, full, rev, sep, path)
+	}
+	if err != nil {
+		return "", "", false, fmt.Errorf("failed to look up %q: %w", path, err)
+	}
+	for _, rec := range splitZ(out) {
+		meta, name, ok := strings.Cut(rec, "\t")
+		if !ok || name != path {
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) < 3 {
+			continue
+		}
+		if rev == "" { // <mode> <oid> <stage>
+			return f[0], f[1], true, nil
+		}
+		return f[0], f[2], true, nil // <mode> <type> <oid>
+	}
+	return "", "", false, nil
+}
+
+// List implements review.BlobReader: the files directly in dir at rev.
+func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
+	if dir != "" && !cleanRepoPath(dir) {
+		return nil, fmt.Errorf("refusing directory %q: not a clean repository path", dir)
+	}
+	var (
+		lsFiles = "ls-files"
+		lsTree  = "ls-tree"
+		nul     = "-z"
+		full    = "--full-tree"
+		sep     = "--"
+	)
+	spec := "."
+	if dir != "" {
+		spec = dir + "/"
+	}
+	var out []byte
+	var err error
+	if rev == "" {
+		out, err = r.Git.run(ctx, nil, lsFiles, nul, sep, spec)
+	} else {
+		out, err = r.Git.run(ctx, nil, lsTree, nul, full, rev, sep, spec)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to list %q: %w", dir, err)
+	}
+	var paths []string
+	prefix := ""
+	if dir != "" {
+		prefix = dir + "/"
+	}
+	for _, p := range splitZ(out) {
+		if rev != "" { // <mode> <type> <oid>\t<path>: files only
+			meta, name, _ := strings.Cut(p, "\t")
+			if f := strings.Fields(meta); len(f) < 2 || f[1] != "blob" {
+				continue
+			}
+			p = name
+		}
+		rest, ok := strings.CutPrefix(p, prefix)
+		if ok && rest != "" && !strings.Contains(rest, "/") {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// cleanRepoPath reports a relative, slash-separated path with no "." or ".." element.
+func cleanRepoPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) || strings.HasSuffix(p, "/") {
+		return false
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == "" || el == "." || el == ".." {
+			return false
+		}
+	}
+	return true
+}
+
 // blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).
 func (r *Repo) blobIsText(ctx context.Context, oid string) (bool, error) {
 	out, err := r.ReadBlob(ctx, oid)

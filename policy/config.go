@@ -53,12 +53,15 @@ type raw struct {
 		Connect *[]string `toml:"connect"`
 	} `toml:"net"`
 	Model struct {
-		Provider  *string `toml:"provider"`
-		Name      *string `toml:"name"`
-		BaseURL   *string `toml:"base_url"`
-		APIKeyEnv *string `toml:"api_key_env"`
-		Timeout   *string `toml:"timeout"`
-		Verify    *bool   `toml:"verify"`
+		Provider  *string   `toml:"provider"`
+		Name      *string   `toml:"name"`
+		BaseURL   *string   `toml:"base_url"`
+		APIKeyEnv *string   `toml:"api_key_env"`
+		Timeout   *string   `toml:"timeout"`
+		Verify    *bool     `toml:"verify"`
+		Args      *[]string `toml:"args"`
+		AllowArgs *bool     `toml:"allow_unsafe_args"`
+		Audit     *bool     `toml:"audit"`
 	} `toml:"model"`
 	Policy struct {
 		Text *string `toml:"text"`
@@ -98,6 +101,12 @@ type Model struct {
 	APIKeyEnv string
 	Timeout   time.Duration
 	Verify    bool
+	// Args are extra arguments for an agent CLI provider; flags that widen its powers are
+	// refused unless AllowUnsafeArgs.
+	Args            []string
+	AllowUnsafeArgs bool
+	// Audit writes one JSONL line per model exchange under the user state dir.
+	Audit bool
 }
 
 // Configured reports whether a model provider was named.
@@ -113,7 +122,7 @@ func Default() Config {
 		FailOn:         Medium,
 		MaxFindings:    100,
 		Connect:        []string{},
-		Model:          Model{Timeout: 60 * time.Second, Verify: true},
+		Model:          Model{Timeout: 60 * time.Second, Verify: true, Audit: true, Args: []string{}},
 	}
 }
 
@@ -312,6 +321,15 @@ func overlay(dst, src *raw, md toml.MetaData) {
 	if set("model", "verify") {
 		dst.Model.Verify = src.Model.Verify
 	}
+	if set("model", "args") {
+		dst.Model.Args = src.Model.Args
+	}
+	if set("model", "allow_unsafe_args") {
+		dst.Model.AllowArgs = src.Model.AllowArgs
+	}
+	if set("model", "audit") {
+		dst.Model.Audit = src.Model.Audit
+	}
 	if set("policy", "text") {
 		dst.Policy.Text = src.Policy.Text
 	}
@@ -429,6 +447,15 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 	}
 	if m.Verify != nil {
 		cfg.Model.Verify = *m.Verify
+	}
+	if m.Args != nil {
+		cfg.Model.Args = append([]string{}, *m.Args...)
+	}
+	if m.AllowArgs != nil {
+		cfg.Model.AllowUnsafeArgs = *m.AllowArgs
+	}
+	if m.Audit != nil {
+		cfg.Model.Audit = *m.Audit
 	}
 	if v := r.Policy.Text; v != nil {
 		cfg.PolicyText = *v

@@ -102,7 +102,7 @@ verify = false
 	want.Context.MaxTotalBytes = 1000
 	want.Egress = true
 	want.Connect = []string{"api.example.com:443", "[::1]:11434"}
-	want.Model = Model{Provider: "openai", Name: "m", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "MY_KEY", Timeout: 5 * time.Second}
+	want.Model = Model{Provider: "openai", Name: "m", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "MY_KEY", Timeout: 5 * time.Second, Args: []string{}, Audit: true}
 	want.Files = []string{repo.Name, user.Name}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load =\n %+v\nwant\n %+v", got, want)

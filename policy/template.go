@@ -55,5 +55,8 @@ text = ""
 # base_url = ""
 # api_key_env = ""         # the NAME of the environment variable holding the key, never the key
 # timeout = "60s"
-# verify = true
+# verify = true            # a second pass may reject findings (only an explicit "reject" does)
+# args = []                # extra arguments for an agent CLI; flags that widen its powers are refused
+# allow_unsafe_args = false
+# audit = true             # one JSONL line per model exchange under the user state dir
 `

@@ -14,9 +14,14 @@ type Change struct {
 	Blobs BlobReader
 }
 
-// BlobReader reads a blob by id from the repository under review, read-only.
+// BlobReader reads the repository under review, read-only: blobs by id, and paths at a
+// unit's version (rev "" is the index, otherwise a commit id).
 type BlobReader interface {
 	ReadBlob(ctx context.Context, oid string) ([]byte, error)
+	// Stat returns the mode and blob id of path at rev; ok is false when there is no such file.
+	Stat(ctx context.Context, rev, path string) (mode, oid string, ok bool, err error)
+	// List returns the paths of the files directly in dir ("" for the root) at rev.
+	List(ctx context.Context, rev, dir string) ([]string, error)
 }
 
 // Unit is one diff: the staged set against HEAD, or one commit against its first parent.

@@ -41,6 +41,8 @@ type Options struct {
 	Notes []string
 	// NotRun lists components the caller knows will not run (e.g. not available).
 	NotRun []NotRun
+	// Model is the optional model step (nil: no model configured).
+	Model *ModelStep
 }
 
 // Run reviews the change with every scanner and returns the ordered report.
@@ -65,22 +67,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		for ui := range ch.Units {
 			before := len(res.Findings)
 			err := s.Scan(ctx, &ch.Units[ui], &res)
-			if len(res.Findings) > before {
-				sup := sups[ui]
-				if sup == nil {
-					sup = newSuppressor(ctx, ch.Units[ui].Blobs, &ch.Units[ui])
-					sups[ui] = sup
-				}
-				kept := res.Findings[:before]
-				for _, f := range res.Findings[before:] {
-					if sup.suppressed(&f) {
-						res.Suppressed++
-						continue
-					}
-					kept = append(kept, f)
-				}
-				res.Findings = kept
-			}
+			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, before)
 			if err != nil {
 				res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})
 				failed = true
@@ -89,6 +76,22 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		}
 		if !failed {
 			ran = append(ran, s.Name())
+		}
+	}
+	if opts.Model != nil {
+		before := len(res.NotRun)
+		for ui := range ch.Units {
+			det := append([]Finding(nil), res.Findings...)
+			start := len(res.Findings)
+			opts.Model.run(ctx, opts.Config, &ch.Units[ui], det, &res)
+			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, start)
+		}
+		failed := false
+		for _, n := range res.NotRun[before:] {
+			failed = failed || n.Component == opts.Model.component()
+		}
+		if !failed {
+			ran = append(ran, "model "+opts.Model.Provider.Name())
 		}
 	}
 	rep := &Report{
@@ -116,6 +119,26 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 	}
 	rep.elapsed = time.Since(start)
 	return rep
+}
+
+// dropSuppressed removes the findings added since index from that an inline marker allows,
+// counting each; the unit's suppressor is made on first use.
+func dropSuppressed(ctx context.Context, u *Unit, sup **suppressor, res *Result, from int) {
+	if len(res.Findings) == from {
+		return
+	}
+	if *sup == nil {
+		*sup = newSuppressor(ctx, u.Blobs, u)
+	}
+	kept := res.Findings[:from]
+	for _, f := range res.Findings[from:] {
+		if (*sup).suppressed(&f) {
+			res.Suppressed++
+			continue
+		}
+		kept = append(kept, f)
+	}
+	res.Findings = kept
 }
 
 // order deduplicates, filters by confidence, sorts and truncates findings.

@@ -81,5 +81,5 @@ func runHook(c *cli.Context, push bool) error {
 		return err
 	}
 	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
-	return s.review(ctx, ch, output{format: "text"}, c.App.ErrWriter)
+	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 )
@@ -97,10 +98,12 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 
 // output is where a report goes and how.
 type output struct {
-	format  string // text | json
-	path    string // "" for stdout
-	failOn  string // "" to keep the config's
-	noColor bool
+	format   string // text | json
+	path     string // "" for stdout
+	failOn   string // "" to keep the config's
+	noColor  bool
+	noCache  bool      // ask the model even when the verdict cache has an answer
+	progress io.Writer // where a terminal progress line may go (stderr)
 }
 
 func (o output) validate() error {
@@ -141,15 +144,22 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 		}
 		scanners = append(scanners, ext)
 	}
-	if s.cfg.Model.Configured() {
-		notRun = append(notRun, review.NotRun{Component: "model:" + s.cfg.Model.Provider, Reason: "configured, but model review is not available in this version of tollgate; nothing was sent"})
+	model, cleanup, err := s.modelStep(o)
+	if err != nil {
+		var ce *policy.ConfigError
+		if errors.As(err, &ce) {
+			return err
+		}
+		notRun = append(notRun, review.NotRun{Component: "model:" + s.cfg.Model.Provider, Reason: err.Error() + "; nothing was sent"})
 	}
+	defer cleanup()
 	rep := review.Run(ctx, ch, review.Options{
 		Config:   s.cfg,
 		Scanners: scanners,
 		Version:  ver,
 		Notes:    s.notes,
 		NotRun:   notRun,
+		Model:    model,
 	})
 	if o.failOn != "" {
 		sev, _ := policy.ParseSeverity(o.failOn)
@@ -166,7 +176,6 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	var err error
 	if o.format == "json" {
 		err = rep.WriteJSON(w)
 	} else {
@@ -186,13 +195,68 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 	return nil
 }
 
+// modelStep builds the model step when the user configured a provider (nil otherwise).
+func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
+	none := func() {}
+	if !s.cfg.Model.Configured() {
+		return nil, none, nil
+	}
+	if err := s.scratchOutside(); err != nil {
+		return nil, none, err
+	}
+	scratch, err := os.MkdirTemp("", "tollgate-model-")
+	if err != nil {
+		return nil, none, fmt.Errorf("failed to create a scratch directory: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(scratch) }
+	gate := egress.New(s.cfg.Egress, s.cfg.Connect)
+	p, err := review.NewProvider(s.cfg.Model, gate, scratch)
+	if err != nil {
+		return nil, cleanup, err
+	}
+	step := &review.ModelStep{Provider: p, Detector: s.detector, NoCache: o.noCache}
+	if dir, err := os.UserCacheDir(); err == nil && !s.inside(dir) {
+		step.CacheDir = filepath.Join(dir, "tollgate", "verdicts")
+	}
+	if s.cfg.Model.Audit {
+		if dir := stateDir(); dir != "" && !s.inside(dir) {
+			step.AuditPath = filepath.Join(dir, "tollgate", "audit.jsonl")
+		}
+	}
+	if o.progress != nil && isTerminal(o.progress) {
+		step.Progress = o.progress
+	}
+	return step, cleanup, nil
+}
+
+// stateDir is $XDG_STATE_HOME or ~/.local/state.
+func stateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state")
+	}
+	return ""
+}
+
+// inside reports whether dir lies in the repository (nothing of tollgate's may be written there).
+func (s *session) inside(dir string) bool {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = filepath.Clean(dir)
+	}
+	rel, err := filepath.Rel(s.repo.Root, real)
+	return err == nil && filepath.IsLocal(rel) || real == s.repo.Root
+}
+
 // scratchOutside checks that external scanners' scratch files land outside the repository.
 func (s *session) scratchOutside() error {
 	tmp, err := filepath.EvalSymlinks(os.TempDir())
 	if err != nil {
 		return fmt.Errorf("no usable temporary directory: %w", err)
 	}
-	if rel, err := filepath.Rel(s.repo.Root, tmp); err == nil && filepath.IsLocal(rel) || tmp == s.repo.Root {
+	if s.inside(tmp) {
 		return fmt.Errorf("the temporary directory %s is inside the repository; set TMPDIR elsewhere", tmp)
 	}
 	return nil

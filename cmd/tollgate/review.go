@@ -20,6 +20,7 @@ func reviewCommand() *cli.Command {
 			&cli.StringFlag{Name: "fail-on", Usage: "fail at this `SEVERITY` or above (info, low, medium, high, critical)"},
 			&cli.StringFlag{Name: "config", Usage: "user config `FILE` (instead of ~/.config/tollgate/config.toml)"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour the text report"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "ask the model even if the verdict cache has an answer for this material"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -34,7 +35,8 @@ func reviewCommand() *cli.Command {
 			if n > 1 {
 				return usageError("--staged, --commit and --range exclude each other")
 			}
-			out := output{format: c.String("format"), path: c.String("output"), failOn: c.String("fail-on"), noColor: c.Bool("no-color")}
+			out := output{format: c.String("format"), path: c.String("output"), failOn: c.String("fail-on"), noColor: c.Bool("no-color"),
+				noCache: c.Bool("no-cache"), progress: c.App.ErrWriter}
 			if err := out.validate(); err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@
 package egress
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -133,4 +134,14 @@ func (g *Gate) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	return g.client.Do(req)
+}
+
+// NewRequest builds a POST request with a JSON body for Do.
+func NewRequest(ctx context.Context, endpoint string, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
 }
