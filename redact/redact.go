@@ -39,7 +39,8 @@ type Options struct {
 
 // Detector finds secrets in text. It is safe for concurrent use after New returns.
 type Detector struct {
-	d        *detect.Detector
+	d        *detect.Detector // the whole rule set: path rules, and the reference for tests
+	e        *engine          // the rules one by one, where their keywords are
 	ignore   map[string]bool
 	warnings []string
 }
@@ -128,7 +129,7 @@ func New(opts Options) (*Detector, error) {
 	d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 	// Inline "gitleaks:allow" is honoured by the caller, which counts every suppression.
 	d.IgnoreGitleaksAllow = true
-	det := &Detector{d: d, ignore: map[string]bool{}, warnings: warnings}
+	det := &Detector{d: d, e: newEngine(cfg), ignore: map[string]bool{}, warnings: warnings}
 	det.parseIgnore(opts.Ignore)
 	return det, nil
 }
@@ -314,6 +315,15 @@ func (d *Detector) Scan(path, text string, startLine int) []Secret {
 	if text == "" {
 		return nil
 	}
+	return d.e.scan(path, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), startLine)
+}
+
+// scanWhole is gitleaks' own way: every rule whose keyword appears anywhere runs over the whole
+// text. Tests compare Scan with it.
+func (d *Detector) scanWhole(path, text string, startLine int) []Secret {
+	if text == "" {
+		return nil
+	}
 	// gitleaks mislocates a match on a last line without a newline (Line then starts at the
 	// top of the fragment): every line handed to it ends in one.
 	if !strings.HasSuffix(text, "\n") {
@@ -326,8 +336,6 @@ func (d *Detector) Scan(path, text string, startLine int) []Secret {
 			continue
 		}
 		s := fromFinding(f)
-		// gitleaks counts a column from the newline before the line, not from the line's first
-		// byte: past the fragment's first line both columns are one too large.
 		if s.Line > startLine {
 			s.StartColumn--
 		}
@@ -336,7 +344,7 @@ func (d *Detector) Scan(path, text string, startLine int) []Secret {
 		}
 		out = append(out, s)
 	}
-	return out
+	return dedupSecrets(out)
 }
 
 // ScanPath runs the path-only rules (e.g. key stores by extension) on a file name.

@@ -1,0 +1,282 @@
+package redact
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/detect"
+	"github.com/zricethezav/gitleaks/v8/detect/codec"
+)
+
+// engine runs gitleaks' rules the way gitleaks would, but only where they can match: each
+// rule's regex sees the neighbourhood of the lines holding one of its keywords (found with one
+// pass over the text, decoded text included), instead of the whole file whenever the keyword
+// appears anywhere in it. A rule's gitleaks detector is built the first time it is needed.
+// Multi-line rules (PEM private keys) get a window that reaches the END line.
+type engine struct {
+	cfg    config.Config
+	ids    []string // rule ids, ordered
+	always []int    // rules without usable keywords: they see every line
+	index  [1 << 16][]kwEntry
+	window []span // per rule: lines before and after a keyword line
+	dets   []lazyDetector
+}
+
+type kwEntry struct {
+	kw    string
+	rules []int
+}
+
+type span struct {
+	before, after int
+	untilEnd      bool // extend to the first "-----END" line
+}
+
+type lazyDetector struct {
+	once sync.Once
+	d    *detect.Detector
+}
+
+// maxPEMLines bounds how far a window looks for the END line of a PEM block.
+const maxPEMLines = 400
+
+func newEngine(cfg config.Config) *engine {
+	e := &engine{cfg: cfg}
+	ids := make([]string, 0, len(cfg.Rules))
+	for id := range cfg.Rules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	e.ids = ids
+	e.window = make([]span, len(ids))
+	e.dets = make([]lazyDetector, len(ids))
+	byKW := map[string][]int{}
+	for i, id := range ids {
+		r := cfg.Rules[id]
+		e.window[i] = span{before: 2, after: 3}
+		if r.Regex != nil {
+			src := r.Regex.String()
+			switch {
+			case strings.Contains(src, "-----BEGIN") || strings.Contains(strings.ToLower(id), "private-key"):
+				e.window[i] = span{before: 1, untilEnd: true}
+			case strings.Contains(src, `\n`) || strings.Contains(src, `[\s\S]`) || strings.Contains(src, "(?s"):
+				e.window[i] = span{before: 10, after: 10}
+			}
+		}
+		if r.Regex == nil {
+			continue // path-only rules run in ScanPath
+		}
+		usable := len(r.Keywords) > 0
+		for _, k := range r.Keywords {
+			if len(k) < 2 {
+				usable = false
+			}
+		}
+		if !usable {
+			e.always = append(e.always, i)
+			continue
+		}
+		for _, k := range r.Keywords {
+			k = strings.ToLower(k)
+			byKW[k] = append(byKW[k], i)
+		}
+	}
+	for k, rules := range byKW {
+		slot := int(k[0])<<8 | int(k[1])
+		e.index[slot] = append(e.index[slot], kwEntry{kw: k, rules: rules})
+	}
+	return e
+}
+
+// detector returns the gitleaks detector for one rule (with the rules it requires).
+func (e *engine) detector(i int) *detect.Detector {
+	l := &e.dets[i]
+	l.once.Do(func() {
+		id := e.ids[i]
+		r := e.cfg.Rules[id]
+		one := config.Config{
+			Title: e.cfg.Title, Path: e.cfg.Path, Extend: e.cfg.Extend,
+			Rules:      map[string]config.Rule{id: r},
+			Keywords:   map[string]struct{}{},
+			Allowlists: e.cfg.Allowlists,
+		}
+		one.OrderedRules = []string{id}
+		for _, k := range r.Keywords {
+			one.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+		for _, req := range r.RequiredRules {
+			if rr, ok := e.cfg.Rules[req.RuleID]; ok {
+				one.Rules[req.RuleID] = rr
+				one.OrderedRules = append(one.OrderedRules, req.RuleID)
+				for _, k := range rr.Keywords {
+					one.Keywords[strings.ToLower(k)] = struct{}{}
+				}
+			}
+		}
+		d := detect.NewDetector(one)
+		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
+		d.IgnoreGitleaksAllow = true
+		l.d = d
+	})
+	return l.d
+}
+
+// match calls hit for every rule one of whose keywords occurs in lower.
+func (e *engine) match(lower string, hit func(rule int)) {
+	for i := 0; i+1 < len(lower); i++ {
+		for _, ent := range e.index[int(lower[i])<<8|int(lower[i+1])] {
+			if strings.HasPrefix(lower[i:], ent.kw) {
+				for _, r := range ent.rules {
+					hit(r)
+				}
+			}
+		}
+	}
+}
+
+// encodedRun finds text that gitleaks' decoder may turn into something with a keyword.
+var encodedRun = regexp.MustCompile(`[A-Za-z0-9+/_\-]{16,}={0,2}|(?:%[0-9A-Fa-f]{2}){2,}|[0-9A-Fa-f]{32,}|\\u[0-9A-Fa-f]{4}`)
+
+// decoded returns line with its encoded segments decoded, as gitleaks' decoding passes would
+// (up to five levels), or "" when nothing decodes.
+func decoded(line string) string {
+	if !encodedRun.MatchString(line) {
+		return ""
+	}
+	dec := codec.NewDecoder()
+	cur := line
+	var segs []*codec.EncodedSegment
+	out := ""
+	for depth := 0; depth < 5; depth++ {
+		cur, segs = dec.Decode(cur, segs)
+		if len(segs) == 0 {
+			break
+		}
+		out += "\n" + cur
+	}
+	return out
+}
+
+// scan finds secrets in lines (numbered from startLine).
+func (e *engine) scan(path string, lines []string, startLine int) []Secret {
+	hits := make(map[int][]int)
+	last := make(map[int]int)
+	for i, line := range lines {
+		mark := func(r int) {
+			if p, ok := last[r]; ok && p == i {
+				return
+			}
+			last[r] = i
+			hits[r] = append(hits[r], i)
+		}
+		e.match(strings.ToLower(line), mark)
+		if d := decoded(line); d != "" {
+			e.match(strings.ToLower(d), mark)
+		}
+	}
+	for _, r := range e.always {
+		hits[r] = []int{0}
+		e.window[r] = span{before: 0, after: len(lines)}
+	}
+	rules := make([]int, 0, len(hits))
+	for r := range hits {
+		rules = append(rules, r)
+	}
+	sort.Ints(rules)
+	var out []Secret
+	for _, r := range rules {
+		det := e.detector(r)
+		for _, w := range e.windows(hits[r], lines, e.window[r]) {
+			raw := strings.Join(lines[w[0]:w[1]+1], "\n") + "\n"
+			first := startLine + w[0]
+			for _, f := range det.Detect(detect.Fragment{Raw: raw, FilePath: path, StartLine: first}) {
+				if strings.HasPrefix(f.Match, "file detected: ") {
+					continue
+				}
+				s := fromFinding(f)
+				// gitleaks counts a column from the newline before the line, not from the
+				// line's first byte: past the fragment's first line both are one too large.
+				if s.Line > first {
+					s.StartColumn--
+				}
+				if s.EndLine > first {
+					s.EndColumn--
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	return dedupSecrets(out)
+}
+
+// windows merges the keyword lines of one rule into [first, last] line ranges.
+func (e *engine) windows(at []int, lines []string, sp span) [][2]int {
+	var out [][2]int
+	for _, i := range at {
+		from, to := max(i-sp.before, 0), min(i+sp.after, len(lines)-1)
+		if sp.untilEnd {
+			to = i
+			for j := i; j < len(lines) && j <= i+maxPEMLines; j++ {
+				to = j
+				if j > i && strings.Contains(strings.ToUpper(lines[j]), "-----END") {
+					break
+				}
+			}
+		}
+		if n := len(out); n > 0 && from <= out[n-1][1]+1 {
+			out[n-1][1] = max(out[n-1][1], to)
+			continue
+		}
+		out = append(out, [2]int{from, to})
+	}
+	return out
+}
+
+// dedupSecrets drops repeats (overlapping windows) and, as gitleaks does, a generic rule's
+// finding where a specific rule found the same secret on the same line.
+func dedupSecrets(in []Secret) []Secret {
+	type key struct {
+		rule  string
+		line  int
+		col   int
+		value string
+	}
+	seen := map[key]bool{}
+	var uniq []Secret
+	for _, s := range in {
+		k := key{s.RuleID, s.Line, s.StartColumn, s.Value}
+		if !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, s)
+		}
+	}
+	var out []Secret
+	for _, s := range uniq {
+		drop := false
+		if strings.Contains(strings.ToLower(s.RuleID), "generic") {
+			for _, o := range uniq {
+				if o.Line == s.Line && o.RuleID != s.RuleID && strings.Contains(o.Value, s.Value) &&
+					!strings.Contains(strings.ToLower(o.RuleID), "generic") {
+					drop = true
+					break
+				}
+			}
+		}
+		if !drop {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		if out[i].StartColumn != out[j].StartColumn {
+			return out[i].StartColumn < out[j].StartColumn
+		}
+		return out[i].RuleID < out[j].RuleID
+	})
+	return out
+}
