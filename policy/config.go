@@ -45,6 +45,7 @@ type raw struct {
 		FailOn        *string  `toml:"fail_on"`
 		MinConfidence *float64 `toml:"min_confidence"`
 		MaxFindings   *int     `toml:"max_findings"`
+		Timeout       *string  `toml:"timeout"`
 	} `toml:"review"`
 	Egress struct {
 		Enabled *bool `toml:"enabled"`
@@ -78,10 +79,12 @@ type Config struct {
 	FailOn         Severity
 	MinConfidence  float64
 	MaxFindings    int
-	Egress         bool
-	Connect        []string
-	Model          Model
-	PolicyText     string
+	// ReviewTimeout bounds the deterministic part of a review (review.timeout).
+	ReviewTimeout time.Duration
+	Egress        bool
+	Connect       []string
+	Model         Model
+	PolicyText    string
 	// Files lists the config files that applied, lowest layer first.
 	Files []string
 }
@@ -121,6 +124,7 @@ func Default() Config {
 		BlockOnSecret:  true,
 		FailOn:         Medium,
 		MaxFindings:    100,
+		ReviewTimeout:  30 * time.Second,
 		Connect:        []string{},
 		Model:          Model{Timeout: 60 * time.Second, Verify: true, Audit: true, Args: []string{}},
 	}
@@ -294,6 +298,9 @@ func overlay(dst, src *raw, md toml.MetaData) {
 	if set("review", "min_confidence") {
 		dst.Review.MinConfidence = src.Review.MinConfidence
 	}
+	if set("review", "timeout") {
+		dst.Review.Timeout = src.Review.Timeout
+	}
 	if set("review", "max_findings") {
 		dst.Review.MaxFindings = src.Review.MaxFindings
 	}
@@ -402,6 +409,13 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 			return bad("review.min_confidence", fmt.Sprintf("must be between 0 and 1, got %v", *v))
 		}
 		cfg.MinConfidence = *v
+	}
+	if v := r.Review.Timeout; v != nil {
+		d, err := time.ParseDuration(*v)
+		if err != nil || d <= 0 {
+			return bad("review.timeout", fmt.Sprintf("%q is not a positive duration such as \"30s\"", *v))
+		}
+		cfg.ReviewTimeout = d
 	}
 	if v := r.Egress.Enabled; v != nil {
 		cfg.Egress = *v

@@ -34,6 +34,9 @@ fail_on = "medium"
 min_confidence = 0.0
 # Report at most this many findings (the report says how many were cut).
 max_findings = 100
+# The deterministic checks must finish within this; past it the review is incomplete (exit 3)
+# and says which files were not finished.
+timeout = "30s"
 
 [policy]
 # Workspace policy appended to the base review policy a model is given.

@@ -33,6 +33,7 @@ type lineRule struct {
 	re         *regexp.Regexp
 	unless     *regexp.Regexp // the line is safe if this matches
 	check      func(code string, m []int) bool
+	hint       string // a substring every match contains (case-sensitive): the regex runs only then
 	confidence float64
 	inComments bool
 }
@@ -83,63 +84,60 @@ func dedupRules(in []Rule) []Rule {
 
 // Scan implements Scanner.
 func (BuiltinScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	for i := range u.Files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		f := &u.Files[i]
-		if f.Status == Deleted {
+	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { builtinFile(u, f, r) })
+}
+
+func builtinFile(u *Unit, f *FileDiff, r *Result) {
+	if f.Status == Deleted {
+		return
+	}
+	p := f.Path()
+	k := kindOf(p)
+	added := f.AddedLines()
+	scanFile(u, f, p, added, r)
+	if f.Binary {
+		return
+	}
+	for _, l := range added {
+		scanCredentials(u, p, k, l, r)
+		if k.isProse() {
 			continue
 		}
-		p := f.Path()
-		k := kindOf(p)
-		added := f.AddedLines()
-		scanFile(u, f, p, added, r)
-		if f.Binary {
-			continue
-		}
-		for _, l := range added {
-			scanCredentials(u, p, k, l, r)
-			if k.isProse() {
+		code := ""
+		codeDone := false
+		for ri := range codeRules {
+			rule := &codeRules[ri]
+			if !rule.applies(k) || (rule.hint != "" && !strings.Contains(l.Text, rule.hint)) {
 				continue
 			}
-			code := ""
-			codeDone := false
-			for ri := range codeRules {
-				rule := &codeRules[ri]
-				if !rule.applies(k) {
-					continue
+			text := l.Text
+			if !rule.inComments {
+				if !codeDone {
+					code, codeDone = codePart(k, l.Text), true
 				}
-				text := l.Text
-				if !rule.inComments {
-					if !codeDone {
-						code, codeDone = codePart(k, l.Text), true
-					}
-					text = code
-				}
-				if text == "" {
-					continue
-				}
-				m := rule.re.FindStringSubmatchIndex(text)
-				if m == nil {
-					continue
-				}
-				if rule.unless != nil && rule.unless.MatchString(text) {
-					continue
-				}
-				if rule.check != nil && !rule.check(text, m) {
-					continue
-				}
-				sev, msg := testSeverity(p, rule.Severity, rule.Description)
-				r.add(Finding{
-					RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
-					Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
-					Evidence: redact.Mask(l.Text), Source: "builtin",
-				})
+				text = code
 			}
+			if text == "" {
+				continue
+			}
+			m := rule.re.FindStringSubmatchIndex(text)
+			if m == nil {
+				continue
+			}
+			if rule.unless != nil && rule.unless.MatchString(text) {
+				continue
+			}
+			if rule.check != nil && !rule.check(text, m) {
+				continue
+			}
+			sev, msg := testSeverity(p, rule.Severity, rule.Description)
+			r.add(Finding{
+				RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
+				Evidence: redact.Mask(l.Text), Source: "builtin",
+			})
 		}
 	}
-	return nil
 }
 
 // testSeverity lowers a code or credential finding in test code to low.

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -62,11 +63,19 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 	}
 	var ran []string
 	sups := make([]*suppressor, len(ch.Units))
+	scanCtx, cancel := ctx, context.CancelFunc(func() {})
+	if t := opts.Config.ReviewTimeout; t > 0 {
+		scanCtx, cancel = context.WithTimeout(ctx, t)
+	}
+	defer cancel()
 	for _, s := range opts.Scanners {
 		failed := false
 		for ui := range ch.Units {
 			before := len(res.Findings)
-			err := s.Scan(ctx, &ch.Units[ui], &res)
+			err := s.Scan(scanCtx, &ch.Units[ui], &res)
+			if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				err = fmt.Errorf("review.timeout (%s) reached: %w", opts.Config.ReviewTimeout, err)
+			}
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, before)
 			if err != nil {
 				res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})

@@ -23,53 +23,50 @@ func (s *SecretsScanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
 func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	for i := range u.Files {
-		if err := ctx.Err(); err != nil {
-			return err
+	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { s.scanFile(u, f, r) })
+}
+
+func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
+	if f.Status == Deleted {
+		return
+	}
+	path := f.Path()
+	if f.Status == Added || f.Status == Renamed || f.Status == Copied {
+		for _, sec := range s.Detector.ScanPath(path) {
+			s.report(u, f, sec, r)
 		}
-		f := &u.Files[i]
-		if f.Status == Deleted {
-			continue
-		}
-		path := f.Path()
-		if f.Status == Added || f.Status == Renamed || f.Status == Copied {
-			for _, sec := range s.Detector.ScanPath(path) {
-				s.report(u, f, sec, r)
-			}
-		}
-		if f.Binary {
-			r.Binary = append(r.Binary, path)
-			continue
-		}
-		size := 0
-		for _, h := range f.Hunks {
-			for _, l := range h.Lines {
-				if l.Kind == Add {
-					size += len(l.Text) + 1
-				}
-			}
-		}
-		if size > maxScanBytes {
-			r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets",
-				Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
-			continue
-		}
-		for _, h := range f.Hunks {
-			for _, block := range addedBlocks(h) {
-				var b strings.Builder
-				for j, l := range block {
-					if j > 0 {
-						b.WriteByte('\n')
-					}
-					b.WriteString(l.Text)
-				}
-				for _, sec := range s.Detector.Scan(path, b.String(), block[0].New) {
-					s.report(u, f, sec, r)
-				}
+	}
+	if f.Binary {
+		r.Binary = append(r.Binary, path)
+		return
+	}
+	size := 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			if l.Kind == Add {
+				size += len(l.Text) + 1
 			}
 		}
 	}
-	return nil
+	if size > maxScanBytes {
+		r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets",
+			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
+		return
+	}
+	for _, h := range f.Hunks {
+		for _, block := range addedBlocks(h) {
+			var b strings.Builder
+			for j, l := range block {
+				if j > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(l.Text)
+			}
+			for _, sec := range s.Detector.Scan(path, b.String(), block[0].New) {
+				s.report(u, f, sec, r)
+			}
+		}
+	}
 }
 
 func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Result) {

@@ -26,6 +26,16 @@ type session struct {
 	boundary *policy.Boundary
 	detector *redact.Detector
 	notes    []string
+	// ready is closed when detector (built concurrently with reading the change) is set;
+	// detErr is its error.
+	ready  chan struct{}
+	detErr error
+}
+
+// wait returns once the detector is built.
+func (s *session) wait() error {
+	<-s.ready
+	return s.detErr
 }
 
 // readRepoFile reads a config file at the repository root through the boundary; a missing file
@@ -89,11 +99,18 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	det, err := redact.New(redact.Options{RepoConfig: glConfig, RepoConfigName: ".gitleaks.toml", Ignore: glIgnore})
-	if err != nil {
-		return nil, &policy.ConfigError{File: ".gitleaks.toml", Msg: err.Error()}
-	}
-	return &session{repo: repo, cfg: cfg, boundary: b, detector: det, notes: det.Warnings()}, nil
+	s := &session{repo: repo, cfg: cfg, boundary: b, ready: make(chan struct{})}
+	// gitleaks' rule set takes tens of milliseconds to build: build it while git reads the change.
+	go func() {
+		defer close(s.ready)
+		det, err := redact.New(redact.Options{RepoConfig: glConfig, RepoConfigName: ".gitleaks.toml", Ignore: glIgnore})
+		if err != nil {
+			s.detErr = &policy.ConfigError{File: ".gitleaks.toml", Msg: err.Error()}
+			return
+		}
+		s.detector, s.notes = det, det.Warnings()
+	}()
+	return s, nil
 }
 
 // output is where a report goes and how.
@@ -122,6 +139,9 @@ func (o output) validate() error {
 
 // review runs the pipeline on a change and renders the report; the error carries the exit code.
 func (s *session) review(ctx context.Context, ch *review.Change, o output, stdout io.Writer) error {
+	if err := s.wait(); err != nil {
+		return err
+	}
 	ver, _, _ := buildVersion()
 	var notRun []review.NotRun
 	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}}

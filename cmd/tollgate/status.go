@@ -26,6 +26,9 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := s.wait(); err != nil {
+				return err
+			}
 			w := c.App.Writer
 			fmt.Fprintf(w, "repository:  %s\n", s.repo.Root)
 			fmt.Fprintf(w, "hooks dir:   %s\n", s.repo.HooksDir)

@@ -1,0 +1,74 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// forEachFile runs fn on every file of the unit, spread over the cores, each with a private
+// Result that is merged back in file order (reports stay deterministic). When ctx ends first
+// it returns an error naming the files that were not finished.
+func forEachFile(ctx context.Context, u *Unit, r *Result, fn func(f *FileDiff, r *Result)) error {
+	n := len(u.Files)
+	if n == 0 {
+		return ctx.Err()
+	}
+	parts := make([]Result, n)
+	done := make([]bool, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				fn(&u.Files[i], &parts[i])
+				done[i] = ctx.Err() == nil
+			}
+		}()
+	}
+	wg.Wait()
+	var unfinished []string
+	for i := range parts {
+		p := &parts[i]
+		if !done[i] {
+			unfinished = append(unfinished, u.Files[i].Path())
+			continue
+		}
+		r.Findings = append(r.Findings, p.Findings...)
+		r.NotRun = append(r.NotRun, p.NotRun...)
+		r.Limits = append(r.Limits, p.Limits...)
+		r.Rejected = append(r.Rejected, p.Rejected...)
+		r.Binary = append(r.Binary, p.Binary...)
+		r.Suppressed += p.Suppressed
+	}
+	if len(unfinished) > 0 {
+		return &unfinishedError{cause: ctx.Err(), files: unfinished}
+	}
+	return nil
+}
+
+// unfinishedError names the files a scanner did not finish.
+type unfinishedError struct {
+	cause error
+	files []string
+}
+
+func (e *unfinishedError) Error() string {
+	list := e.files
+	more := ""
+	if len(list) > 10 {
+		list, more = list[:10], fmt.Sprintf(" and %d more", len(e.files)-10)
+	}
+	return fmt.Sprintf("%v; not finished: %s%s", e.cause, strings.Join(list, ", "), more)
+}
+
+func (e *unfinishedError) Unwrap() error { return e.cause }
