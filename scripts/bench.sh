@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Times `tollgate review --staged` (no model) against gitleaks' own staged scan of the same
+# version the module uses, alternately, on three scratch repositories: one small staged file,
+# Go's net/http sources, 1 MB of random base64. Prints medians, the median ratio
+# tollgate/gitleaks per workload, peak memory (RSS), and the overhead of tollgate's hook on
+# `git commit` against a plain shell hook.  Usage: scripts/bench.sh [RUNS]   (default 7)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-7}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+version=$(cd "$root" && go list -m -f '{{.Version}}' github.com/zricethezav/gitleaks/v8)
+echo "building tollgate and gitleaks $version ..."
+(cd "$root" && go build -o "$work/bin/tollgate" ./cmd/tollgate)
+GOBIN="$work/bin" GOFLAGS=-mod=mod go install "github.com/zricethezav/gitleaks/v8@$version"
+GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
+export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" NO_COLOR=1
+mkdir -p "$HOME"
+git config --global user.name bench
+git config --global user.email bench@tollgate.invalid
+git config --global init.defaultBranch main
+
+newrepo() { mkdir -p "$work/$1" && git -C "$work/$1" init -q; }
+
+newrepo small
+cat >"$work/small/handler.go" <<'GO'
+package handler
+
+import "net/http"
+
+// Hello answers every request.
+func Hello(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("hello"))
+}
+GO
+git -C "$work/small" add -A
+
+newrepo sources
+cp -R "$(go env GOROOT)/src/net/http/." "$work/sources/"
+git -C "$work/sources" add -A
+
+newrepo base64
+head -c 786432 /dev/urandom | base64 >"$work/base64/blob.b64"
+git -C "$work/base64" add -A
+
+# ms CMD...: wall time of one run in milliseconds (the exit status is ignored).
+ms() {
+	local start end
+	start=$(date +%s%N)
+	"$@" >/dev/null 2>&1 || true
+	end=$(date +%s%N)
+	echo $(((end - start) / 1000000))
+}
+
+# rss CMD...: peak resident memory in KiB.
+rss() {
+	/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1
+}
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+tg() { (cd "$1" && "$work/bin/tollgate" review --staged --format json --fail-on critical); }
+gl() { (cd "$1" && "$work/bin/gitleaks" git --pre-commit --staged --no-banner --log-level error); }
+
+printf '\n%-10s %8s %8s %7s %10s %10s %6s\n' workload tollgate gitleaks ratio tg-rss-KiB gl-rss-KiB goal
+for w in small sources base64; do
+	dir="$work/$w"
+	tg "$dir" >/dev/null 2>&1 || true # warm the file cache
+	gl "$dir" >/dev/null 2>&1 || true
+	t=() g=()
+	for _ in $(seq "$runs"); do
+		t+=("$(ms tg "$dir")")
+		g+=("$(ms gl "$dir")")
+	done
+	tm=$(echo "${t[*]}" | median)
+	gm=$(echo "${g[*]}" | median)
+	ratio=$(awk -v a="$tm" -v b="$gm" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
+	tr_=$(rss tg "$dir")
+	gr_=$(rss gl "$dir")
+	case $w in small) goal=0.5 ;; sources) goal=0.3 ;; base64) goal=0.05 ;; esac
+	printf '%-10s %6sms %6sms %7s %10s %10s %6s\n' "$w" "$tm" "$gm" "$ratio" "$tr_" "$gr_" "<=$goal"
+done
+
+# Hook overhead: `git commit` of a one-file change with tollgate's hook against a plain sh hook.
+newrepo hooks
+cd "$work/hooks"
+echo base >f.txt && git add f.txt && git commit -q -m base
+commit_ms() {
+	local total=() i
+	for i in $(seq "$runs"); do
+		echo "change $i" >>f.txt
+		git add f.txt
+		total+=("$(ms git commit -q -m "c$i")")
+	done
+	echo "${total[*]}" | median
+}
+printf '#!/bin/sh\nexit 0\n' >.git/hooks/pre-commit
+chmod 755 .git/hooks/pre-commit
+plain=$(commit_ms)
+rm .git/hooks/pre-commit
+"$work/bin/tollgate" install --hooks pre-commit >/dev/null
+hooked=$(commit_ms)
+printf '\ngit commit: plain sh hook %sms, tollgate hook %sms, overhead %sms (goal <= 40ms)\n' "$plain" "$hooked" "$((hooked - plain))"
