@@ -81,6 +81,9 @@ func plausibleSecret(v string) bool {
 	if len(v) < 3 || len(v) > 200 {
 		return false
 	}
+	if strings.Contains(v, "***") {
+		return false // masked already (a report's evidence), or a placeholder
+	}
 	if strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{") {
 		return false // a list, an object, a template or a [REDACTED:...] placeholder
 	}

@@ -96,3 +96,16 @@ func leaks(out, secret string) bool {
 	}
 	return false
 }
+
+// MaskAll masks every secret in text, keeping all of its lines (Mask keeps the first only).
+func MaskAll(text string, secrets ...string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		masked := Mask(l, secrets...)
+		if strings.TrimSpace(l) == "" {
+			masked = l
+		}
+		lines[i] = masked
+	}
+	return strings.Join(lines, "\n")
+}

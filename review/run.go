@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // Scanner is one deterministic check over a unit of the change.
@@ -44,6 +45,9 @@ type Options struct {
 	NotRun []NotRun
 	// Model is the optional model step (nil: no model configured).
 	Model *ModelStep
+	// Detector, if set, masks any secret left in a finding's evidence or message, whichever
+	// scanner wrote it.
+	Detector *redact.Detector
 }
 
 // Run reviews the change with every scanner and returns the ordered report.
@@ -109,6 +113,11 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: dedupStrings(res.Binary),
 		addedLines: lines, notes: opts.Notes,
 	}
+	if opts.Detector != nil {
+		for i := range res.Findings {
+			maskFinding(opts.Detector, &res.Findings[i])
+		}
+	}
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
 	rep.Rejected = res.Rejected
 	rep.NotRun = res.NotRun
@@ -148,6 +157,27 @@ func dropSuppressed(ctx context.Context, u *Unit, sup **suppressor, res *Result,
 		kept = append(kept, f)
 	}
 	res.Findings = kept
+}
+
+// maskFinding masks every secret the detector finds in a finding's evidence and message, so no
+// report shows one in clear whichever scanner wrote the text.
+func maskFinding(d *redact.Detector, f *Finding) {
+	changed := false
+	for _, field := range []*string{&f.Evidence, &f.Message} {
+		found := d.Find(*field)
+		if len(found) == 0 {
+			continue
+		}
+		values := make([]string, len(found))
+		for i, x := range found {
+			values[i] = x.Value
+		}
+		*field = redact.MaskAll(*field, values...)
+		changed = true
+	}
+	if changed {
+		f.Fingerprint = fingerprint(f)
+	}
 }
 
 // order deduplicates, filters by confidence, sorts and truncates findings.

@@ -96,17 +96,43 @@ func (s *suppressor) line(path string, n int) (string, bool) {
 	return "", false
 }
 
-// suppressed reports whether an inline marker allows f.
+// suppressed reports whether an inline marker allows f. A prompt-injection finding is
+// allowed only by a marker that names its rule: a bare marker is exactly what injected text
+// would carry to hide itself.
 func (s *suppressor) suppressed(f *Finding) bool {
 	ids := []string{f.RuleID}
 	if i := strings.IndexByte(f.RuleID, '/'); i >= 0 {
 		ids = append(ids, f.RuleID[i+1:])
+	}
+	if f.RuleID == injectionRuleID {
+		return s.named(f, ids)
 	}
 	if t, ok := s.line(f.Path, f.Line); ok && markerAllows(t, allowMarker, ids...) {
 		return true
 	}
 	if f.Line > 1 {
 		if t, ok := s.line(f.Path, f.Line-1); ok && markerAllows(t, allowMarker+"-next-line", ids...) {
+			return true
+		}
+	}
+	return false
+}
+
+// named is suppressed for markers that name the rule explicitly.
+func (s *suppressor) named(f *Finding, ids []string) bool {
+	named := func(text, marker string) bool {
+		for _, id := range ids {
+			if strings.Contains(text, marker+"="+id) && markerAllows(text, marker, id) {
+				return true
+			}
+		}
+		return false
+	}
+	if t, ok := s.line(f.Path, f.Line); ok && named(t, allowMarker) {
+		return true
+	}
+	if f.Line > 1 {
+		if t, ok := s.line(f.Path, f.Line-1); ok && named(t, allowMarker+"-next-line") {
 			return true
 		}
 	}

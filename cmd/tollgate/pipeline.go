@@ -144,7 +144,7 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 	}
 	ver, _, _ := buildVersion()
 	var notRun []review.NotRun
-	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}}
+	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, review.InjectionScanner{}}
 	for _, name := range s.cfg.External {
 		if err := s.scratchOutside(); err != nil {
 			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
@@ -180,6 +180,7 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 		Notes:    s.notes,
 		NotRun:   notRun,
 		Model:    model,
+		Detector: s.detector,
 	})
 	if o.failOn != "" {
 		sev, _ := policy.ParseSeverity(o.failOn)
