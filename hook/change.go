@@ -241,6 +241,9 @@ func (r *Repo) Stat(ctx context.Context, rev, path string) (string, string, bool
 		if rev == "" { // <mode> <oid> <stage>
 			return f[0], f[1], true, nil
 		}
+		if f[1] == "tree" { // a directory is not a file (the index never lists one)
+			continue
+		}
 		return f[0], f[2], true, nil // <mode> <type> <oid>
 	}
 	return "", "", false, nil
@@ -254,6 +257,7 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 	var (
 		lsFiles = "ls-files"
 		lsTree  = "ls-tree"
+		stage   = "-s"
 		nul     = "-z"
 		full    = "--full-tree"
 		sep     = "--"
@@ -265,7 +269,7 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 	var out []byte
 	var err error
 	if rev == "" {
-		out, err = r.Git.run(ctx, nil, lsFiles, nul, sep, spec)
+		out, err = r.Git.run(ctx, nil, lsFiles, stage, nul, sep, spec)
 	} else {
 		out, err = r.Git.run(ctx, nil, lsTree, nul, full, rev, sep, spec)
 	}
@@ -277,13 +281,17 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 	if dir != "" {
 		prefix = dir + "/"
 	}
-	for _, p := range splitZ(out) {
-		if rev != "" { // <mode> <type> <oid>\t<path>: files only
-			meta, name, _ := strings.Cut(p, "\t")
-			if f := strings.Fields(meta); len(f) < 2 || f[1] != "blob" {
-				continue
-			}
-			p = name
+	for _, rec := range splitZ(out) {
+		// Files only (symlinks included), never a submodule, as ls-tree's blob entries:
+		// the index gives <mode> <oid> <stage>, a commit <mode> <type> <oid>.
+		meta, p, _ := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if len(f) < 2 || (rev == "" && f[0] == "160000") || (rev != "" && f[1] != "blob") {
+			continue
+		}
+		// An unmerged path is listed once per stage.
+		if n := len(paths); n > 0 && paths[n-1] == p {
+			continue
 		}
 		rest, ok := strings.CutPrefix(p, prefix)
 		if ok && rest != "" && !strings.Contains(rest, "/") {

@@ -219,28 +219,47 @@ func (f matFile) bytes() int {
 	return n
 }
 
-// truncate drops lines from the end until the material fits.
+// truncate drops lines from the end until the material fits. Deletion-only hunks render last,
+// so they are the first to go, and they count against the limit like any other line.
 func (m *material) truncate(limit int) {
 	size := 0
+	cut := false
 	for i := range m.files {
 		f := &m.files[i]
 		keep := 0
-		size += len(f.path) + 40
+		s := size + len(f.path) + 40 // the header counts once a line is kept
 		for _, l := range f.lines {
-			if size+len(l.text)+8 > limit {
+			if s+len(l.text)+8 > limit {
 				break
 			}
-			size += len(l.text) + 8
+			s += len(l.text) + 8
 			keep++
 		}
-		cut := keep < len(f.lines)
-		f.lines = f.lines[:keep]
-		if cut || size >= limit {
-			f.deleted = nil
+		if keep > 0 {
+			size = s
 		}
+		cut = cut || keep < len(f.lines)
+		f.lines = f.lines[:keep]
+	}
+	for i := range m.files {
+		f := &m.files[i]
+		keep := 0
+		s := size
+		if len(f.lines) == 0 {
+			s += len(f.path) + 40
+		}
+		for _, l := range f.deleted {
+			if cut || s+len(l.Text)+8 > limit {
+				cut = true
+				break
+			}
+			s += len(l.Text) + 8
+			keep++
+		}
+		if keep > 0 {
+			size = s
+		}
+		f.deleted = f.deleted[:keep]
 	}
 	m.size = size
 }
-
-// expand adds context files: deterministic expansion outward from the change (see expand.go).
-var expand = func(ctx context.Context, u *Unit, cfg policy.Config, m *material) []string { return nil }
