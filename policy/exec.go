@@ -125,6 +125,9 @@ func (e *ExitError) Error() string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
+	if msg == "" {
+		return fmt.Sprintf("%s exited with status %d", e.Name, e.Code)
+	}
 	return fmt.Sprintf("%s exited with status %d: %s", e.Name, e.Code, msg)
 }
 

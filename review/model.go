@@ -120,10 +120,11 @@ func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *Unit, det []F
 	}
 	kept, rejected := anchor(raw, sent, u)
 	out.Rejected = append(out.Rejected, rejected...)
+	m.audit(auditLine{Outcome: "ok", Tokens: &ans, Kept: len(kept), Rejected: len(rejected)}, key)
 	if cfg.Model.Verify && len(kept) > 0 {
 		stop := m.progress("verifying")
 		var note string
-		kept, rejected, note = m.verify(ctx, cfg, redacted, kept)
+		kept, rejected, note = m.verify(ctx, cfg, redacted, kept, key)
 		stop()
 		out.Rejected = append(out.Rejected, rejected...)
 		if note != "" {
@@ -135,7 +136,6 @@ func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *Unit, det []F
 	if len(out.NotRun) == 0 {
 		m.saveCache(key, out)
 	}
-	m.audit(auditLine{Outcome: "ok", Tokens: &ans, Kept: len(out.Findings), Rejected: len(out.Rejected)}, key)
 }
 
 func (m *ModelStep) complete(ctx context.Context, cfg policy.Config, system, user string) (Answer, error) {
@@ -335,8 +335,8 @@ func abs(x int) int {
 }
 
 // verify asks for verdicts on F1, F2, ...; only an explicit "reject" rejects. note says why the
-// verification did not happen, if it did not.
-func (m *ModelStep) verify(ctx context.Context, cfg policy.Config, material string, fs []Finding) ([]Finding, []Rejected, string) {
+// verification did not happen, if it did not. The exchange gets its own audit line (key).
+func (m *ModelStep) verify(ctx context.Context, cfg policy.Config, material string, fs []Finding, key string) ([]Finding, []Rejected, string) {
 	var b strings.Builder
 	b.WriteString("Findings to check:\n")
 	for i, f := range fs {
@@ -345,10 +345,12 @@ func (m *ModelStep) verify(ctx context.Context, cfg policy.Config, material stri
 	b.WriteString("\nBEGIN UNTRUSTED MATERIAL\n" + material + "\nEND UNTRUSTED MATERIAL\n")
 	ans, err := m.complete(ctx, cfg, policy.VerifyPolicy, b.String())
 	if err != nil {
+		m.audit(auditLine{Outcome: "verify: failed: " + err.Error()}, key)
 		return fs, nil, "verification did not run: " + err.Error()
 	}
 	verdicts, err := extractVerdicts(ans.Text)
 	if err != nil {
+		m.audit(auditLine{Outcome: "verify: failed: " + err.Error(), Tokens: &ans, Kept: len(fs)}, key)
 		return fs, nil, "verification gave no usable verdicts: " + err.Error()
 	}
 	var kept []Finding
@@ -365,6 +367,7 @@ func (m *ModelStep) verify(ctx context.Context, cfg policy.Config, material stri
 		}
 		kept = append(kept, f)
 	}
+	m.audit(auditLine{Outcome: "verify: ok", Tokens: &ans, Kept: len(kept), Rejected: len(rejected)}, key)
 	return kept, rejected, ""
 }
 

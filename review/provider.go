@@ -66,6 +66,10 @@ func NewProvider(m policy.Model, gate *egress.Gate, scratch string) (Provider, e
 			return nil, err
 		}
 		bin := strings.TrimSuffix(m.Provider, "-cli")
+		// An agent CLI sends the material to its own service: it is egress like any other.
+		if gate == nil || !gate.Enabled() {
+			return nil, fmt.Errorf("%s would send the material to its service: %w", bin, egress.ErrDisabled)
+		}
 		if err := policy.AllowProgram(bin); err != nil {
 			return nil, err
 		}
@@ -357,16 +361,45 @@ func (p *agentCLI) Complete(ctx context.Context, system, user string) (Answer, e
 		return Answer{}, err
 	}
 	ans, perr := p.parse(out)
-	if perr != nil {
-		if err != nil {
-			return Answer{}, err
+	var rep reportedError
+	if ee != nil && p.kind == "gemini-cli" && !errors.As(perr, &rep) {
+		// gemini -o json writes its error object to stderr and exits non-zero.
+		if msg := geminiError([]byte(ee.Stderr)); msg != "" {
+			perr = reportedError("gemini reported an error: " + firstLine(msg))
 		}
-		return Answer{}, perr
 	}
-	if err != nil {
+	switch {
+	case errors.As(perr, &rep) && ee != nil:
+		// The CLI's own account of the failure says more than its exit status.
+		return Answer{}, fmt.Errorf("%s (exit status %d)", rep, ee.Code)
+	case perr != nil && err == nil:
+		return Answer{}, perr
+	case err != nil:
 		return Answer{}, err
 	}
 	return ans, nil
+}
+
+// reportedError is a failure the agent CLI reported in its own structured output.
+type reportedError string
+
+func (e reportedError) Error() string { return string(e) }
+
+// geminiError returns the message of gemini's JSON error object in b ("" if there is none).
+func geminiError(b []byte) string {
+	i := bytes.IndexByte(b, '{')
+	if i < 0 {
+		return ""
+	}
+	var r struct {
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.NewDecoder(bytes.NewReader(b[i:])).Decode(&r) != nil || r.Error == nil {
+		return ""
+	}
+	return r.Error.Message
 }
 
 func (p *agentCLI) parse(out []byte) (Answer, error) {
@@ -391,13 +424,13 @@ func (p *agentCLI) parse(out []byte) (Answer, error) {
 			return Answer{}, fmt.Errorf("unreadable claude output: %v", err)
 		}
 		if r.IsError || (r.Subtype != "" && r.Subtype != "success") {
-			return Answer{}, fmt.Errorf("claude reported an error (%s): %s", r.Subtype, firstLine(r.Result))
+			return Answer{}, reportedError(fmt.Sprintf("claude reported an error (%s): %s", r.Subtype, firstLine(r.Result)))
 		}
 		return Answer{Text: r.Result, InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens,
 			CacheReadTokens: r.Usage.CacheReadInputTokens, CacheCreationTokens: r.Usage.CacheCreationInputTokens}, nil
 	case "codex-cli":
 		var ans Answer
-		var text string
+		var text, lastErr string
 		done := false
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		sc.Buffer(make([]byte, 64*1024), maxAnswerBytes)
@@ -430,12 +463,17 @@ func (p *agentCLI) parse(out []byte) (Answer, error) {
 				done = true
 				ans.InputTokens, ans.OutputTokens, ans.CacheReadTokens = ev.Usage.InputTokens, ev.Usage.OutputTokens, ev.Usage.CachedInputTokens
 			case "turn.failed":
-				return Answer{}, fmt.Errorf("codex turn failed: %s", firstLine(ev.Error.Message))
+				return Answer{}, reportedError("codex turn failed: " + firstLine(ev.Error.Message))
 			case "error":
-				return Answer{}, fmt.Errorf("codex error: %s", firstLine(ev.Message))
+				// Also sent for a stream error codex retries ("Reconnecting... 1/5"): it fails
+				// the review only if no turn completes.
+				lastErr = ev.Message
 			}
 		}
 		if !done || text == "" {
+			if lastErr != "" {
+				return Answer{}, reportedError("codex error: " + firstLine(lastErr))
+			}
 			return Answer{}, errors.New("codex finished no turn with an answer")
 		}
 		ans.Text = text
@@ -451,7 +489,7 @@ func (p *agentCLI) parse(out []byte) (Answer, error) {
 			return Answer{}, fmt.Errorf("unreadable gemini output: %v", err)
 		}
 		if r.Error != nil {
-			return Answer{}, fmt.Errorf("gemini reported an error: %s", firstLine(r.Error.Message))
+			return Answer{}, reportedError("gemini reported an error: " + firstLine(r.Error.Message))
 		}
 		if r.Response == nil {
 			return Answer{}, errors.New("gemini gave no response")

@@ -81,8 +81,12 @@ func TestScripts(t *testing.T) {
 		Setup:               scriptEnv,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"snapshot":  cmdSnapshot,
-			"unchanged": cmdUnchanged,
+			"snapshot":     cmdSnapshot,
+			"unchanged":    cmdUnchanged,
+			"modelserver":  cmdModelServer,
+			"modelcount":   cmdModelCount,
+			"modelfixture": cmdModelFixture,
+			"expandenv":    cmdExpandEnv,
 		},
 	})
 }

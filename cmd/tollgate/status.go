@@ -67,6 +67,9 @@ func statusCommand() *cli.Command {
 			}
 			if s.cfg.Model.Configured() {
 				fmt.Fprintf(w, "model:       %s %s (egress %s)\n", s.cfg.Model.Provider, s.cfg.Model.Name, onOff(s.cfg.Egress))
+				if s.cfg.Model.AllowUnsafeArgs {
+					fmt.Fprintf(w, "warning:     model.allow_unsafe_args = true: model.args %q reach the agent CLI unchecked (tollgate's read-only flags still come last)\n", s.cfg.Model.Args)
+				}
 			} else {
 				fmt.Fprintf(w, "model:       none configured; nothing leaves this machine\n")
 			}
