@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -17,8 +18,8 @@ import (
 // appears anywhere in it. A rule's gitleaks detector is built the first time it is needed.
 // Multi-line rules (PEM private keys) get a window that reaches the END line.
 type engine struct {
-	cfg    config.Config
-	ids    []string // rule ids, ordered
+	set    ruleSet
+	ids    []string // rule ids, in the set's order
 	always []int    // rules without usable keywords: they see every line
 	index  [1 << 16][]kwEntry
 	window []span // per rule: lines before and after a keyword line
@@ -38,39 +39,32 @@ type span struct {
 type lazyDetector struct {
 	once sync.Once
 	d    *detect.Detector
+	err  error
 }
 
 // maxPEMLines bounds how far a window looks for the END line of a PEM block.
 const maxPEMLines = 400
 
-func newEngine(cfg config.Config) *engine {
-	e := &engine{cfg: cfg}
-	ids := make([]string, 0, len(cfg.Rules))
-	for id := range cfg.Rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	e.ids = ids
-	e.window = make([]span, len(ids))
-	e.dets = make([]lazyDetector, len(ids))
+func newEngine(set ruleSet) *engine {
+	n := set.size()
+	e := &engine{set: set, ids: make([]string, n), window: make([]span, n), dets: make([]lazyDetector, n)}
 	byKW := map[string][]int{}
-	for i, id := range ids {
-		r := cfg.Rules[id]
+	for i := 0; i < n; i++ {
+		id := set.id(i)
+		e.ids[i] = id
 		e.window[i] = span{before: 2, after: 3}
-		if r.Regex != nil {
-			src := r.Regex.String()
-			switch {
-			case strings.Contains(src, "-----BEGIN") || strings.Contains(strings.ToLower(id), "private-key"):
-				e.window[i] = span{before: 1, untilEnd: true}
-			case strings.Contains(src, `\n`) || strings.Contains(src, `[\s\S]`) || strings.Contains(src, "(?s"):
-				e.window[i] = span{before: 10, after: 10}
-			}
-		}
-		if r.Regex == nil {
+		src := set.regexSrc(i)
+		switch {
+		case src == "":
 			continue // path-only rules run in ScanPath
+		case strings.Contains(src, "-----BEGIN") || strings.Contains(strings.ToLower(id), "private-key"):
+			e.window[i] = span{before: 1, untilEnd: true}
+		case strings.Contains(src, `\n`) || strings.Contains(src, `[\s\S]`) || strings.Contains(src, "(?s"):
+			e.window[i] = span{before: 10, after: 10}
 		}
-		usable := len(r.Keywords) > 0
-		for _, k := range r.Keywords {
+		kws := set.keywords(i)
+		usable := len(kws) > 0
+		for _, k := range kws {
 			if len(k) < 2 {
 				usable = false
 			}
@@ -79,8 +73,7 @@ func newEngine(cfg config.Config) *engine {
 			e.always = append(e.always, i)
 			continue
 		}
-		for _, k := range r.Keywords {
-			k = strings.ToLower(k)
+		for _, k := range kws {
 			byKW[k] = append(byKW[k], i)
 		}
 	}
@@ -91,37 +84,40 @@ func newEngine(cfg config.Config) *engine {
 	return e
 }
 
-// detector returns the gitleaks detector for one rule (with the rules it requires).
-func (e *engine) detector(i int) *detect.Detector {
+// detector returns the gitleaks detector for one rule, compiling the rule on first use.
+func (e *engine) detector(i int) (*detect.Detector, error) {
 	l := &e.dets[i]
 	l.once.Do(func() {
-		id := e.ids[i]
-		r := e.cfg.Rules[id]
-		one := config.Config{
-			Title: e.cfg.Title, Path: e.cfg.Path, Extend: e.cfg.Extend,
-			Rules:      map[string]config.Rule{id: r},
-			Keywords:   map[string]struct{}{},
-			Allowlists: e.cfg.Allowlists,
+		r, err := e.set.rule(i)
+		if err != nil {
+			l.err = err
+			return
 		}
-		one.OrderedRules = []string{id}
+		globals, err := e.set.globals()
+		if err != nil {
+			l.err = err
+			return
+		}
+		id := e.ids[i]
+		one := config.Config{
+			Rules:        map[string]config.Rule{id: r},
+			Keywords:     map[string]struct{}{},
+			Allowlists:   globals,
+			OrderedRules: []string{id},
+		}
 		for _, k := range r.Keywords {
 			one.Keywords[strings.ToLower(k)] = struct{}{}
 		}
-		for _, req := range r.RequiredRules {
-			if rr, ok := e.cfg.Rules[req.RuleID]; ok {
-				one.Rules[req.RuleID] = rr
-				one.OrderedRules = append(one.OrderedRules, req.RuleID)
-				for _, k := range rr.Keywords {
-					one.Keywords[strings.ToLower(k)] = struct{}{}
-				}
-			}
+		if len(r.RequiredRules) > 0 {
+			l.err = fmt.Errorf("gitleaks rule %s requires other rules, which tollgate does not support", id)
+			return
 		}
 		d := detect.NewDetector(one)
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
 		l.d = d
 	})
-	return l.d
+	return l.d, l.err
 }
 
 // match calls hit for every rule one of whose keywords occurs in lower.
@@ -161,7 +157,7 @@ func decoded(line string) string {
 }
 
 // scan finds secrets in lines (numbered from startLine).
-func (e *engine) scan(path string, lines []string, startLine int) []Secret {
+func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, error) {
 	hits := make(map[int][]int)
 	last := make(map[int]int)
 	for i, line := range lines {
@@ -188,7 +184,10 @@ func (e *engine) scan(path string, lines []string, startLine int) []Secret {
 	sort.Ints(rules)
 	var out []Secret
 	for _, r := range rules {
-		det := e.detector(r)
+		det, err := e.detector(r)
+		if err != nil {
+			return nil, err
+		}
 		for _, w := range e.windows(hits[r], lines, e.window[r]) {
 			raw := strings.Join(lines[w[0]:w[1]+1], "\n") + "\n"
 			first := startLine + w[0]
@@ -209,7 +208,30 @@ func (e *engine) scan(path string, lines []string, startLine int) []Secret {
 			}
 		}
 	}
-	return dedupSecrets(out)
+	return dedupSecrets(out), nil
+}
+
+// scanPath runs the path-only rules on a file name.
+func (e *engine) scanPath(path string) ([]Secret, error) {
+	var out []Secret
+	for i := range e.ids {
+		if e.set.regexSrc(i) != "" || !e.set.hasPath(i) {
+			continue
+		}
+		det, err := e.detector(i)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range det.Detect(detect.Fragment{Raw: "", FilePath: path}) {
+			if strings.HasPrefix(f.Match, "file detected: ") {
+				s := fromFinding(f)
+				s.PathOnly = true
+				s.Value, s.Match, s.LineText = "", "", ""
+				out = append(out, s)
+			}
+		}
+	}
+	return out, nil
 }
 
 // windows merges the keyword lines of one rule into [first, last] line ranges.

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/zricethezav/gitleaks/v8/cmd/generate/config/utils"
+	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // The engine must find exactly what gitleaks' own detector finds on the same text. These tests
@@ -34,7 +35,7 @@ func secretSet(ss []Secret) []string {
 
 func compareScans(t *testing.T, d *Detector, name, path, text string) (int, bool) {
 	t.Helper()
-	fast := secretSet(d.Scan(path, text, 1))
+	fast := secretSet(d.mustScan(path, text, 1))
 	whole := secretSet(d.scanWhole(path, text, 1))
 	if strings.Join(fast, "\n") != strings.Join(whole, "\n") {
 		t.Errorf("%s: engine and gitleaks differ on %q\nengine:   %v\ngitleaks: %v", name, text, fast, whole)
@@ -113,8 +114,12 @@ func TestEngineMatchesGitleaksOnGeneratedExamples(t *testing.T) {
 	d := newDetectorT(t)
 	rnd := rand.New(rand.NewSource(1))
 	total, found := 0, 0
+	def, err := loadDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range d.e.ids {
-		r := d.e.cfg.Rules[id]
+		r := def.Rules[id]
 		if r.Regex == nil {
 			continue
 		}
@@ -228,4 +233,47 @@ func TestEngineMatchesGitleaksOnCorpora(t *testing.T) {
 		return nil
 	})
 	t.Logf("%d files, %d findings, identical", files, total)
+}
+
+// TestDefaultRulesCompile: every rule of the lazily split default set compiles, and the split
+// saw every rule of gitleaks' own full translation with the same keywords.
+func TestDefaultRulesCompile(t *testing.T) {
+	set, err := loadDefaultSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := loadDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.size() != len(def.Rules) {
+		t.Fatalf("split %d rules, gitleaks has %d", set.size(), len(def.Rules))
+	}
+	for i := 0; i < set.size(); i++ {
+		r, err := set.rule(i)
+		if err != nil {
+			t.Fatalf("rule %s: %v", set.id(i), err)
+		}
+		want := def.Rules[set.id(i)]
+		if fmt.Sprint(r.Keywords) != fmt.Sprint(want.Keywords) || fmt.Sprint(set.keywords(i)) != fmt.Sprint(want.Keywords) {
+			t.Errorf("rule %s keywords: split %v, compiled %v, gitleaks %v", set.id(i), set.keywords(i), r.Keywords, want.Keywords)
+		}
+		if (r.Regex == nil) != (want.Regex == nil) || (r.Regex != nil && r.Regex.String() != want.Regex.String()) || set.regexSrc(i) != regexString(want) {
+			t.Errorf("rule %s regex differs", set.id(i))
+		}
+		if len(r.Allowlists) != len(want.Allowlists) {
+			t.Errorf("rule %s: %d allowlists, gitleaks %d", set.id(i), len(r.Allowlists), len(want.Allowlists))
+		}
+	}
+	g, err := set.globals()
+	if err != nil || len(g) != len(def.Allowlists) {
+		t.Fatalf("global allowlists: %d (%v), gitleaks %d", len(g), err, len(def.Allowlists))
+	}
+}
+
+func regexString(r config.Rule) string {
+	if r.Regex == nil {
+		return ""
+	}
+	return r.Regex.String()
 }

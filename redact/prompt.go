@@ -21,7 +21,8 @@ type Found struct {
 var ErrUnredactable = errors.New("a detected secret survives redaction")
 
 // Find returns every secret in text, each distinct value once, in order of first appearance.
-func (d *Detector) Find(text string) []Found {
+// If the rules cannot run, it returns an error: callers treat that as "not safe to send".
+func (d *Detector) Find(text string) ([]Found, error) {
 	var out []Found
 	seen := map[string]bool{}
 	add := func(rule, v string) {
@@ -31,7 +32,11 @@ func (d *Detector) Find(text string) []Found {
 		seen[v] = true
 		out = append(out, Found{RuleID: rule, Value: v})
 	}
-	for _, s := range d.Scan("", text, 1) {
+	secrets, err := d.Scan("", text, 1)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range secrets {
 		add("secrets/"+s.RuleID, s.Value)
 		// A rule whose secret group is part of the match: the whole match goes too.
 		if s.Match != s.Value && len(s.Match) <= 4*len(s.Value)+64 {
@@ -43,13 +48,16 @@ func (d *Detector) Find(text string) []Found {
 			add("tollgate/hardcoded-credential", c.Value)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Redact replaces every secret value in text with [REDACTED:<rule>:<n>]; the same value gets
 // the same placeholder. It re-checks its output and fails rather than return a secret.
 func (d *Detector) Redact(text string) (string, []Found, error) {
-	found := d.Find(text)
+	found, err := d.Find(text)
+	if err != nil {
+		return "", nil, err
+	}
 	if len(found) == 0 {
 		return text, nil, nil
 	}
@@ -80,7 +88,10 @@ func (d *Detector) Redact(text string) (string, []Found, error) {
 	}
 	// Replacing can join text into a new secret: look again, and give up after a few rounds.
 	for round := 0; round < 3; round++ {
-		again := d.Find(out)
+		again, err := d.Find(out)
+		if err != nil {
+			return "", found, err
+		}
 		if len(again) == 0 {
 			return out, found, nil
 		}
@@ -89,7 +100,7 @@ func (d *Detector) Redact(text string) (string, []Found, error) {
 			found = append(found, f)
 		}
 	}
-	if len(d.Find(out)) > 0 {
+	if again, err := d.Find(out); err != nil || len(again) > 0 {
 		return "", found, ErrUnredactable
 	}
 	return out, found, nil

@@ -39,8 +39,8 @@ type Options struct {
 
 // Detector finds secrets in text. It is safe for concurrent use after New returns.
 type Detector struct {
-	d        *detect.Detector // the whole rule set: path rules, and the reference for tests
-	e        *engine          // the rules one by one, where their keywords are
+	cfg      *config.Config // the compiled rule set, nil for the (lazily compiled) defaults
+	e        *engine        // the rules one by one, where their keywords are
 	ignore   map[string]bool
 	warnings []string
 }
@@ -109,28 +109,29 @@ func translate(vc config.ViperConfig) (cfg config.Config, err error) {
 
 // New builds a detector with the default rules or the repository's config.
 func New(opts Options) (*Detector, error) {
+	det := &Detector{ignore: map[string]bool{}}
+	det.parseIgnore(opts.Ignore)
+	if opts.RepoConfig == nil {
+		set, err := loadDefaultSet()
+		if err != nil {
+			return nil, fmt.Errorf("failed to load gitleaks default rules: %w", err)
+		}
+		det.e = newEngine(set)
+		return det, nil
+	}
 	def, err := loadDefault()
 	if err != nil {
 		return nil, fmt.Errorf("failed to load gitleaks default rules: %w", err)
 	}
-	cfg := def
-	var warnings []string
-	if opts.RepoConfig != nil {
-		name := opts.RepoConfigName
-		if name == "" {
-			name = ".gitleaks.toml"
-		}
-		cfg, warnings, err = repoConfig(opts.RepoConfig, name, def)
-		if err != nil {
-			return nil, err
-		}
+	name := opts.RepoConfigName
+	if name == "" {
+		name = ".gitleaks.toml"
 	}
-	d := detect.NewDetector(cfg)
-	d.MaxDecodeDepth = 5 // as gitleaks' CLI does
-	// Inline "gitleaks:allow" is honoured by the caller, which counts every suppression.
-	d.IgnoreGitleaksAllow = true
-	det := &Detector{d: d, e: newEngine(cfg), ignore: map[string]bool{}, warnings: warnings}
-	det.parseIgnore(opts.Ignore)
+	cfg, warnings, err := repoConfig(opts.RepoConfig, name, def)
+	if err != nil {
+		return nil, err
+	}
+	det.cfg, det.warnings, det.e = &cfg, warnings, newEngine(newCompiledSet(cfg))
 	return det, nil
 }
 
@@ -311,9 +312,9 @@ func (d *Detector) Ignored(commit, path, rule string, line int) bool {
 // Scan finds secrets in text, whose first line is numbered startLine. path is the file's
 // repository path (rules and allowlists match on it). Path-only rules are not run here: see
 // ScanPath.
-func (d *Detector) Scan(path, text string, startLine int) []Secret {
+func (d *Detector) Scan(path, text string, startLine int) ([]Secret, error) {
 	if text == "" {
-		return nil
+		return nil, nil
 	}
 	return d.e.scan(path, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), startLine)
 }
@@ -329,7 +330,11 @@ func (d *Detector) scanWhole(path, text string, startLine int) []Secret {
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	fs := d.d.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: startLine})
+	full, err := d.full()
+	if err != nil {
+		panic(err) // scanWhole is for tests only
+	}
+	fs := full.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: startLine})
 	out := make([]Secret, 0, len(fs))
 	for _, f := range fs {
 		if strings.HasPrefix(f.Match, "file detected: ") {
@@ -348,20 +353,23 @@ func (d *Detector) scanWhole(path, text string, startLine int) []Secret {
 }
 
 // ScanPath runs the path-only rules (e.g. key stores by extension) on a file name.
-func (d *Detector) ScanPath(path string) []Secret {
-	fs := d.d.Detect(detect.Fragment{Raw: "", FilePath: path})
-	var out []Secret
-	for _, f := range fs {
-		if strings.HasPrefix(f.Match, "file detected: ") {
-			s := fromFinding(f)
-			s.PathOnly = true
-			s.Value, s.Match, s.LineText = "", "", ""
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func (d *Detector) ScanPath(path string) ([]Secret, error) { return d.e.scanPath(path) }
 
+// full is gitleaks' own detector over the whole rule set (tests compare the engine with it).
+func (d *Detector) full() (*detect.Detector, error) {
+	cfg := d.cfg
+	if cfg == nil {
+		def, err := loadDefault()
+		if err != nil {
+			return nil, err
+		}
+		cfg = &def
+	}
+	full := detect.NewDetector(*cfg)
+	full.MaxDecodeDepth = 5
+	full.IgnoreGitleaksAllow = true
+	return full, nil
+}
 func fromFinding(f report.Finding) Secret {
 	return Secret{
 		RuleID: f.RuleID, Description: f.Description,

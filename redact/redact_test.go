@@ -59,9 +59,9 @@ func TestScanDefaultRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := find(d.Scan("app/config.go", tt.text, tt.start), tt.rule)
+			got := find(d.mustScan("app/config.go", tt.text, tt.start), tt.rule)
 			if len(got) != 1 {
-				t.Fatalf("found %d %s secrets, want 1: %+v", len(got), tt.rule, d.Scan("app/config.go", tt.text, tt.start))
+				t.Fatalf("found %d %s secrets, want 1: %+v", len(got), tt.rule, d.mustScan("app/config.go", tt.text, tt.start))
 			}
 			s := got[0]
 			if s.Line != tt.line || s.EndLine != tt.end {
@@ -94,19 +94,19 @@ func TestScanDefaultRules(t *testing.T) {
 		})
 	}
 	// Nothing in clean text, nothing in empty text.
-	if got := d.Scan("a.go", "package main\n\nfunc main() {}\n", 1); len(got) != 0 {
+	if got := d.mustScan("a.go", "package main\n\nfunc main() {}\n", 1); len(got) != 0 {
 		t.Errorf("clean text: %+v", got)
 	}
-	if got := d.Scan("a.go", "", 1); len(got) != 0 {
+	if got := d.mustScan("a.go", "", 1); len(got) != 0 {
 		t.Errorf("empty text: %+v", got)
 	}
 	// Two secrets, each at its own line.
-	got := d.Scan("a.go", awsKey+"\n\n"+ghPAT+"\n", 5)
+	got := d.mustScan("a.go", awsKey+"\n\n"+ghPAT+"\n", 5)
 	if a, g := find(got, "aws-access-token"), find(got, "github-pat"); len(a) != 1 || len(g) != 1 || a[0].Line != 5 || g[0].Line != 7 {
 		t.Errorf("two secrets: %+v", got)
 	}
 	// Scan does not run path-only rules.
-	if got := d.Scan("store.p12", "hello\n", 1); len(got) != 0 {
+	if got := d.mustScan("store.p12", "hello\n", 1); len(got) != 0 {
 		t.Errorf("Scan reported a path-only rule: %+v", got)
 	}
 }
@@ -124,9 +124,9 @@ func TestScanPath(t *testing.T) {
 		{"p12", false},
 		{"app/main.go", false},
 	} {
-		got := find(d.ScanPath(tt.path), "pkcs12-file")
+		got := find(d.mustScanPath(tt.path), "pkcs12-file")
 		if (len(got) == 1) != tt.want {
-			t.Errorf("ScanPath(%q) = %+v, want pkcs12-file: %v", tt.path, d.ScanPath(tt.path), tt.want)
+			t.Errorf("ScanPath(%q) = %+v, want pkcs12-file: %v", tt.path, d.mustScanPath(tt.path), tt.want)
 			continue
 		}
 		if tt.want {
@@ -154,7 +154,7 @@ func TestRepoConfigExtendDefault(t *testing.T) {
 	// extending, so building detectors with an extending config again and again keeps working.
 	for i := 0; i < 4; i++ {
 		d := newDetector(t, Options{RepoConfig: []byte(cfg)})
-		got := d.Scan("a.go", "x = "+acmeToken+"\ny = "+ghPAT+"\n", 1)
+		got := d.mustScan("a.go", "x = "+acmeToken+"\ny = "+ghPAT+"\n", 1)
 		if len(find(got, "acme-token")) != 1 || len(find(got, "github-pat")) != 1 {
 			t.Fatalf("round %d: want the repository's rule and the default rules, got %+v", i, got)
 		}
@@ -162,7 +162,7 @@ func TestRepoConfigExtendDefault(t *testing.T) {
 			t.Errorf("round %d: Warnings = %v, want none", i, w)
 		}
 		// The default detector is unaffected.
-		if got := newDetector(t, Options{}).Scan("a.go", acmeToken+"\n"+ghPAT, 1); len(find(got, "acme-token")) != 0 || len(find(got, "github-pat")) != 1 {
+		if got := newDetector(t, Options{}).mustScan("a.go", acmeToken+"\n"+ghPAT, 1); len(find(got, "acme-token")) != 0 || len(find(got, "github-pat")) != 1 {
 			t.Fatalf("round %d: default detector = %+v", i, got)
 		}
 	}
@@ -181,7 +181,7 @@ func TestRepoConfigConcurrent(t *testing.T) {
 				errs <- err.Error()
 				return
 			}
-			if got := d.Scan("a.go", acmeToken+"\n"+ghPAT, 1); len(got) < 2 {
+			if got := d.mustScan("a.go", acmeToken+"\n"+ghPAT, 1); len(got) < 2 {
 				errs <- "missing findings"
 			}
 		}()
@@ -195,7 +195,7 @@ func TestRepoConfigConcurrent(t *testing.T) {
 
 func TestRepoConfigDisabledRules(t *testing.T) {
 	d := newDetector(t, Options{RepoConfig: []byte("[extend]\nuseDefault = true\ndisabledRules = [\"github-pat\"]\n" + ownRule)})
-	got := d.Scan("a.go", ghPAT+"\n"+awsKey+"\n", 1)
+	got := d.mustScan("a.go", ghPAT+"\n"+awsKey+"\n", 1)
 	if len(find(got, "github-pat")) != 0 {
 		t.Errorf("disabled rule still reported: %+v", got)
 	}
@@ -215,7 +215,7 @@ targetRules = ["github-pat"]
 regexes = ['''ghp_R4nd0m''']
 ` + ownRule
 	d := newDetector(t, Options{RepoConfig: []byte(cfg)})
-	got := d.Scan("a.go", ghPAT+"\n"+awsKey+"\n", 1)
+	got := d.mustScan("a.go", ghPAT+"\n"+awsKey+"\n", 1)
 	if len(find(got, "github-pat")) != 0 {
 		t.Errorf("targeted allowlist not applied: %+v", got)
 	}
@@ -224,7 +224,7 @@ regexes = ['''ghp_R4nd0m''']
 	}
 	// A PAT the allowlist does not match is still found.
 	other := "ghp_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"
-	if got := d.Scan("a.go", other, 1); len(find(got, "github-pat")) != 1 {
+	if got := d.mustScan("a.go", other, 1); len(find(got, "github-pat")) != 1 {
 		t.Errorf("allowlist too broad: %+v", got)
 	}
 
@@ -243,10 +243,10 @@ id = "aws-access-token"
 regexes = ['''AKIAZ7Q2''']
 `
 	d = newDetector(t, Options{RepoConfig: []byte(cfg)})
-	if got := d.Scan("testdata/x.go", ghPAT, 1); len(got) != 0 {
+	if got := d.mustScan("testdata/x.go", ghPAT, 1); len(got) != 0 {
 		t.Errorf("global path allowlist not applied: %+v", got)
 	}
-	got = d.Scan("a.go", ghPAT+"\n"+awsKey+"\nAKIAQWERTYUIOPASDFGH\n", 1)
+	got = d.mustScan("a.go", ghPAT+"\n"+awsKey+"\nAKIAQWERTYUIOPASDFGH\n", 1)
 	if len(find(got, "github-pat")) != 1 {
 		t.Errorf("default rule lost: %+v", got)
 	}
@@ -257,7 +257,7 @@ regexes = ['''AKIAZ7Q2''']
 
 func TestRepoConfigWithoutExtend(t *testing.T) {
 	d := newDetector(t, Options{RepoConfig: []byte(ownRule), RepoConfigName: "team/.gitleaks.toml"})
-	got := d.Scan("a.go", acmeToken+"\n"+ghPAT+"\n", 1)
+	got := d.mustScan("a.go", acmeToken+"\n"+ghPAT+"\n", 1)
 	if len(find(got, "acme-token")) != 1 {
 		t.Errorf("own rule not run: %+v", got)
 	}
@@ -299,7 +299,7 @@ func TestRepoConfigErrors(t *testing.T) {
 	}
 	// After all those failures the package still builds working detectors.
 	d := newDetector(t, Options{RepoConfig: []byte("[extend]\nuseDefault = true\n")})
-	if got := d.Scan("a.go", ghPAT, 1); len(find(got, "github-pat")) != 1 {
+	if got := d.mustScan("a.go", ghPAT, 1); len(find(got, "github-pat")) != 1 {
 		t.Errorf("detector after errors: %+v", got)
 	}
 }
@@ -354,7 +354,7 @@ func FuzzScan(f *testing.F) {
 			return
 		}
 		lines := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
-		for _, s := range d.Scan("a.go", text, start) {
+		for _, s := range d.mustScan("a.go", text, start) {
 			if s.Line < start || s.EndLine < s.Line || s.EndLine >= start+lines {
 				t.Fatalf("secret %s at lines %d-%d, outside %d-%d of %q", s.RuleID, s.Line, s.EndLine, start, start+lines-1, text)
 			}

@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -30,8 +29,8 @@ type Example struct {
 type lineRule struct {
 	Rule
 	kinds      []kind // nil: every kind that is not prose
-	re         *regexp.Regexp
-	unless     *regexp.Regexp // the line is safe if this matches
+	re         *lazyRE
+	unless     *lazyRE // the line is safe if this matches
 	check      func(code string, m []int) bool
 	hint       string // a substring every match contains (case-sensitive): the regex runs only then
 	confidence float64

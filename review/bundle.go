@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -38,8 +37,8 @@ type material struct {
 }
 
 var (
-	headerRE = regexp.MustCompile(`^=== FILE (".*") role=(change|context) ===$`)
-	lineRE   = regexp.MustCompile(`^(\d+) ([+ ]) (.*)$`)
+	headerRE = lazyRegexp(`^=== FILE (".*") role=(change|context) ===$`)
+	lineRE   = lazyRegexp(`^(\d+) ([+ ]) (.*)$`)
 )
 
 // render writes the material; deletion-only hunks come last.

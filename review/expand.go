@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -337,7 +336,7 @@ func (e *expander) read(p string) (string, bool) {
 
 // --- schema files ---
 
-var stringLitRE = regexp.MustCompile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"|'((?:[^'\\\\\\n]|\\\\.)*)'|`([^`\\n]*)`")
+var stringLitRE = lazyRegexp("\"((?:[^\"\\\\\\n]|\\\\.)*)\"|'((?:[^'\\\\\\n]|\\\\.)*)'|`([^`\\n]*)`")
 
 // schemas lists the existing schema files named by string literals on s's added lines,
 // relative to the repository root or to s's directory.
@@ -474,9 +473,9 @@ func modulePath(gomod string) string {
 // --- Python ---
 
 var (
-	pyImportRE = regexp.MustCompile(`^\s*import\s+(.+)$`)
-	pyFromRE   = regexp.MustCompile(`^\s*from\s+(\.*)\s*([A-Za-z_][\w.]*)?\s+import\s+(.+)$`)
-	pyNameRE   = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
+	pyImportRE = lazyRegexp(`^\s*import\s+(.+)$`)
+	pyFromRE   = lazyRegexp(`^\s*from\s+(\.*)\s*([A-Za-z_][\w.]*)?\s+import\s+(.+)$`)
+	pyNameRE   = lazyRegexp(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
 )
 
 func (e *expander) pyTests(p string) []string {
@@ -629,7 +628,7 @@ func (e *expander) pyModule(base, name string) []string {
 
 // --- JavaScript / TypeScript ---
 
-var jsImportRE = regexp.MustCompile(`(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(?:"([^"\n]+)"|'([^'\n]+)'|` + "`([^`$\\n]+)`" + `)`)
+var jsImportRE = lazyRegexp(`(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(?:"([^"\n]+)"|'([^'\n]+)'|` + "`([^`$\\n]+)`" + `)`)
 
 func (e *expander) jsTests(p string) []string {
 	name := path.Base(p)

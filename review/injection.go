@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,9 +222,9 @@ type commentState struct {
 }
 
 var (
-	mdCommentRe = regexp.MustCompile(`^\s{0,3}\[(?://|comment|_+|#|-+|\.|\s*)\]:\s*(?:#|<>|<#>)\s*(.*)$`)
-	jsonCmtRe   = regexp.MustCompile(`"(?:_+comments?|//+|#|\$comment|comments?|_+notes?|_+description)"\s*:\s*"((?:[^"\\]|\\.)*)`)
-	hiddenCSSRe = regexp.MustCompile(`display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*[;"']|<[a-z][a-z0-9]*\s[^>]*\bhidden(?:\s*=\s*["']?(?:hidden|true)?["']?)?\s*>`)
+	mdCommentRe = lazyRegexp(`^\s{0,3}\[(?://|comment|_+|#|-+|\.|\s*)\]:\s*(?:#|<>|<#>)\s*(.*)$`)
+	jsonCmtRe   = lazyRegexp(`"(?:_+comments?|//+|#|\$comment|comments?|_+notes?|_+description)"\s*:\s*"((?:[^"\\]|\\.)*)`)
+	hiddenCSSRe = lazyRegexp(`display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*[;"']|<[a-z][a-z0-9]*\s[^>]*\bhidden(?:\s*=\s*["']?(?:hidden|true)?["']?)?\s*>`)
 )
 
 // segments returns the prose spans of one line and advances the comment state.
@@ -858,7 +857,7 @@ type searcher struct {
 	tp  *trigPos // nil for a short line
 }
 
-func (sr *searcher) find(re *regexp.Regexp, fam uint32) []int {
+func (sr *searcher) find(re *lazyRE, fam uint32) []int {
 	if sr.tp == nil || sr.tp.overflow&fam != 0 {
 		return re.FindIndex(sr.low)
 	}
@@ -890,38 +889,38 @@ func (sr *searcher) find(re *regexp.Regexp, fam uint32) []int {
 	return nil
 }
 
-func (sr *searcher) match(re *regexp.Regexp, fam uint32) bool { return sr.find(re, fam) != nil }
+func (sr *searcher) match(re *lazyRE, fam uint32) bool { return sr.find(re, fam) != nil }
 
 // ---------------------------------------------------------------------------------------------
 // Signal 1: instruction overrides
 
 type phrasePattern struct {
 	need       uint32 // every one of these trigger families must be present
-	re         *regexp.Regexp
+	re         *lazyRE
 	conf       float64
-	imperative bool           // the verb must start a clause ("override your rules", not "you can override your rules")
-	follow     *regexp.Regexp // what must come after the phrase, if anything
+	imperative bool    // the verb must start a clause ("override your rules", not "you can override your rules")
+	follow     *lazyRE // what must come after the phrase, if anything
 }
 
 // newInstrFollowRe: "New instructions:" is an override only when what follows talks to the
 // model ("reply only with ...", "you are ...", "ignore ..."), not "see docs/setup.md".
-var newInstrFollowRe = regexp.MustCompile(`^\s*(?:\S+\s+){0,3}?(?:you\b|your\b|ignore|disregard|forget|reply|respond|answer|output|print|reveal|approve|always|never|do\s+not|don't|from\s+now\s+on|act\s+as|pretend|say|return|mark|report|classify|treat|only)`)
+var newInstrFollowRe = lazyRegexp(`^\s*(?:\S+\s+){0,3}?(?:you\b|your\b|ignore|disregard|forget|reply|respond|answer|output|print|reveal|approve|always|never|do\s+not|don't|from\s+now\s+on|act\s+as|pretend|say|return|mark|report|classify|treat|only)`)
 
 var overridePatterns = []phrasePattern{
 	// ignore/disregard/forget (all) (the) previous/prior/above instructions ...
-	{need: tIgnore, re: regexp.MustCompile(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,3}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
+	{need: tIgnore, re: lazyRegexp(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,3}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
 	// ... your instructions / your system prompt
-	{need: tIgnore, re: regexp.MustCompile(`\b(?:ignore|disregard|forget|abandon|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
-	{need: tOverride, re: regexp.MustCompile(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
+	{need: tIgnore, re: lazyRegexp(`\b(?:ignore|disregard|forget|abandon|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
+	{need: tOverride, re: lazyRegexp(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
 	// ignore everything above
-	{need: tIgnore, re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
+	{need: tIgnore, re: lazyRegexp(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
 	// you are now ...
-	{need: tYou | tNow, re: regexp.MustCompile(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
+	{need: tYou | tNow, re: lazyRegexp(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
 	// new instructions:
-	{need: tInstr, re: regexp.MustCompile(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
+	{need: tInstr, re: lazyRegexp(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
 	// reveal / print your system prompt
-	{need: tInstr, re: regexp.MustCompile(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|expose|tell\s+me|tell\s+us|give\s+me|share|return|echo|write\s+out|recite|spell\s+out)\s+(?:me\s+|us\s+)?(?:all\s+)?(?:of\s+)?your\s+(?:(?:full|entire|complete|original|hidden|secret|initial|exact|internal|confidential|verbatim)\s+)*(?:system\s+(?:prompt|message|instructions)|initial\s+(?:prompt|instructions)|hidden\s+(?:prompt|instructions)|(?:prompt|instructions)\s+verbatim|pre-?prompt|instructions\s+word\s+for\s+word)`), conf: 0.85},
-	{need: tRepeat, re: regexp.MustCompile(`\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|instructions)\s+above\b`), conf: 0.75},
+	{need: tInstr, re: lazyRegexp(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|expose|tell\s+me|tell\s+us|give\s+me|share|return|echo|write\s+out|recite|spell\s+out)\s+(?:me\s+|us\s+)?(?:all\s+)?(?:of\s+)?your\s+(?:(?:full|entire|complete|original|hidden|secret|initial|exact|internal|confidential|verbatim)\s+)*(?:system\s+(?:prompt|message|instructions)|initial\s+(?:prompt|instructions)|hidden\s+(?:prompt|instructions)|(?:prompt|instructions)\s+verbatim|pre-?prompt|instructions\s+word\s+for\s+word)`), conf: 0.85},
+	{need: tRepeat, re: lazyRegexp(`\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|instructions)\s+above\b`), conf: 0.75},
 }
 
 // imperativeAt reports whether the verb at i starts a clause (an order, not a description).
@@ -946,7 +945,7 @@ func isWordByte(c byte) bool {
 
 // foreignLatinRe: the same phrase in Spanish, French, German, Portuguese and Italian, matched
 // on the ASCII-lowercased line. Go's \b is ASCII-only, so non-letters bound the words.
-var foreignLatinRe = regexp.MustCompile(strings.Join([]string{
+var foreignLatinRe = lazyRegexp(strings.Join([]string{
 	// Spanish
 	`(?:^|\P{L})(?:ignora|ignore|ignorad|ignoren|ignorar|olvida|olvide|olvidad|olviden|olvidar|descarta|descarte|omite|omita|desatiende|desatienda|haz\s+caso\s+omiso\s+de|hagan?\s+caso\s+omiso\s+de)\s+(?:(?:todas|todos|las|los|tus|sus|de|mis)\s+){0,3}(?:instrucciones|indicaciones|reglas|órdenes|ordenes|directrices|directivas|pautas)\s+(?:anteriores|previas|precedentes|de\s+arriba|iniciales|originales)`,
 	`(?:^|\P{L})(?:ignora|ignore|ignorad|olvida|olvide|olvidad|descarta)\s+(?:todas\s+)?(?:tus|sus)\s+(?:instrucciones|reglas|directrices)`,
@@ -968,19 +967,19 @@ var foreignLatinRe = regexp.MustCompile(strings.Join([]string{
 // Each runs only when the line holds one of its verbs.
 var foreignWide = []struct {
 	gate []string
-	re   *regexp.Regexp
+	re   *lazyRE
 }{
 	{[]string{"гнор", "ГНОР", "абуд", "АБУД", "абыть", "тброс", "ТБРОС", "ренебр", "РЕНЕБР", "бращай", "БРАЩАЙ"},
-		regexp.MustCompile(`(?i)` + strings.Join([]string{
+		lazyRegexp(`(?i)` + strings.Join([]string{
 			`(?:^|\P{L})(?:игнорируй(?:те)?|проигнорируй(?:те)?|игнорировать|забудь(?:те)?|забыть|отбрось(?:те)?|пренебреги(?:те)?|не\s+обращай(?:те)?\s+внимания\s+на)\s+(?:(?:все|всё|мои|эти)\s+)?(?:предыдущие|прежние|предшествующие|вышеуказанные|вышеизложенные|вышеприведённые|вышеприведенные|изначальные|исходные|прошлые|ранее\s+данные|данные\s+ранее|предыдущих|прежних)\s+(?:инструкции|указания|правила|команды|директивы|установки|промпты|инструкций|указаний|правил|команд)`,
 			`(?:^|\P{L})(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|отбрось(?:те)?)\s+(?:все\s+)?(?:свои|твои|ваши)\s+(?:инструкции|указания|правила|директивы|установки)`,
 		}, "|"))},
 	{[]string{"忽略", "无视", "無視", "忽視", "忽视", "不要理", "别管", "別管", "忘记", "忘記", "忘掉", "抛开", "拋開", "放弃", "放棄", "跳过", "跳過", "忘れ"},
-		regexp.MustCompile(strings.Join([]string{
+		lazyRegexp(strings.Join([]string{
 			`(?:忽略|无视|無視|忽視|忽视|不要理会|不要理會|别管|別管|忘记|忘記|忘掉|抛开|拋開|放弃|放棄|跳过|跳過)(?:掉)?(?:你)?(?:(?:所有|全部|一切)(?:的)?)?(?:之前|以前|先前|此前|上面|上述|前面|以上|原来|原來|原有|原先|早先)[^。\n]{0,4}?(?:指令|指示|说明|說明|规则|規則|提示词|提示詞|提示|命令|设定|設定|约束|約束)`,
 			`(?:以前|これまで|前|上記|上|先|今まで|過去|元|最初)の(?:すべての|全ての|全部の)?(?:指示|命令|指令|ルール|プロンプト|インストラクション|制約)(?:を|は)?(?:すべて|全て|全部)?(?:無視|忘れ)`,
 		}, "|"))},
-	{[]string{"무시", "잊어"}, regexp.MustCompile(strings.Join([]string{
+	{[]string{"무시", "잊어"}, lazyRegexp(strings.Join([]string{
 		`(?:이전|위의|앞의|기존|앞선|이전의)\s*(?:모든\s*)?(?:지시|명령|지침|규칙|프롬프트|지시사항|명령어)(?:를|을|은|는|들을)?\s*(?:모두\s*)?(?:무시|잊어)`,
 	}, "|"))},
 }
@@ -989,12 +988,12 @@ var foreignWide = []struct {
 // Signal 2: fake conversation turns
 
 var (
-	roleRe = regexp.MustCompile(`^[\s>*#=_\-/!;%|]*(?:\*\*|__)?\[?(system|assistant|user|human|ai)\]?(?:\*\*|__)?\s*(?:\((?:message|prompt|turn)\)\s*)?:(?:\*\*|__)?\s*(.*)$`)
+	roleRe = lazyRegexp(`^[\s>*#=_\-/!;%|]*(?:\*\*|__)?\[?(system|assistant|user|human|ai)\]?(?:\*\*|__)?\s*(?:\((?:message|prompt|turn)\)\s*)?:(?:\*\*|__)?\s*(.*)$`)
 
-	systemTurnRe = regexp.MustCompile(`^(?:you\s+are\b|you're\b|youre\b|you\s+(?:must|will|should|shall)\s+(?:now\s+)?(?:always|never|only|ignore|approve|respond|answer|reply|act|obey|follow|comply|not\s+(?:flag|report|mention|refuse|reveal))\b|your\s+(?:new\s+|real\s+|true\s+|only\s+)?(?:task|role|job|goal|purpose|instructions|objective|mission)\b|as\s+an?\s+(?:ai|assistant|language\s+model|llm|reviewer)\b|the\s+(?:assistant|ai|model|reviewer|agent)\s+(?:is|must|should|will|has)\b|from\s+now\s+on\b|(?:ignore|disregard|forget)\s+(?:all|any|previous|prior|the\s+above|everything|your)\b|new\s+instructions\b|override\s+(?:all|your|previous)\b|act\s+as\b|pretend\s+(?:to|you)\b|always\s+(?:approve|respond|answer|reply|say|output|comply)\b|never\s+(?:flag|report|mention|refuse|reveal)\b|do\s+not\s+(?:flag|report|mention|refuse|reveal)\b|approve\s+(?:this|the|all)\b)`)
+	systemTurnRe = lazyRegexp(`^(?:you\s+are\b|you're\b|youre\b|you\s+(?:must|will|should|shall)\s+(?:now\s+)?(?:always|never|only|ignore|approve|respond|answer|reply|act|obey|follow|comply|not\s+(?:flag|report|mention|refuse|reveal))\b|your\s+(?:new\s+|real\s+|true\s+|only\s+)?(?:task|role|job|goal|purpose|instructions|objective|mission)\b|as\s+an?\s+(?:ai|assistant|language\s+model|llm|reviewer)\b|the\s+(?:assistant|ai|model|reviewer|agent)\s+(?:is|must|should|will|has)\b|from\s+now\s+on\b|(?:ignore|disregard|forget)\s+(?:all|any|previous|prior|the\s+above|everything|your)\b|new\s+instructions\b|override\s+(?:all|your|previous)\b|act\s+as\b|pretend\s+(?:to|you)\b|always\s+(?:approve|respond|answer|reply|say|output|comply)\b|never\s+(?:flag|report|mention|refuse|reveal)\b|do\s+not\s+(?:flag|report|mention|refuse|reveal)\b|approve\s+(?:this|the|all)\b)`)
 
-	aiNoteRe        = regexp.MustCompile(`^(?:i\s+(?:will|have|am|can|see|understand)\b|i'(?:ll|m|ve)\b|here\s+is\b|here's\b|ok[,.!]|okay\b|yes[,.!])`)
-	assistantTurnRe = regexp.MustCompile(`^(?:sure\b|certainly\b|of\s+course\b|absolutely\b|understood\b|okay\b|ok[,.!]|yes[,.!]|i\s+(?:will|have|am|can|approve|found|see|understand)\b|i'(?:ll|m|ve)\b|as\s+an?\s+(?:ai|assistant|language\s+model)\b|no\s+(?:security\s+)?(?:issues|problems|vulnerabilities|findings|concerns)\b|(?:this|the)\s+(?:code|change|changes|pr|pull\s+request|commit|diff|patch|file)\s+(?:is|looks|has|was|contains|seems)\b|lgtm\b|approved\b|here\s+is\b|here's\b)`)
+	aiNoteRe        = lazyRegexp(`^(?:i\s+(?:will|have|am|can|see|understand)\b|i'(?:ll|m|ve)\b|here\s+is\b|here's\b|ok[,.!]|okay\b|yes[,.!])`)
+	assistantTurnRe = lazyRegexp(`^(?:sure\b|certainly\b|of\s+course\b|absolutely\b|understood\b|okay\b|ok[,.!]|yes[,.!]|i\s+(?:will|have|am|can|approve|found|see|understand)\b|i'(?:ll|m|ve)\b|as\s+an?\s+(?:ai|assistant|language\s+model)\b|no\s+(?:security\s+)?(?:issues|problems|vulnerabilities|findings|concerns)\b|(?:this|the)\s+(?:code|change|changes|pr|pull\s+request|commit|diff|patch|file)\s+(?:is|looks|has|was|contains|seems)\b|lgtm\b|approved\b|here\s+is\b|here's\b)`)
 )
 
 // roleTurn looks for "system:", "assistant:", "Human:" ... at the start of a comment or a
@@ -1086,7 +1085,7 @@ const (
 	addrTarget = `(?:(?:` + aiQual + `)[\s-]+(?:code[\s-]+)?(?:` + humanRoles + `|` + addrRoles + `)|(?:(?:` + otherQual + `)[\s-]+)?(?:` + addrRoles + `)|(?:` + addrNames + `)(?:[\s-]+(?:code[\s-]+)?(?:` + humanRoles + `|` + addrRoles + `))?)`
 )
 
-var addresseeRe = regexp.MustCompile(strings.Join([]string{
+var addresseeRe = lazyRegexp(strings.Join([]string{
 	// a model named outright
 	`\b(?:` + addrNames + `)\b`,
 	// a reviewer that is a program
@@ -1106,13 +1105,13 @@ func vocativeOf(target string) string {
 
 var (
 	vocative   = vocativeOf(addrTarget)
-	vocativeRe = regexp.MustCompile(vocative)
+	vocativeRe = lazyRegexp(vocative)
 	// hiddenVocativeRe: people-reviewers addressed inside a hidden carrier.
-	hiddenVocativeRe = regexp.MustCompile(vocativeOf(`(?:` + humanRoles + `)`))
+	hiddenVocativeRe = lazyRegexp(vocativeOf(`(?:` + humanRoles + `)`))
 )
 
 // verdictOrderRe: the reviewer is told what to conclude.
-var verdictOrderRe = regexp.MustCompile(strings.Join([]string{
+var verdictOrderRe = lazyRegexp(strings.Join([]string{
 	`\bapprove\s+(?:this|the|it|these|my|our|all|without)\b`,
 	`\bmark\s+(?:this|it|the\s+[\w-]+(?:\s+[\w-]+)?|everything|all\s+[\w-]+)\s+as\s+(?:safe|secure|approved|clean|benign|reviewed|passing|passed|ok|trusted|false\s+positives?|lgtm|not\s+vulnerable|non-?malicious)\b`,
 	`\b(?:report|return|output|say|respond\s+with|reply\s+with|answer\s+with|state|conclude|find|flag)\s+(?:that\s+there\s+(?:are|were)\s+)?(?:no|zero|0|none)\s+(?:[\w-]+\s+)?(?:findings|issues|vulnerabilities|problems|bugs|errors|concerns|risks|warnings)\b`,
@@ -1125,7 +1124,7 @@ var verdictOrderRe = regexp.MustCompile(strings.Join([]string{
 }, "|"))
 
 // verdictClaimRe: the reviewer is told the verdict is already in.
-var verdictClaimRe = regexp.MustCompile(strings.Join([]string{
+var verdictClaimRe = lazyRegexp(strings.Join([]string{
 	`\b(?:must|should|shall|to)\s+(?:be\s+)?(?:approved|accepted|merged|marked\s+(?:as\s+)?(?:safe|secure|clean|approved))\b`,
 	`\b(?:this|the)\s+(?:code|change|changes|pr|pull\s+request|commit|diff|patch|file|function|module|repository|repo|script|package|merge\s+request)\s+(?:is|was|has\s+been|have\s+been|are)\s+(?:already\s+)?(?:pre-?approved|approved|reviewed|audited|vetted|verified|whitelisted|allowlisted|safe|secure|trusted|cleared|signed\s+off)\b`,
 	`\b(?:pre-?approved|already\s+(?:been\s+)?(?:reviewed|audited|approved|vetted|verified|scanned))\b`,
@@ -1141,7 +1140,7 @@ var verdictClaimRe = regexp.MustCompile(strings.Join([]string{
 // reach the network with data, touch credentials, or switch off checks are reported, and a
 // negated instruction ("never use --no-verify") is not.
 type agentPattern struct {
-	re    *regexp.Regexp
+	re    *lazyRE
 	what  string
 	conf  float64
 	gate  []string // one of these must be in the lowercased line for re to run
@@ -1149,36 +1148,36 @@ type agentPattern struct {
 }
 
 var agentPatterns = []agentPattern{
-	{re: regexp.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod|fetch)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)\b`), what: "download piped into a shell or interpreter", conf: 0.9, gate: []string{"curl", "wget", "iwr", "invoke-", "irm", "fetch"}},
-	{re: regexp.MustCompile(`\b(?:ba|z|da|k)?sh\s+(?:-c\s+)?["']?\s*(?:<\(|\$\(|` + "`" + `)\s*(?:curl|wget)\b`), what: "shell running a download", conf: 0.9, gate: []string{"curl", "wget"}},
-	{re: regexp.MustCompile(`\b(?:iex|invoke-expression)\b[^\n]*\b(?:downloadstring|iwr|invoke-webrequest|irm|invoke-restmethod|net\.webclient)`), what: "PowerShell download-and-execute", conf: 0.9, gate: []string{"iex", "invoke-expression"}},
-	{re: regexp.MustCompile(`\b(?:ba|z|da|k)?sh\s+-c\s`), what: "shell command string (sh -c)", conf: 0.75, gate: []string{"-c"}},
-	{re: regexp.MustCompile(`\beval\s*(?:\(|\$\(|"|'|` + "`" + `|\$\{?\w)`), what: "eval of a constructed string", conf: 0.75, gate: []string{"eval"}}, // shell-init evals are exempt, see shellInitRe
-	{re: regexp.MustCompile(`\bsudo\s+[\w-]`), what: "privileged command (sudo)", conf: 0.75, gate: []string{"sudo"}},
-	{re: regexp.MustCompile(`\brm\s+(?:-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--no-preserve-root\s+)?["']?(?:/|~|\$\{?\w|\*|\./\*|\.\.(?:/|\s|$|["'\x60])|\.(?:\s|$|["'\x60])|\.git\b)`), what: "recursive forced delete outside the build tree", conf: 0.85, gate: []string{"rm ", "rm\t"}},
-	{re: regexp.MustCompile(`(?:\b(?:curl|wget)\b|https?://|\bdownload)[^\n]*\bchmod\s+(?:[ugoa]*\+x|0?7[0-7][0-7])\b|\bchmod\s+(?:[ugoa]*\+x|0?7[0-7][0-7])\s+["']?(?:/tmp/|/dev/shm/|~/downloads|\$tmpdir)`), what: "making a download executable", conf: 0.85, gate: []string{"chmod"}},
-	{re: regexp.MustCompile(`\bbase64\s+(?:-d|--decode)\b|\b(?:b64decode|atob|frombase64string)\s*\(|\bdecode\b[^.\n]{0,40}\bbase64\b[^.\n]{0,40}\b(?:run|execute|eval)\b|\bbase64\b[^.\n]{0,40}\bdecode\b[^.\n]{0,40}\b(?:run|execute|eval)\b`), what: "base64-decoded payload", conf: 0.85, gate: []string{"base64", "b64decode", "atob", "frombase64"}},
+	{re: lazyRegexp(`\b(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod|fetch)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)\b`), what: "download piped into a shell or interpreter", conf: 0.9, gate: []string{"curl", "wget", "iwr", "invoke-", "irm", "fetch"}},
+	{re: lazyRegexp(`\b(?:ba|z|da|k)?sh\s+(?:-c\s+)?["']?\s*(?:<\(|\$\(|` + "`" + `)\s*(?:curl|wget)\b`), what: "shell running a download", conf: 0.9, gate: []string{"curl", "wget"}},
+	{re: lazyRegexp(`\b(?:iex|invoke-expression)\b[^\n]*\b(?:downloadstring|iwr|invoke-webrequest|irm|invoke-restmethod|net\.webclient)`), what: "PowerShell download-and-execute", conf: 0.9, gate: []string{"iex", "invoke-expression"}},
+	{re: lazyRegexp(`\b(?:ba|z|da|k)?sh\s+-c\s`), what: "shell command string (sh -c)", conf: 0.75, gate: []string{"-c"}},
+	{re: lazyRegexp(`\beval\s*(?:\(|\$\(|"|'|` + "`" + `|\$\{?\w)`), what: "eval of a constructed string", conf: 0.75, gate: []string{"eval"}}, // shell-init evals are exempt, see shellInitRe
+	{re: lazyRegexp(`\bsudo\s+[\w-]`), what: "privileged command (sudo)", conf: 0.75, gate: []string{"sudo"}},
+	{re: lazyRegexp(`\brm\s+(?:-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--no-preserve-root\s+)?["']?(?:/|~|\$\{?\w|\*|\./\*|\.\.(?:/|\s|$|["'\x60])|\.(?:\s|$|["'\x60])|\.git\b)`), what: "recursive forced delete outside the build tree", conf: 0.85, gate: []string{"rm ", "rm\t"}},
+	{re: lazyRegexp(`(?:\b(?:curl|wget)\b|https?://|\bdownload)[^\n]*\bchmod\s+(?:[ugoa]*\+x|0?7[0-7][0-7])\b|\bchmod\s+(?:[ugoa]*\+x|0?7[0-7][0-7])\s+["']?(?:/tmp/|/dev/shm/|~/downloads|\$tmpdir)`), what: "making a download executable", conf: 0.85, gate: []string{"chmod"}},
+	{re: lazyRegexp(`\bbase64\s+(?:-d|--decode)\b|\b(?:b64decode|atob|frombase64string)\s*\(|\bdecode\b[^.\n]{0,40}\bbase64\b[^.\n]{0,40}\b(?:run|execute|eval)\b|\bbase64\b[^.\n]{0,40}\bdecode\b[^.\n]{0,40}\b(?:run|execute|eval)\b`), what: "base64-decoded payload", conf: 0.85, gate: []string{"base64", "b64decode", "atob", "frombase64"}},
 	// network with data
-	{re: regexp.MustCompile(`\b(?:exfiltrate|exfil|phone\s+home)\b`), what: "exfiltration", conf: 0.9, gate: []string{"exfil", "phone"}},
-	{re: regexp.MustCompile(`\b(?:send|post|upload|transmit|forward|leak|copy|pipe|dump|beacon)\b(?:[^.\n]|\.\S){0,60}?\b(?:contents?|data|files?|env|environment|secrets?|keys?|tokens?|credentials?|passwords?|source|codebase|repo(?:sitory)?|history|output|logs?|ssh|cookies?|session)\b(?:[^.\n]|\.\S){0,60}?\b(?:to|into|at)\s+(?:https?://|ftp://|wss?://|\d{1,3}(?:\.\d{1,3}){3}|(?:the\s+|this\s+|my\s+|our\s+|a\s+)?(?:webhook|endpoint|server|url|pastebin|gist|discord|telegram|remote\s+host)\b)`), what: "sends data to a network destination", conf: 0.85},
-	{re: regexp.MustCompile(`\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s*["']?(?:[\w-]+=)?(?:@|[^\s"']*\$(?:\(|\{?[A-Za-z_]))`), what: "uploads a file or command output with curl", conf: 0.85, gate: []string{"curl"}, exact: true},
-	{re: regexp.MustCompile(`\bwget\b[^\n]*--post-(?:file|data)`), what: "uploads data with wget", conf: 0.85, gate: []string{"--post-"}},
-	{re: regexp.MustCompile(`\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\.[\w.-]+\s+\d{2,5}\b`), what: "raw network connection (netcat)", conf: 0.85, gate: []string{"nc ", "ncat", "netcat"}},
+	{re: lazyRegexp(`\b(?:exfiltrate|exfil|phone\s+home)\b`), what: "exfiltration", conf: 0.9, gate: []string{"exfil", "phone"}},
+	{re: lazyRegexp(`\b(?:send|post|upload|transmit|forward|leak|copy|pipe|dump|beacon)\b(?:[^.\n]|\.\S){0,60}?\b(?:contents?|data|files?|env|environment|secrets?|keys?|tokens?|credentials?|passwords?|source|codebase|repo(?:sitory)?|history|output|logs?|ssh|cookies?|session)\b(?:[^.\n]|\.\S){0,60}?\b(?:to|into|at)\s+(?:https?://|ftp://|wss?://|\d{1,3}(?:\.\d{1,3}){3}|(?:the\s+|this\s+|my\s+|our\s+|a\s+)?(?:webhook|endpoint|server|url|pastebin|gist|discord|telegram|remote\s+host)\b)`), what: "sends data to a network destination", conf: 0.85},
+	{re: lazyRegexp(`\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s*["']?(?:[\w-]+=)?(?:@|[^\s"']*\$(?:\(|\{?[A-Za-z_]))`), what: "uploads a file or command output with curl", conf: 0.85, gate: []string{"curl"}, exact: true},
+	{re: lazyRegexp(`\bwget\b[^\n]*--post-(?:file|data)`), what: "uploads data with wget", conf: 0.85, gate: []string{"--post-"}},
+	{re: lazyRegexp(`\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\.[\w.-]+\s+\d{2,5}\b`), what: "raw network connection (netcat)", conf: 0.85, gate: []string{"nc ", "ncat", "netcat"}},
 	// credentials
-	{re: regexp.MustCompile(`\b(?:read|cat|print|copy|cp|send|upload|include|output|display|show|echo|collect|gather|access|open|dump|extract|grab|retrieve|list|paste|attach|encode|base64|scp|rsync|leak|post|share|reveal|search|harvest|steal|tail|head|less|type|get-content|look\s+(?:up|at|in|for))\b[^.;\n]{0,60}?(?:~/\.ssh\b|\$home/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|(?:^|[\s"'=(/\x60])\.env(?:\.local|\.production|\.prod)?(?:[^.\w]|$)|\.aws/(?:credentials|config)|~/\.aws\b|\bapplication_default_credentials\.json|\.config/gcloud|\.azure/|\.kube/config|\.docker/config\.json|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.gnupg\b|\bkeychains?\b|\bkeyring\b|/etc/shadow\b|\bapi[_\s-]?keys?\b|\b(?:access|auth|bearer|session|refresh|oauth)[_\s-]?tokens?\b|\bsecret[_\s-]?keys?\b|\bprivate[_\s-]?keys?\b|\b(?:your|the\s+user'?s|my|all|stored|saved)\s+passwords?\b|\bcredentials?\b|\bsecrets\b|\b[a-z][a-z0-9_]*_(?:token|secret|api_key|apikey|password|passwd|access_key|private_key)\b|\bprintenv\b|\benv\s*\|)`), what: "reads or moves credentials", conf: 0.8},
-	{re: regexp.MustCompile(`(?:~|\$home)/\.ssh/id_|~/\.aws/credentials|\.git-credentials\b|/etc/shadow\b|\bfind-(?:generic|internet)-password\b|\bsecret-tool\s+lookup\b`), what: "references credential files", conf: 0.7, gate: []string{"ssh", "aws", "credentials", "shadow", "password", "secret-tool"}},
+	{re: lazyRegexp(`\b(?:read|cat|print|copy|cp|send|upload|include|output|display|show|echo|collect|gather|access|open|dump|extract|grab|retrieve|list|paste|attach|encode|base64|scp|rsync|leak|post|share|reveal|search|harvest|steal|tail|head|less|type|get-content|look\s+(?:up|at|in|for))\b[^.;\n]{0,60}?(?:~/\.ssh\b|\$home/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|(?:^|[\s"'=(/\x60])\.env(?:\.local|\.production|\.prod)?(?:[^.\w]|$)|\.aws/(?:credentials|config)|~/\.aws\b|\bapplication_default_credentials\.json|\.config/gcloud|\.azure/|\.kube/config|\.docker/config\.json|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.gnupg\b|\bkeychains?\b|\bkeyring\b|/etc/shadow\b|\bapi[_\s-]?keys?\b|\b(?:access|auth|bearer|session|refresh|oauth)[_\s-]?tokens?\b|\bsecret[_\s-]?keys?\b|\bprivate[_\s-]?keys?\b|\b(?:your|the\s+user'?s|my|all|stored|saved)\s+passwords?\b|\bcredentials?\b|\bsecrets\b|\b[a-z][a-z0-9_]*_(?:token|secret|api_key|apikey|password|passwd|access_key|private_key)\b|\bprintenv\b|\benv\s*\|)`), what: "reads or moves credentials", conf: 0.8},
+	{re: lazyRegexp(`(?:~|\$home)/\.ssh/id_|~/\.aws/credentials|\.git-credentials\b|/etc/shadow\b|\bfind-(?:generic|internet)-password\b|\bsecret-tool\s+lookup\b`), what: "references credential files", conf: 0.7, gate: []string{"ssh", "aws", "credentials", "shadow", "password", "secret-tool"}},
 	// skipping checks
-	{re: regexp.MustCompile(`--no-verify\b|\btollgate=0\b|\bhusky=0\b|\blefthook=0\b|\bskip=[\w,-]+\s+git\b|-c\s+core\.hookspath=|--no-hooks\b`), what: "skips commit hooks", conf: 0.9, gate: []string{"no-verify", "=0", "skip=", "hookspath", "no-hooks"}},
-	{re: regexp.MustCompile(`\b(?:disable|skip|bypass|turn\s+off|deactivate|circumvent|suppress|silence|comment\s+out|get\s+around|work\s+around|uninstall)\s+(?:(?:the|all|any|every|git|pre-?commit|pre-?push|commit|push|these|those|failing|broken|flaky|ci|our|existing|security|code|static|tollgate's|tollgate)\s+){0,3}(?:hooks?|pre-?commit|pre-?push|tests?|test\s+suites?|linters?|linting|lint|checks?|ci|review|code\s+review|security\s+(?:scan(?:ner)?s?|checks?|review)|scanners?|tollgate|gitleaks|husky|lefthook|type[\s-]?check(?:ing|s|er)?|verification|signature\s+verification)\b`), what: "switches off checks", conf: 0.8, gate: []string{"disable", "skip", "bypass", "turn", "deactivate", "circumvent", "suppress", "silence", "comment out", "around", "uninstall"}},
+	{re: lazyRegexp(`--no-verify\b|\btollgate=0\b|\bhusky=0\b|\blefthook=0\b|\bskip=[\w,-]+\s+git\b|-c\s+core\.hookspath=|--no-hooks\b`), what: "skips commit hooks", conf: 0.9, gate: []string{"no-verify", "=0", "skip=", "hookspath", "no-hooks"}},
+	{re: lazyRegexp(`\b(?:disable|skip|bypass|turn\s+off|deactivate|circumvent|suppress|silence|comment\s+out|get\s+around|work\s+around|uninstall)\s+(?:(?:the|all|any|every|git|pre-?commit|pre-?push|commit|push|these|those|failing|broken|flaky|ci|our|existing|security|code|static|tollgate's|tollgate)\s+){0,3}(?:hooks?|pre-?commit|pre-?push|tests?|test\s+suites?|linters?|linting|lint|checks?|ci|review|code\s+review|security\s+(?:scan(?:ner)?s?|checks?|review)|scanners?|tollgate|gitleaks|husky|lefthook|type[\s-]?check(?:ing|s|er)?|verification|signature\s+verification)\b`), what: "switches off checks", conf: 0.8, gate: []string{"disable", "skip", "bypass", "turn", "deactivate", "circumvent", "suppress", "silence", "comment out", "around", "uninstall"}},
 }
 
-var negationRe = regexp.MustCompile(`\b(?:never|don't|dont|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|avoid|not\s+allowed|prohibited|forbidden|disallowed|refuse|no\s+need\s+to)\b`)
+var negationRe = lazyRegexp(`\b(?:never|don't|dont|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|avoid|not\s+allowed|prohibited|forbidden|disallowed|refuse|no\s+need\s+to)\b`)
 
 var (
 	// shellInitRe: evals every setup guide has (ssh-agent, version managers, direnv).
-	shellInitRe     = regexp.MustCompile(`\beval\s*["']?\$\(\s*(?:ssh-agent|direnv\s+hook|pyenv\s+(?:init|virtualenv-init)|rbenv\s+init|nodenv\s+init|goenv\s+init|jenv\s+init|fnm\s+env|opam\s+env|minikube\s+(?:-p\s+\S+\s+)?docker-env|\S*brew\s+shellenv|conda\s+shell|starship\s+init|zoxide\s+init|mise\s+activate|rtx\s+activate|thefuck\s+--alias)`)
-	configCommandRe = regexp.MustCompile(`"command"\s*:\s*"((?:[^"\\]|\\.)*)"`)
-	envTemplateRe   = regexp.MustCompile(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
+	shellInitRe     = lazyRegexp(`\beval\s*["']?\$\(\s*(?:ssh-agent|direnv\s+hook|pyenv\s+(?:init|virtualenv-init)|rbenv\s+init|nodenv\s+init|goenv\s+init|jenv\s+init|fnm\s+env|opam\s+env|minikube\s+(?:-p\s+\S+\s+)?docker-env|\S*brew\s+shellenv|conda\s+shell|starship\s+init|zoxide\s+init|mise\s+activate|rtx\s+activate|thefuck\s+--alias)`)
+	configCommandRe = lazyRegexp(`"command"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+	envTemplateRe   = lazyRegexp(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
 )
 
 func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {

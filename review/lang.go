@@ -2,7 +2,6 @@ package review
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -73,7 +72,7 @@ func kindOf(p string) kind {
 	return kOther
 }
 
-var testPath = regexp.MustCompile(`(?i)(?:^|/)(?:tests?|testdata|testing|__tests__|fixtures?|spec|mocks?)/|_test\.go$|(?:^|/)test_[^/]*\.py$|_test\.py$|\.(?:test|spec)\.[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$`)
+var testPath = lazyRegexp(`(?i)(?:^|/)(?:tests?|testdata|testing|__tests__|fixtures?|spec|mocks?)/|_test\.go$|(?:^|/)test_[^/]*\.py$|_test\.py$|\.(?:test|spec)\.[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$`)
 
 // isTestPath reports test code: insecure settings there usually talk to a local test server, so
 // code and credential findings in tests are lowered to low severity (reported, not failing).

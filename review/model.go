@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +67,12 @@ func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *Unit, det []F
 	}
 	text := mat.render()
 	// Step 7: nothing leaves unless the redactor passed it.
-	if found := m.Detector.Find(text + "\n" + contextList(det)); len(found) > 0 && cfg.BlockOnSecret {
+	found, err := m.Detector.Find(text + "\n" + contextList(det))
+	if err != nil {
+		res.NotRun = append(res.NotRun, NotRun{Component: m.component(), Reason: "the secret detector could not check the material; nothing was sent: " + err.Error()})
+		return
+	}
+	if len(found) > 0 && cfg.BlockOnSecret {
 		res.NotRun = append(res.NotRun, NotRun{Component: m.component(),
 			Reason: fmt.Sprintf("a secret (%s) is in the material; nothing was sent (redaction.block_on_secret = true)", found[0].RuleID)})
 		return
@@ -160,7 +164,7 @@ func contextList(det []Finding) string {
 	return b.String()
 }
 
-var fence = regexp.MustCompile("(?s)```(?:json)?\\s*(.*?)```")
+var fence = lazyRegexp("(?s)```(?:json)?\\s*(.*?)```")
 
 // extractFindings finds the answer's JSON object leniently: prose or a code fence around it is
 // tolerated; no valid object is an error, never "no findings".

@@ -1,8 +1,6 @@
 package review
 
 import (
-	"regexp"
-
 	"github.com/tollgate-dev/tollgate/policy"
 )
 
@@ -20,7 +18,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"client.go", "tlsConfig := &tls.Config{InsecureSkipVerify: true}"},
 			Leaves:      Example{"client.go", "tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}"}},
 		hint:  "InsecureSkipVerify",
-		kinds: []kind{kGo}, re: regexp.MustCompile(`\bInsecureSkipVerify\s*:\s*true\b`), confidence: 0.9,
+		kinds: []kind{kGo}, re: lazyRegexp(`\bInsecureSkipVerify\s*:\s*true\b`), confidence: 0.9,
 	},
 	{
 		Rule: Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -28,7 +26,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"fetch.py", `r = requests.get(url, verify=False)`},
 			Leaves:      Example{"fetch.py", `r = requests.get(url, verify="/etc/ssl/ca.pem")`}},
 		hint:  "False",
-		kinds: []kind{kPython}, re: regexp.MustCompile(`\bverify\s*=\s*False\b`), confidence: 0.9,
+		kinds: []kind{kPython}, re: lazyRegexp(`\bverify\s*=\s*False\b`), confidence: 0.9,
 	},
 	{
 		Rule: Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -36,7 +34,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"client.js", `const agent = new https.Agent({ rejectUnauthorized: false });`},
 			Leaves:      Example{"client.js", `const agent = new https.Agent({ rejectUnauthorized: true });`}},
 		hint:  "rejectUnauthorized",
-		kinds: []kind{kJS}, re: regexp.MustCompile(`\brejectUnauthorized\s*:\s*false\b`), confidence: 0.9,
+		kinds: []kind{kJS}, re: lazyRegexp(`\brejectUnauthorized\s*:\s*false\b`), confidence: 0.9,
 	},
 	{
 		Rule: Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -44,7 +42,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"start.sh", `export NODE_TLS_REJECT_UNAUTHORIZED=0`},
 			Leaves:      Example{"start.sh", `export NODE_TLS_REJECT_UNAUTHORIZED=1`}},
 		hint:       "NODE_TLS_REJECT_UNAUTHORIZED",
-		re:         regexp.MustCompile(`\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b`),
+		re:         lazyRegexp(`\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b`),
 		confidence: 0.9,
 	},
 	{
@@ -53,7 +51,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"kubeconfig.yaml", `    insecure-skip-tls-verify: true`},
 			Leaves:      Example{"kubeconfig.yaml", `    certificate-authority: /etc/k8s/ca.crt`}},
 		hint:       "insecure-skip-tls-verify",
-		re:         regexp.MustCompile(`insecure-skip-tls-verify(?:\s*[:=]\s*["']?true\b|\s*$|\s+--|["']?\s*[,)\]])`),
+		re:         lazyRegexp(`insecure-skip-tls-verify(?:\s*[:=]\s*["']?true\b|\s*$|\s+--|["']?\s*[,)\]])`),
 		confidence: 0.9,
 	},
 	{
@@ -62,9 +60,9 @@ var codeRules = []lineRule{
 			Catches:     Example{"run.py", `subprocess.run(f"tar xf {name}", shell=True)`},
 			Leaves:      Example{"run.py", `subprocess.run(["tar", "xf", name])`}},
 		hint:  "True",
-		kinds: []kind{kPython}, re: regexp.MustCompile(`\bshell\s*=\s*True\b`),
+		kinds: []kind{kPython}, re: lazyRegexp(`\bshell\s*=\s*True\b`),
 		// A lone string literal as the command is not input.
-		unless:     regexp.MustCompile(`\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*,\s*shell\s*=\s*True`),
+		unless:     lazyRegexp(`\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*,\s*shell\s*=\s*True`),
 		confidence: 0.8,
 	},
 	{
@@ -74,7 +72,7 @@ var codeRules = []lineRule{
 			Leaves:      Example{"deploy.sh", `sh -c 'echo done'`}},
 		kinds:      []kind{kShell, kDocker, kMake, kYAML},
 		hint:       "-c",
-		re:         regexp.MustCompile(`\b(?:ba|z|da)?sh\s+-c\s+(?:"[^"]*\$|\$)`),
+		re:         lazyRegexp(`\b(?:ba|z|da)?sh\s+-c\s+(?:"[^"]*\$|\$)`),
 		confidence: 0.7,
 	},
 	{
@@ -84,7 +82,7 @@ var codeRules = []lineRule{
 			Leaves:      Example{"run.go", `out, err := exec.Command("sh", "-c", "ls -l").Output()`}},
 		kinds:      []kind{kGo, kPython, kJS, kJava, kRuby, kPHP},
 		hint:       "-c",
-		re:         regexp.MustCompile(`["'](?:/bin/)?(?:ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*(?:[A-Za-z_$]|f["']|["'][^"']*["']\s*\+)`),
+		re:         lazyRegexp(`["'](?:/bin/)?(?:ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*(?:[A-Za-z_$]|f["']|["'][^"']*["']\s*\+)`),
 		confidence: 0.8,
 	},
 	{
@@ -94,8 +92,8 @@ var codeRules = []lineRule{
 			Leaves:      Example{"ping.php", `system("ping -c 1 " . escapeshellarg($host));`}},
 		kinds:      []kind{kPHP},
 		hint:       "$_",
-		re:         regexp.MustCompile("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\\b"),
-		unless:     regexp.MustCompile(`escapeshellarg\s*\(\s*\$_`),
+		re:         lazyRegexp("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\\b"),
+		unless:     lazyRegexp(`escapeshellarg\s*\(\s*\$_`),
 		confidence: 0.95,
 	},
 	{
@@ -105,7 +103,7 @@ var codeRules = []lineRule{
 			Leaves:      Example{"run.js", `execFile("convert", [file, "out.png"], cb);`}},
 		kinds:      []kind{kJS},
 		hint:       "exec",
-		re:         regexp.MustCompile("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+)"),
+		re:         lazyRegexp("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+)"),
 		confidence: 0.8,
 	},
 	{
@@ -113,7 +111,7 @@ var codeRules = []lineRule{
 			Description: "pickle can run code while loading data",
 			Catches:     Example{"load.py", `obj = pickle.loads(request.data)`},
 			Leaves:      Example{"load.py", `obj = json.loads(request.data)`}},
-		kinds: []kind{kPython}, re: regexp.MustCompile(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
+		kinds: []kind{kPython}, re: lazyRegexp(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
 	},
 	{
 		Rule: Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -122,8 +120,8 @@ var codeRules = []lineRule{
 			Leaves:      Example{"conf.py", `cfg = yaml.safe_load(stream)`}},
 		kinds:      []kind{kPython},
 		hint:       "yaml.",
-		re:         regexp.MustCompile(`\byaml\.(?:unsafe_load|load|load_all|full_load)\s*\(`),
-		unless:     regexp.MustCompile(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
+		re:         lazyRegexp(`\byaml\.(?:unsafe_load|load|load_all|full_load)\s*\(`),
+		unless:     lazyRegexp(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
 		confidence: 0.85,
 	},
 	{
@@ -132,7 +130,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"Load.java", `Object o = new ObjectInputStream(socket.getInputStream()).readObject();`},
 			Leaves:      Example{"Load.java", `Config c = mapper.readValue(in, Config.class);`}},
 		hint:  "ObjectInputStream",
-		kinds: []kind{kJava}, re: regexp.MustCompile(`\bnew\s+ObjectInputStream\s*\(`), confidence: 0.8,
+		kinds: []kind{kJava}, re: lazyRegexp(`\bnew\s+ObjectInputStream\s*\(`), confidence: 0.8,
 	},
 	{
 		Rule: Rule{ID: "tollgate/eval-request-data", Severity: policy.Critical, CWE: []string{"CWE-95"},
@@ -140,7 +138,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"calc.py", `result = eval(request.args.get("expr"))`},
 			Leaves:      Example{"calc.py", `result = ast.literal_eval(text)`}},
 		kinds:      []kind{kPython, kJS, kPHP, kRuby},
-		re:         regexp.MustCompile(`(?:^|[^\w.])(?:eval|exec|Function|instance_eval|class_eval)\s*\([^)]*(?:\brequest\.|\breq\.(?:body|query|params|headers|cookies)|\$_(?:GET|POST|REQUEST|COOKIE)|\bparams\[|\binput\s*\(|\bsys\.argv|\blocation\.(?:hash|search)|\bdocument\.cookie)`),
+		re:         lazyRegexp(`(?:^|[^\w.])(?:eval|exec|Function|instance_eval|class_eval)\s*\([^)]*(?:\brequest\.|\breq\.(?:body|query|params|headers|cookies)|\$_(?:GET|POST|REQUEST|COOKIE)|\bparams\[|\binput\s*\(|\bsys\.argv|\blocation\.(?:hash|search)|\bdocument\.cookie)`),
 		confidence: 0.9,
 	},
 	{
@@ -149,7 +147,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"users.py", `cursor.execute("SELECT * FROM users WHERE name = '" + name + "'")`},
 			Leaves:      Example{"users.py", `cursor.execute("SELECT * FROM users WHERE name = %s", (name,))`}},
 		kinds: []kind{kGo, kPython, kJS, kJava, kPHP, kRuby},
-		re: regexp.MustCompile(`(?i)(?:` +
+		re: lazyRegexp(`(?i)(?:` +
 			// "SELECT ... " + var  |  'SELECT ...' % var  |  "...".format(  |  f"SELECT ... {x}"
 			`"\s*` + sqlVerb + `[^"]*"\s*` + sqlJoin + `|'\s*` + sqlVerb + `[^']*'\s*` + sqlJoin +
 			`|\bf"` + sqlVerb + `[^"]*\{|\bf'` + sqlVerb + `[^']*\{` +
@@ -165,7 +163,7 @@ var codeRules = []lineRule{
 			Leaves:      Example{"setup.sh", `chmod 600 ~/.ssh/config`}},
 		kinds:      []kind{kShell, kDocker, kMake, kYAML},
 		hint:       "chmod",
-		re:         regexp.MustCompile(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
+		re:         lazyRegexp(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
 		confidence: 0.8,
 	},
 	{
@@ -175,7 +173,7 @@ var codeRules = []lineRule{
 			Leaves:      Example{"store.go", `os.WriteFile(path, data, 0o600)`}},
 		kinds:      []kind{kGo, kPython, kJS, kJava, kPHP, kRuby, kC},
 		hint:       "777",
-		re:         regexp.MustCompile(`(?i)\b(?:chmod\w*|mkdir\w*|makedirs|writefile|openfile|open|umask|fchmod|chmodsync|mkdirsync|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s]0o?777\b|\bmode\s*[:=]\s*0o?777\b`),
+		re:         lazyRegexp(`(?i)\b(?:chmod\w*|mkdir\w*|makedirs|writefile|openfile|open|umask|fchmod|chmodsync|mkdirsync|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s]0o?777\b|\bmode\s*[:=]\s*0o?777\b`),
 		confidence: 0.8,
 	},
 	{
@@ -185,7 +183,7 @@ var codeRules = []lineRule{
 			Leaves:      Example{"Dockerfile", `RUN curl -fsSLo install.sh https://get.example.com/install.sh && sha256sum -c install.sh.sha256`}},
 		kinds:      []kind{kShell, kDocker, kMake, kYAML},
 		hint:       "sh",
-		re:         regexp.MustCompile(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
+		re:         lazyRegexp(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
 		confidence: 0.9,
 	},
 }

@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -12,9 +11,9 @@ import (
 // fileRule matches a committed file by path and, where content decides, by its added text.
 type fileRule struct {
 	Rule
-	what    string         // names the file kind in the message
-	path    *regexp.Regexp // on the repository path, lower-cased
-	except  *regexp.Regexp // paths that are templates or public parts
+	what    string  // names the file kind in the message
+	path    *lazyRE // on the repository path, lower-cased
+	except  *lazyRE // paths that are templates or public parts
 	content func(text string) bool
 	binary  bool // a binary file matching the path is a finding by itself
 }
@@ -34,12 +33,12 @@ var (
 		Leaves:      Example{"migrations/001_init.sql", "CREATE TABLE users (id int, email text);"}}
 )
 
-func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func re(s string) *lazyRE { return lazyRegexp(s) }
 
 func contains(res ...string) func(string) bool {
-	compiled := make([]*regexp.Regexp, len(res))
+	compiled := make([]*lazyRE, len(res))
 	for i, s := range res {
-		compiled[i] = regexp.MustCompile(s)
+		compiled[i] = lazyRegexp(s)
 	}
 	return func(text string) bool {
 		for _, c := range compiled {

@@ -32,7 +32,12 @@ func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
 	}
 	path := f.Path()
 	if f.Status == Added || f.Status == Renamed || f.Status == Copied {
-		for _, sec := range s.Detector.ScanPath(path) {
+		secs, err := s.Detector.ScanPath(path)
+		if err != nil {
+			r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: err.Error()})
+			return
+		}
+		for _, sec := range secs {
 			s.report(u, f, sec, r)
 		}
 	}
@@ -62,7 +67,12 @@ func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
 				}
 				b.WriteString(l.Text)
 			}
-			for _, sec := range s.Detector.Scan(path, b.String(), block[0].New) {
+			secs, err := s.Detector.Scan(path, b.String(), block[0].New)
+			if err != nil {
+				r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: path + ": " + err.Error()})
+				return
+			}
+			for _, sec := range secs {
 				s.report(u, f, sec, r)
 			}
 		}

@@ -53,9 +53,11 @@ ms() {
 	echo $(((end - start) / 1000000))
 }
 
-# rss CMD...: peak resident memory in KiB.
+# rss DIR CMD...: peak resident memory in KiB of CMD run in DIR.
 rss() {
-	/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1
+	local dir=$1
+	shift
+	(cd "$dir" && /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1)
 }
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -76,8 +78,8 @@ for w in small sources base64; do
 	tm=$(echo "${t[*]}" | median)
 	gm=$(echo "${g[*]}" | median)
 	ratio=$(awk -v a="$tm" -v b="$gm" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
-	tr_=$(rss tg "$dir")
-	gr_=$(rss gl "$dir")
+	tr_=$(rss "$dir" "$work/bin/tollgate" review --staged --format json --fail-on critical)
+	gr_=$(rss "$dir" "$work/bin/gitleaks" git --pre-commit --staged --no-banner --log-level error)
 	case $w in small) goal=0.5 ;; sources) goal=0.3 ;; base64) goal=0.05 ;; esac
 	printf '%-10s %6sms %6sms %7s %10s %10s %6s\n' "$w" "$tm" "$gm" "$ratio" "$tr_" "$gr_" "<=$goal"
 done
