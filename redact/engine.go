@@ -39,6 +39,7 @@ type span struct {
 type lazyDetector struct {
 	once sync.Once
 	d    *detect.Detector
+	re   *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
 	err  error
 }
 
@@ -116,6 +117,7 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
 		l.d = d
+		l.re = r.Regex
 	})
 	return l.d, l.err
 }
@@ -133,13 +135,46 @@ func (e *engine) match(lower string, hit func(rule int)) {
 	}
 }
 
-// encodedRun finds text that gitleaks' decoder may turn into something with a keyword.
-var encodedRun = regexp.MustCompile(`[A-Za-z0-9+/_\-]{16,}={0,2}|(?:%[0-9A-Fa-f]{2}){2,}|[0-9A-Fa-f]{32,}|\\u[0-9A-Fa-f]{4}`)
+// mayBeEncoded is a fast superset of what gitleaks' decoder looks for: a run of 16 or more
+// base64 characters ([\w/+-]), a percent escape, or a U+XXXX / \uXXXX escape.
+func mayBeEncoded(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '/', c == '+', c == '-':
+			run++
+			if run >= 16 {
+				return true
+			}
+			continue
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			return true
+		case (c == '+' || c == 'u') && i > 0 && (s[i-1] == 'U' || s[i-1] == '\\'):
+			return true
+		case c >= 0x80:
+			// \w in gitleaks' pattern is ASCII-only; a non-ASCII byte ends the run
+		}
+		run = 0
+	}
+	return false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// decodes reports whether gitleaks' first decoding pass would decode anything in s.
+func decodes(s string) bool {
+	if !mayBeEncoded(s) {
+		return false
+	}
+	_, segs := codec.NewDecoder().Decode(s, nil)
+	return len(segs) > 0
+}
 
 // decoded returns line with its encoded segments decoded, as gitleaks' decoding passes would
 // (up to five levels), or "" when nothing decodes.
 func decoded(line string) string {
-	if !encodedRun.MatchString(line) {
+	if !mayBeEncoded(line) {
 		return ""
 	}
 	dec := codec.NewDecoder()
@@ -188,8 +223,14 @@ func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, err
 		if err != nil {
 			return nil, err
 		}
+		re := e.dets[r].re
 		for _, w := range e.windows(hits[r], lines, e.window[r]) {
 			raw := strings.Join(lines[w[0]:w[1]+1], "\n") + "\n"
+			// gitleaks finds nothing where the rule's regex does not match the text and its
+			// decoder has nothing to decode: skip the detector there.
+			if re != nil && !re.MatchString(raw) && !decodes(raw) {
+				continue
+			}
 			first := startLine + w[0]
 			for _, f := range det.Detect(detect.Fragment{Raw: raw, FilePath: path, StartLine: first}) {
 				if strings.HasPrefix(f.Match, "file detected: ") {

@@ -32,7 +32,8 @@ type lineRule struct {
 	re         *lazyRE
 	unless     *lazyRE // the line is safe if this matches
 	check      func(code string, m []int) bool
-	hint       string // a substring every match contains (case-sensitive): the regex runs only then
+	hint       string   // a substring every match contains (case-sensitive): the regex runs only then
+	anyFold    []string // lower-case words one of which every match contains (case-insensitive)
 	confidence float64
 	inComments bool
 }
@@ -102,12 +103,20 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 		if k.isProse() {
 			continue
 		}
-		code := ""
+		code, lower := "", ""
 		codeDone := false
 		for ri := range codeRules {
 			rule := &codeRules[ri]
 			if !rule.applies(k) || (rule.hint != "" && !strings.Contains(l.Text, rule.hint)) {
 				continue
+			}
+			if len(rule.anyFold) > 0 {
+				if lower == "" {
+					lower = strings.ToLower(l.Text)
+				}
+				if !containsAny(lower, rule.anyFold) {
+					continue
+				}
 			}
 			text := l.Text
 			if !rule.inComments {

@@ -111,7 +111,8 @@ var codeRules = []lineRule{
 			Description: "pickle can run code while loading data",
 			Catches:     Example{"load.py", `obj = pickle.loads(request.data)`},
 			Leaves:      Example{"load.py", `obj = json.loads(request.data)`}},
-		kinds: []kind{kPython}, re: lazyRegexp(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
+		anyFold: []string{"pickle", "dill", "shelve"},
+		kinds:   []kind{kPython}, re: lazyRegexp(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
 	},
 	{
 		Rule: Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -138,6 +139,7 @@ var codeRules = []lineRule{
 			Catches:     Example{"calc.py", `result = eval(request.args.get("expr"))`},
 			Leaves:      Example{"calc.py", `result = ast.literal_eval(text)`}},
 		kinds:      []kind{kPython, kJS, kPHP, kRuby},
+		anyFold:    []string{"eval", "exec", "function"},
 		re:         lazyRegexp(`(?:^|[^\w.])(?:eval|exec|Function|instance_eval|class_eval)\s*\([^)]*(?:\brequest\.|\breq\.(?:body|query|params|headers|cookies)|\$_(?:GET|POST|REQUEST|COOKIE)|\bparams\[|\binput\s*\(|\bsys\.argv|\blocation\.(?:hash|search)|\bdocument\.cookie)`),
 		confidence: 0.9,
 	},
@@ -146,7 +148,8 @@ var codeRules = []lineRule{
 			Description: "SQL is built by string concatenation or formatting, not parameters",
 			Catches:     Example{"users.py", `cursor.execute("SELECT * FROM users WHERE name = '" + name + "'")`},
 			Leaves:      Example{"users.py", `cursor.execute("SELECT * FROM users WHERE name = %s", (name,))`}},
-		kinds: []kind{kGo, kPython, kJS, kJava, kPHP, kRuby},
+		kinds:   []kind{kGo, kPython, kJS, kJava, kPHP, kRuby},
+		anyFold: []string{"select", "insert", "update", "delete"},
 		re: lazyRegexp(`(?i)(?:` +
 			// "SELECT ... " + var  |  'SELECT ...' % var  |  "...".format(  |  f"SELECT ... {x}"
 			`"\s*` + sqlVerb + `[^"]*"\s*` + sqlJoin + `|'\s*` + sqlVerb + `[^']*'\s*` + sqlJoin +
