@@ -66,10 +66,17 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 		textFlag  = "--text"
 		end       = "--end-of-options"
 	)
-	rawArgs := append(append([]string{}, cmd...), recursive, renames, rawFlag, nulFlag, noAbbrev, end)
-	rawOut, err := r.Git.run(ctx, nil, append(rawArgs, trees...)...)
+	// One git call: the NUL-separated --raw listing (exact names), an empty record, then the
+	// patch (lines).
+	args := append(append([]string{}, cmd...), recursive, renames, rawFlag, patch, nulFlag, noAbbrev, noContext)
+	args = append(append(args, diffFlags...), end)
+	out, err := r.Git.run(ctx, nil, append(args, trees...)...)
 	if err != nil {
-		return review.Unit{}, fmt.Errorf("failed to list changed files: %w", err)
+		return review.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
+	}
+	rawOut, patchOut := out, []byte(nil)
+	if i := bytes.Index(out, []byte{0, 0}); i >= 0 {
+		rawOut, patchOut = out[:i+1], out[i+2:]
 	}
 	entries, err := parseRaw(rawOut)
 	if err != nil {
@@ -87,12 +94,6 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 	u := review.Unit{Commit: commit}
 	if len(entries) == 0 {
 		return u, nil
-	}
-	patchArgs := append(append(append([]string{}, cmd...), recursive, renames, patch, noContext), diffFlags...)
-	patchArgs = append(patchArgs, end)
-	patchOut, err := r.Git.run(ctx, nil, append(patchArgs, trees...)...)
-	if err != nil {
-		return review.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
 	}
 	files, err := review.ParseDiff(patchOut)
 	if err != nil {
@@ -326,28 +327,47 @@ func (r *Repo) blobIsText(ctx context.Context, oid string) (bool, error) {
 	return !bytes.ContainsRune(out, 0), nil
 }
 
+// emptyTrees are the ids of the empty tree per object format.
+var emptyTrees = map[string]string{
+	"sha1":   "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+	"sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
+
 // Staged returns the staged set: the index (GIT_INDEX_FILE honoured) against HEAD, or against
 // the empty tree on an unborn branch.
 func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
-	head, err := r.Head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	base := head
-	if base == "" {
-		if base, err = r.EmptyTree(ctx); err != nil {
-			return nil, err
-		}
-	}
 	var (
 		diffIndex = "diff-index"
 		cached    = "--cached"
+		headRef   = "HEAD"
 	)
-	u, err := r.unit(ctx, "", []string{diffIndex, cached}, base)
+	// Resolve HEAD (for the report) while git diffs against it.
+	type resolved struct {
+		id  string
+		err error
+	}
+	headc := make(chan resolved, 1)
+	go func() {
+		id, err := r.Head(ctx)
+		headc <- resolved{id, err}
+	}()
+	u, err := r.unit(ctx, "", []string{diffIndex, cached}, headRef)
+	head := <-headc
+	if head.err != nil {
+		return nil, head.err
+	}
+	if head.id == "" {
+		// An unborn branch: everything staged is new.
+		base, terr := r.EmptyTree(ctx)
+		if terr != nil {
+			return nil, terr
+		}
+		u, err = r.unit(ctx, "", []string{diffIndex, cached}, base)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
+	return &review.Change{Kind: "staged", Base: head.id, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
 }
 
 // commitUnit is one commit against its first parent (the empty tree for a root commit).

@@ -93,6 +93,10 @@ func (r *Repo) EmptyTree(ctx context.Context) (string, error) {
 	if r.emptyTree != "" {
 		return r.emptyTree, nil
 	}
+	if id, ok := emptyTrees[r.ObjectFormat]; ok {
+		r.emptyTree = id
+		return id, nil
+	}
 	var (
 		hashObject = "hash-object"
 		typ        = "-t"
