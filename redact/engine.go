@@ -231,22 +231,7 @@ func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, err
 			if re != nil && !re.MatchString(raw) && !decodes(raw) {
 				continue
 			}
-			first := startLine + w[0]
-			for _, f := range det.Detect(detect.Fragment{Raw: raw, FilePath: path, StartLine: first}) {
-				if strings.HasPrefix(f.Match, "file detected: ") {
-					continue
-				}
-				s := fromFinding(f)
-				// gitleaks counts a column from the newline before the line, not from the
-				// line's first byte: past the fragment's first line both are one too large.
-				if s.Line > first {
-					s.StartColumn--
-				}
-				if s.EndLine > first {
-					s.EndColumn--
-				}
-				out = append(out, s)
-			}
+			out = append(out, detectText(det, path, raw, startLine+w[0])...)
 		}
 	}
 	return dedupSecrets(out), nil
@@ -273,6 +258,28 @@ func (e *engine) scanPath(path string) ([]Secret, error) {
 		}
 	}
 	return out, nil
+}
+
+// detectText runs a gitleaks detector on text whose first line is numbered first, keeping
+// content findings only.
+func detectText(det *detect.Detector, path, text string, first int) []Secret {
+	var out []Secret
+	for _, f := range det.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: first}) {
+		if strings.HasPrefix(f.Match, "file detected: ") {
+			continue
+		}
+		s := fromFinding(f)
+		// gitleaks counts a column from the newline before the line, not from the line's
+		// first byte: past the fragment's first line both are one too large.
+		if s.Line > first {
+			s.StartColumn--
+		}
+		if s.EndLine > first {
+			s.EndColumn--
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // windows merges the keyword lines of one rule into [first, last] line ranges.

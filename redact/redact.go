@@ -334,22 +334,7 @@ func (d *Detector) scanWhole(path, text string, startLine int) []Secret {
 	if err != nil {
 		panic(err) // scanWhole is for tests only
 	}
-	fs := full.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: startLine})
-	out := make([]Secret, 0, len(fs))
-	for _, f := range fs {
-		if strings.HasPrefix(f.Match, "file detected: ") {
-			continue
-		}
-		s := fromFinding(f)
-		if s.Line > startLine {
-			s.StartColumn--
-		}
-		if s.EndLine > startLine {
-			s.EndColumn--
-		}
-		out = append(out, s)
-	}
-	return dedupSecrets(out)
+	return dedupSecrets(detectText(full, path, text, startLine))
 }
 
 // ScanPath runs the path-only rules (e.g. key stores by extension) on a file name.

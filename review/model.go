@@ -169,6 +169,32 @@ var fence = lazyRegexp("(?s)```(?:json)?\\s*(.*?)```")
 // extractFindings finds the answer's JSON object leniently: prose or a code fence around it is
 // tolerated; no valid object is an error, never "no findings".
 func extractFindings(text string) ([]modelFinding, error) {
+	var out []modelFinding
+	found := firstObject(text, func(dec *json.Decoder) bool {
+		var v struct {
+			Findings *[]json.RawMessage `json:"findings"`
+		}
+		if dec.Decode(&v) != nil || v.Findings == nil {
+			return false
+		}
+		for _, raw := range *v.Findings {
+			var f modelFinding
+			if json.Unmarshal(raw, &f) != nil {
+				f = modelFinding{} // rejected as malformed by anchor
+			}
+			out = append(out, f)
+		}
+		return true
+	})
+	if !found {
+		return nil, errors.New("the answer holds no valid {\"findings\": [...]} object")
+	}
+	return out, nil
+}
+
+// firstObject tries decode on every '{' of the answer's code fences, then of the whole text,
+// until decode accepts one: prose or a fence around the JSON is tolerated.
+func firstObject(text string, decode func(*json.Decoder) bool) bool {
 	candidates := []string{}
 	for _, m := range fence.FindAllStringSubmatch(text, -1) {
 		candidates = append(candidates, m[1])
@@ -176,21 +202,8 @@ func extractFindings(text string) ([]modelFinding, error) {
 	candidates = append(candidates, text)
 	for _, c := range candidates {
 		for i := strings.IndexByte(c, '{'); i >= 0; {
-			var v struct {
-				Findings *[]json.RawMessage `json:"findings"`
-			}
-			dec := json.NewDecoder(strings.NewReader(c[i:]))
-			if err := dec.Decode(&v); err == nil && v.Findings != nil {
-				var out []modelFinding
-				for _, raw := range *v.Findings {
-					var f modelFinding
-					if json.Unmarshal(raw, &f) == nil {
-						out = append(out, f)
-					} else {
-						out = append(out, modelFinding{}) // rejected as malformed below
-					}
-				}
-				return out, nil
+			if decode(json.NewDecoder(strings.NewReader(c[i:]))) {
+				return true
 			}
 			next := strings.IndexByte(c[i+1:], '{')
 			if next < 0 {
@@ -199,7 +212,7 @@ func extractFindings(text string) ([]modelFinding, error) {
 			i += 1 + next
 		}
 	}
-	return nil, errors.New("the answer holds no valid {\"findings\": [...]} object")
+	return false
 }
 
 // anchor keeps findings whose evidence is in the material sent, correcting their line; the rest
@@ -382,31 +395,23 @@ type verdict struct {
 }
 
 func extractVerdicts(text string) (map[string]verdict, error) {
-	candidates := []string{}
-	for _, m := range fence.FindAllStringSubmatch(text, -1) {
-		candidates = append(candidates, m[1])
-	}
-	candidates = append(candidates, text)
-	for _, c := range candidates {
-		for i := strings.IndexByte(c, '{'); i >= 0; {
-			var v struct {
-				Verdicts *[]verdict `json:"verdicts"`
-			}
-			if err := json.NewDecoder(strings.NewReader(c[i:])).Decode(&v); err == nil && v.Verdicts != nil {
-				out := map[string]verdict{}
-				for _, x := range *v.Verdicts {
-					out[strings.TrimSpace(x.ID)] = x
-				}
-				return out, nil
-			}
-			next := strings.IndexByte(c[i+1:], '{')
-			if next < 0 {
-				break
-			}
-			i += 1 + next
+	out := map[string]verdict{}
+	found := firstObject(text, func(dec *json.Decoder) bool {
+		var v struct {
+			Verdicts *[]verdict `json:"verdicts"`
 		}
+		if dec.Decode(&v) != nil || v.Verdicts == nil {
+			return false
+		}
+		for _, x := range *v.Verdicts {
+			out[strings.TrimSpace(x.ID)] = x
+		}
+		return true
+	})
+	if !found {
+		return nil, errors.New("no {\"verdicts\": [...]} object")
 	}
-	return nil, errors.New("no {\"verdicts\": [...]} object")
+	return out, nil
 }
 
 func cacheKey(parts ...any) string {
