@@ -173,6 +173,13 @@ func TestReportGolden(t *testing.T) {
 			golden(t, tt.name+".json", js.Bytes())
 			checkJSONContract(t, js.Bytes())
 
+			var sf bytes.Buffer
+			if err := rep.WriteSARIF(&sf); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name+".sarif", sf.Bytes())
+			checkSARIF(t, rep, sf.Bytes())
+
 			for _, color := range []bool{false, true} {
 				var txt bytes.Buffer
 				if err := rep.WriteText(&txt, TextOptions{Color: color}); err != nil {
@@ -424,5 +431,73 @@ func TestWriteTextEscapesEverything(t *testing.T) {
 	// One line per item: nothing injected a line break.
 	if n := strings.Count(b.String(), "\n"); n != 9 {
 		t.Errorf("text report has %d lines, want 9:\n%s", n, b.String())
+	}
+}
+
+// checkSARIF asserts what GitHub code scanning relies on: version 2.1.0, relative URIs, a level
+// and a security-severity for every result, a primaryLocationLineHash, rules for every ruleId,
+// and an unsuccessful invocation when the review was incomplete.
+func checkSARIF(t *testing.T, rep *Report, data []byte) {
+	t.Helper()
+	var v struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID         string            `json:"id"`
+						Properties map[string]any    `json:"properties"`
+						Help       map[string]string `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Invocations []struct {
+				ExecutionSuccessful bool `json:"executionSuccessful"`
+			} `json:"invocations"`
+			Results []struct {
+				RuleID              string            `json:"ruleId"`
+				RuleIndex           int               `json:"ruleIndex"`
+				Level               string            `json:"level"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Properties          map[string]any    `json:"properties"`
+				Locations           []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Version != "2.1.0" || len(v.Runs) != 1 || v.Runs[0].Tool.Driver.Name != "tollgate" {
+		t.Fatalf("not a tollgate SARIF 2.1.0 log: %s", data)
+	}
+	run := v.Runs[0]
+	if len(run.Results) != len(rep.Findings) {
+		t.Fatalf("%d results for %d findings", len(run.Results), len(rep.Findings))
+	}
+	if run.Invocations[0].ExecutionSuccessful == rep.Incomplete() {
+		t.Errorf("executionSuccessful = %v for an incomplete=%v review", run.Invocations[0].ExecutionSuccessful, rep.Incomplete())
+	}
+	for i, r := range run.Results {
+		f := rep.Findings[i]
+		if r.RuleID != f.RuleID || run.Tool.Driver.Rules[r.RuleIndex].ID != f.RuleID {
+			t.Errorf("result %d: ruleId %s / index %d do not name %s", i, r.RuleID, r.RuleIndex, f.RuleID)
+		}
+		if r.Level == "" || r.Properties["security-severity"] == nil || r.PartialFingerprints["primaryLocationLineHash"] == "" {
+			t.Errorf("result %d lacks level, security-severity or fingerprint: %+v", i, r)
+		}
+		uri := r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+		if strings.HasPrefix(uri, "/") || strings.Contains(uri, "://") || r.Locations[0].PhysicalLocation.Region.StartLine < 1 {
+			t.Errorf("result %d: location %q line %d is not relative or has no line", i, uri, r.Locations[0].PhysicalLocation.Region.StartLine)
+		}
 	}
 }

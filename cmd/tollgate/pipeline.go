@@ -125,9 +125,9 @@ type output struct {
 
 func (o output) validate() error {
 	switch o.format {
-	case "text", "json":
+	case "text", "json", "sarif":
 	default:
-		return usageError("unknown --format %q (want text or json)", o.format)
+		return usageError("unknown --format %q (want text, json or sarif)", o.format)
 	}
 	if o.failOn != "" {
 		if _, err := policy.ParseSeverity(o.failOn); err != nil {
@@ -197,9 +197,12 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	if o.format == "json" {
+	switch o.format {
+	case "json":
 		err = rep.WriteJSON(w)
-	} else {
+	case "sarif":
+		err = rep.WriteSARIF(w)
+	default:
 		err = rep.WriteText(w, review.TextOptions{Color: color})
 	}
 	if err != nil {

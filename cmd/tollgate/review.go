@@ -10,12 +10,12 @@ func reviewCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "review",
 		Usage:     "review the staged set, a commit or a range on demand",
-		UsageText: "tollgate review [--staged | --commit REV | --range A..B] [--format text|json] [--output FILE] [--fail-on SEVERITY] [--config FILE]",
+		UsageText: "tollgate review [--staged | --commit REV | --range A..B] [--format text|json|sarif] [--output FILE] [--fail-on SEVERITY] [--config FILE]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "review the staged set (the default)"},
 			&cli.StringFlag{Name: "commit", Usage: "review one commit against its first parent"},
 			&cli.StringFlag{Name: "range", Usage: "review every commit in `A..B`, each at its own content"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: text or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: text, json or sarif"},
 			&cli.StringFlag{Name: "output", Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "fail-on", Usage: "fail at this `SEVERITY` or above (info, low, medium, high, critical)"},
 			&cli.StringFlag{Name: "config", Usage: "user config `FILE` (instead of ~/.config/tollgate/config.toml)"},
