@@ -339,35 +339,22 @@ func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
 	var (
 		diffIndex = "diff-index"
 		cached    = "--cached"
-		headRef   = "HEAD"
 	)
-	// Resolve HEAD (for the report) while git diffs against it.
-	type resolved struct {
-		id  string
-		err error
-	}
-	headc := make(chan resolved, 1)
-	go func() {
-		id, err := r.Head(ctx)
-		headc <- resolved{id, err}
-	}()
-	u, err := r.unit(ctx, "", []string{diffIndex, cached}, headRef)
-	head := <-headc
-	if head.err != nil {
-		return nil, head.err
-	}
-	if head.id == "" {
-		// An unborn branch: everything staged is new.
-		base, terr := r.EmptyTree(ctx)
-		if terr != nil {
-			return nil, terr
-		}
-		u, err = r.unit(ctx, "", []string{diffIndex, cached}, base)
-	}
+	head, err := r.Head(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &review.Change{Kind: "staged", Base: head.id, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
+	base := head
+	if base == "" { // an unborn branch: everything staged is new
+		if base, err = r.EmptyTree(ctx); err != nil {
+			return nil, err
+		}
+	}
+	u, err := r.unit(ctx, "", []string{diffIndex, cached}, base)
+	if err != nil {
+		return nil, err
+	}
+	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
 }
 
 // commitUnit is one commit against its first parent (the empty tree for a root commit).

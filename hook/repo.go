@@ -20,6 +20,7 @@ type Repo struct {
 	HooksDir     string // absolute: where git really looks for hooks
 	ObjectFormat string // sha1 or sha256
 	emptyTree    string
+	head         string // HEAD's commit when the repository was opened ("" on an unborn branch)
 }
 
 // Open finds the repository that contains dir.
@@ -34,8 +35,17 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		gitPath    = "--git-path"
 		hooks      = "hooks"
 		objectForm = "--show-object-format"
+		verify     = "--verify"
+		quiet      = "-q"
+		head       = "HEAD^{commit}"
 	)
-	out, err := g.output(ctx, revParse, absolute, toplevel, gitDir, commonDir, gitPath, hooks, objectForm)
+	// One call: the paths, the object format, and HEAD (absent on an unborn branch, where
+	// rev-parse still prints the rest and exits 1).
+	out, err := g.output(ctx, revParse, absolute, toplevel, gitDir, commonDir, gitPath, hooks, objectForm, verify, quiet, head)
+	headID, unborn := "", false
+	if err != nil && exitCode(err) == 1 && strings.Count(out, "\n") == 4 {
+		err, unborn = nil, true
+	}
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
@@ -47,6 +57,12 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		return nil, fmt.Errorf("failed to open repository: %w", err)
 	}
 	lines := strings.Split(out, "\n")
+	if !unborn {
+		if len(lines) != 6 {
+			return nil, fmt.Errorf("failed to open repository: unexpected rev-parse output %q", out)
+		}
+		headID, lines = lines[5], lines[:5]
+	}
 	if len(lines) != 5 {
 		return nil, fmt.Errorf("failed to open repository: unexpected rev-parse output %q", out)
 	}
@@ -56,14 +72,15 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	}
 	r := &Repo{
 		Git: NewGit(root), Root: root, GitDir: lines[1], CommonDir: lines[2], HooksDir: lines[3],
-		ObjectFormat: lines[4],
+		ObjectFormat: lines[4], head: headID,
 	}
 	return r, nil
 }
 
-// Head returns the commit HEAD points to, or "" on an unborn branch.
+// Head returns the commit HEAD pointed to when the repository was opened, or "" on an unborn
+// branch.
 func (r *Repo) Head(ctx context.Context) (string, error) {
-	return r.resolveCommit(ctx, "HEAD", true)
+	return r.head, nil
 }
 
 // resolveCommit resolves rev to a commit id. With optional, a missing rev is "" without error.
