@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -162,15 +163,6 @@ func mayBeEncoded(s string) bool {
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
-// decodes reports whether gitleaks' first decoding pass would decode anything in s.
-func decodes(s string) bool {
-	if !mayBeEncoded(s) {
-		return false
-	}
-	_, segs := codec.NewDecoder().Decode(s, nil)
-	return len(segs) > 0
-}
-
 // decoded returns line with its encoded segments decoded, as gitleaks' decoding passes would
 // (up to five levels), or "" when nothing decodes.
 func decoded(line string) string {
@@ -195,6 +187,9 @@ func decoded(line string) string {
 func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, error) {
 	hits := make(map[int][]int)
 	last := make(map[int]int)
+	// decodable[i]: gitleaks' decoder would decode something on line i. Its patterns never
+	// span lines, so a window decodes exactly when one of its lines does.
+	decodable := make([]bool, len(lines))
 	for i, line := range lines {
 		mark := func(r int) {
 			if p, ok := last[r]; ok && p == i {
@@ -205,6 +200,7 @@ func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, err
 		}
 		e.match(strings.ToLower(line), mark)
 		if d := decoded(line); d != "" {
+			decodable[i] = true
 			e.match(strings.ToLower(d), mark)
 		}
 	}
@@ -228,7 +224,7 @@ func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, err
 			raw := strings.Join(lines[w[0]:w[1]+1], "\n") + "\n"
 			// gitleaks finds nothing where the rule's regex does not match the text and its
 			// decoder has nothing to decode: skip the detector there.
-			if re != nil && !re.MatchString(raw) && !decodes(raw) {
+			if re != nil && !re.MatchString(raw) && !slices.Contains(decodable[w[0]:w[1]+1], true) {
 				continue
 			}
 			out = append(out, detectText(det, path, raw, startLine+w[0])...)

@@ -38,17 +38,11 @@ func forEachFile(ctx context.Context, u *Unit, r *Result, fn func(f *FileDiff, r
 	wg.Wait()
 	var unfinished []string
 	for i := range parts {
-		p := &parts[i]
 		if !done[i] {
 			unfinished = append(unfinished, u.Files[i].Path())
 			continue
 		}
-		r.Findings = append(r.Findings, p.Findings...)
-		r.NotRun = append(r.NotRun, p.NotRun...)
-		r.Limits = append(r.Limits, p.Limits...)
-		r.Rejected = append(r.Rejected, p.Rejected...)
-		r.Binary = append(r.Binary, p.Binary...)
-		r.Suppressed += p.Suppressed
+		r.merge(&parts[i])
 	}
 	if len(unfinished) > 0 {
 		return &unfinishedError{cause: ctx.Err(), files: unfinished}

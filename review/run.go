@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -27,6 +28,16 @@ type Result struct {
 	Rejected   []Rejected
 	Suppressed int
 	Binary     []string // binary files: scanned by name only
+}
+
+// merge appends everything in o to r.
+func (r *Result) merge(o *Result) {
+	r.Findings = append(r.Findings, o.Findings...)
+	r.NotRun = append(r.NotRun, o.NotRun...)
+	r.Limits = append(r.Limits, o.Limits...)
+	r.Rejected = append(r.Rejected, o.Rejected...)
+	r.Binary = append(r.Binary, o.Binary...)
+	r.Suppressed += o.Suppressed
 }
 
 func (r *Result) add(f Finding) {
@@ -72,19 +83,41 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		scanCtx, cancel = context.WithTimeout(ctx, t)
 	}
 	defer cancel()
-	for _, s := range opts.Scanners {
-		failed := false
-		for ui := range ch.Units {
-			before := len(res.Findings)
-			err := s.Scan(scanCtx, &ch.Units[ui], &res)
-			if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				err = fmt.Errorf("review.timeout (%s) reached: %w", opts.Config.ReviewTimeout, err)
+	// The scanners run side by side, each on every unit in turn with a private result; the
+	// results are merged in scanner and unit order, so reports stay deterministic.
+	type unitOut struct {
+		res Result
+		err error
+	}
+	outs := make([][]unitOut, len(opts.Scanners))
+	var wg sync.WaitGroup
+	for si, s := range opts.Scanners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ui := range ch.Units {
+				var o unitOut
+				o.err = s.Scan(scanCtx, &ch.Units[ui], &o.res)
+				outs[si] = append(outs[si], o)
+				if o.err != nil {
+					return
+				}
 			}
+		}()
+	}
+	wg.Wait()
+	for si, s := range opts.Scanners {
+		failed := false
+		for ui, o := range outs[si] {
+			before := len(res.Findings)
+			res.merge(&o.res)
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, before)
-			if err != nil {
+			if err := o.err; err != nil {
+				if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+					err = fmt.Errorf("review.timeout (%s) reached: %w", opts.Config.ReviewTimeout, err)
+				}
 				res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})
 				failed = true
-				break
 			}
 		}
 		if !failed {
