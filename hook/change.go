@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
 )
 
@@ -206,12 +207,9 @@ func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
 	return out, nil
 }
 
-// Stat implements review.BlobReader: mode and blob id of path in the index (rev "") or in a
-// commit. Paths are repository-relative and never escape the tree (no "..", no absolute).
-func (r *Repo) Stat(ctx context.Context, rev, path string) (string, string, bool, error) {
-	if !cleanRepoPath(path) {
-		return "", "", false, fmt.Errorf("refusing path %q: not a clean repository path", path)
-	}
+// lsEntries lists index entries (rev "": ls-files -s) or tree entries (ls-tree) for a pathspec,
+// NUL-separated.
+func (r *Repo) lsEntries(ctx context.Context, rev, spec string) ([]byte, error) {
 	var (
 		lsFiles = "ls-files"
 		lsTree  = "ls-tree"
@@ -220,13 +218,19 @@ func (r *Repo) Stat(ctx context.Context, rev, path string) (string, string, bool
 		full    = "--full-tree"
 		sep     = "--"
 	)
-	var out []byte
-	var err error
 	if rev == "" {
-		out, err = r.Git.run(ctx, nil, lsFiles, stage, nul, sep, path)
-	} else {
-		out, err = r.Git.run(ctx, nil, lsTree, nul, full, rev, sep, path)
+		return r.Git.run(ctx, nil, lsFiles, stage, nul, sep, spec)
 	}
+	return r.Git.run(ctx, nil, lsTree, nul, full, rev, sep, spec)
+}
+
+// Stat implements review.BlobReader: mode and blob id of path in the index (rev "") or in a
+// commit. Paths are repository-relative and never escape the tree (no "..", no absolute).
+func (r *Repo) Stat(ctx context.Context, rev, path string) (string, string, bool, error) {
+	if !policy.CleanRepoPath(path) {
+		return "", "", false, fmt.Errorf("refusing path %q: not a clean repository path", path)
+	}
+	out, err := r.lsEntries(ctx, rev, path)
 	if err != nil {
 		return "", "", false, fmt.Errorf("failed to look up %q: %w", path, err)
 	}
@@ -252,28 +256,14 @@ func (r *Repo) Stat(ctx context.Context, rev, path string) (string, string, bool
 
 // List implements review.BlobReader: the files directly in dir at rev.
 func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
-	if dir != "" && !cleanRepoPath(dir) {
+	if dir != "" && !policy.CleanRepoPath(dir) {
 		return nil, fmt.Errorf("refusing directory %q: not a clean repository path", dir)
 	}
-	var (
-		lsFiles = "ls-files"
-		lsTree  = "ls-tree"
-		stage   = "-s"
-		nul     = "-z"
-		full    = "--full-tree"
-		sep     = "--"
-	)
 	spec := "."
 	if dir != "" {
 		spec = dir + "/"
 	}
-	var out []byte
-	var err error
-	if rev == "" {
-		out, err = r.Git.run(ctx, nil, lsFiles, stage, nul, sep, spec)
-	} else {
-		out, err = r.Git.run(ctx, nil, lsTree, nul, full, rev, sep, spec)
-	}
+	out, err := r.lsEntries(ctx, rev, spec)
 	if err != nil {
 		return nil, fmt.Errorf("failed to list %q: %w", dir, err)
 	}
@@ -300,19 +290,6 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 		}
 	}
 	return paths, nil
-}
-
-// cleanRepoPath reports a relative, slash-separated path with no "." or ".." element.
-func cleanRepoPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) || strings.HasSuffix(p, "/") {
-		return false
-	}
-	for _, el := range strings.Split(p, "/") {
-		if el == "" || el == "." || el == ".." {
-			return false
-		}
-	}
-	return true
 }
 
 // blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).

@@ -118,3 +118,17 @@ func (b *Boundary) ReadFile(rel string, limit int64) ([]byte, error) {
 	}
 	return io.ReadAll(f)
 }
+
+// CleanRepoPath reports a relative, slash-separated repository path with no ".", ".." or empty
+// element: the only kind of path tollgate hands to git or reads through the boundary.
+func CleanRepoPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) || strings.HasSuffix(p, "/") {
+		return false
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == "" || el == "." || el == ".." {
+			return false
+		}
+	}
+	return true
+}

@@ -144,7 +144,7 @@ func (e *expander) seeds(u *Unit) []expansionSource {
 	for i := range u.Files {
 		f := &u.Files[i]
 		if f.Status == Deleted || f.Status == ModeOnly || f.Binary || f.NewPath == "" ||
-			f.NewMode == "120000" || f.NewMode == "160000" || !cleanPath(f.NewPath) {
+			f.NewMode == "120000" || f.NewMode == "160000" || !policy.CleanRepoPath(f.NewPath) {
 			continue
 		}
 		s := expansionSource{path: f.NewPath, changed: true}
@@ -181,7 +181,7 @@ func (e *expander) candidates(s expansionSource) []string {
 	seen := map[string]bool{}
 	add := func(ps ...string) {
 		for _, p := range ps {
-			if p != s.path && !seen[p] && cleanPath(p) {
+			if p != s.path && !seen[p] && policy.CleanRepoPath(p) {
 				seen[p] = true
 				out = append(out, p)
 			}
@@ -216,20 +216,6 @@ func (e *expander) candidates(s expansionSource) []string {
 
 // --- reading through the repository boundary ---
 
-// cleanPath reports a relative, slash-separated repository path with no ".", ".." or empty
-// element: the only kind of path expansion ever hands to the BlobReader.
-func cleanPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) || strings.HasSuffix(p, "/") {
-		return false
-	}
-	for _, el := range strings.Split(p, "/") {
-		if el == "" || el == "." || el == ".." {
-			return false
-		}
-	}
-	return true
-}
-
 // dirOf is the directory of a repository path ("" for the root).
 func dirOf(p string) string {
 	d := path.Dir(p)
@@ -249,7 +235,7 @@ func join(dir, rel string) (string, bool) {
 	if p == "." {
 		return "", true // the root itself
 	}
-	return p, cleanPath(p)
+	return p, policy.CleanRepoPath(p)
 }
 
 // list returns the set of files directly in dir at the reviewed version.
@@ -258,10 +244,10 @@ func (e *expander) list(dir string) map[string]bool {
 		return l
 	}
 	set := map[string]bool{}
-	if dir == "" || cleanPath(dir) {
+	if dir == "" || policy.CleanRepoPath(dir) {
 		if paths, err := e.blobs.List(e.ctx, e.rev, dir); err == nil {
 			for _, p := range paths {
-				if cleanPath(p) && dirOf(p) == dir {
+				if policy.CleanRepoPath(p) && dirOf(p) == dir {
 					set[p] = true
 				}
 			}
@@ -283,7 +269,7 @@ func (e *expander) listSorted(dir string) []string {
 
 // exists reports whether p is a file (of any mode) at the reviewed version.
 func (e *expander) exists(p string) bool {
-	return cleanPath(p) && e.list(dirOf(p))[p]
+	return policy.CleanRepoPath(p) && e.list(dirOf(p))[p]
 }
 
 // load reads a text file at the reviewed version: a regular file, or with follow a symlink to
@@ -300,7 +286,7 @@ func (e *expander) load(p string) (string, bool) {
 func (e *expander) read(p string) (string, bool) {
 	cur := p
 	for hop := 0; hop <= maxSymlinkHops; hop++ {
-		if !cleanPath(cur) {
+		if !policy.CleanRepoPath(cur) {
 			return "", false
 		}
 		mode, oid, ok, err := e.blobs.Stat(e.ctx, e.rev, cur)
@@ -398,7 +384,7 @@ func (e *expander) goImports(s expansionSource) []string {
 		case ip == mod.path:
 		case strings.HasPrefix(ip, mod.path+"/"):
 			rest = strings.TrimPrefix(ip, mod.path+"/")
-			if !cleanPath(rest) {
+			if !policy.CleanRepoPath(rest) {
 				continue
 			}
 		default:
