@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
 )
 
 func statusCommand() *cli.Command {
@@ -55,7 +56,7 @@ func statusCommand() *cli.Command {
 			fmt.Fprintf(w, "config:      %s\n", files)
 			fmt.Fprintf(w, "             fail_on = %s, max_findings = %d\n", s.cfg.FailOn, s.cfg.MaxFindings)
 			_, _, gl := buildVersion()
-			fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s): built in\n", gl, gitleaksSource(s))
+			fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s), builtin (%d rules), injection: built in\n", gl, gitleaksSource(s), len(review.Rules()))
 			for _, name := range s.cfg.External {
 				fmt.Fprintf(w, "  %-11s %s\n", name+":", scannerState(ctx, name))
 			}
