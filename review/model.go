@@ -62,6 +62,22 @@ func (m *ModelStep) component() string { return "model:" + m.Provider.Name() }
 func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *Unit, det []Finding, res *Result) {
 	mat, limits := buildMaterial(ctx, u, cfg)
 	res.Limits = append(res.Limits, limits...)
+	if cfg.BlockOnSecret {
+		// A context file is there only to help: one that holds a secret is left out (and the
+		// report says so) rather than stopping the whole send. The change itself still blocks.
+		kept := mat.files[:0]
+		for _, f := range mat.files {
+			if f.role == "context" {
+				one := material{files: []matFile{f}}
+				if found, err := m.Detector.Find(one.render()); err != nil || len(found) > 0 {
+					res.Limits = append(res.Limits, fmt.Sprintf("context file %s left out of the model's material: it holds a secret", f.path))
+					continue
+				}
+			}
+			kept = append(kept, f)
+		}
+		mat.files = kept
+	}
 	if len(mat.files) == 0 {
 		return
 	}

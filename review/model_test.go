@@ -1,0 +1,61 @@
+package review
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/redact"
+)
+
+// recordingProvider answers every request with answer and keeps what it was sent.
+type recordingProvider struct {
+	answer string
+	sent   []string
+}
+
+func (p *recordingProvider) Name() string  { return "fake" }
+func (p *recordingProvider) Model() string { return "m" }
+func (p *recordingProvider) Complete(_ context.Context, system, user string) (Answer, error) {
+	p.sent = append(p.sent, system+"\n"+user)
+	return Answer{Text: p.answer}, nil
+}
+
+// TestModelContextFileWithSecretLeftOut: with block_on_secret a context file that holds a
+// secret is left out (and the report says so) instead of stopping the send; the secret is never
+// sent, and the change is still reviewed.
+func TestModelContextFileWithSecretLeftOut(t *testing.T) {
+	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
+	r := newFakeRepo(map[string]map[string]fakeFile{"": {
+		"go.mod":      reg("module example.com/app\n\ngo 1.22\n"),
+		"cmd/main.go": reg("package main\n\nimport \"example.com/app/lib\"\n\nfunc main() { lib.A() }\n"),
+		"lib/a.go":    reg("package lib\n\nconst tok = \"" + token + "\"\n\nfunc A() {}\n"),
+		"lib/b.go":    reg("package lib\n\nconst B = 2\n"),
+	}})
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &recordingProvider{answer: `{"findings": []}`}
+	step := &ModelStep{Provider: p, Detector: det}
+	var res Result
+	cfg := limitsCfg(20, 200000, 2)
+	cfg.Model.Verify = false
+	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	if len(p.sent) != 1 {
+		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
+	}
+	if strings.Contains(p.sent[0], token) {
+		t.Fatal("the secret was sent")
+	}
+	if !strings.Contains(p.sent[0], `"lib/b.go"`) || strings.Contains(p.sent[0], `"lib/a.go"`) {
+		t.Errorf("want lib/b.go as context and lib/a.go left out:\n%s", p.sent[0])
+	}
+	found := false
+	for _, l := range res.Limits {
+		found = found || strings.Contains(l, "context file lib/a.go left out")
+	}
+	if !found {
+		t.Errorf("the report does not say the context file was left out: %v", res.Limits)
+	}
+}
