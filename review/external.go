@@ -149,20 +149,37 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 	if err != nil {
 		return fmt.Errorf("failed: unreadable output: %v", err)
 	}
+	added := map[*FileDiff]map[int]string{} // new-file line -> text, per file, built once
 	for _, res := range results {
 		f := byRel[res.rel]
-		if f == nil || !touchesAdded(f, res.line, res.end) {
+		if f == nil {
 			continue
 		}
-		evidence := ""
-		for _, l := range f.AddedLines() {
-			if l.New == res.line {
-				evidence = redact.Mask(l.Text)
+		lines, ok := added[f]
+		if !ok {
+			lines = map[int]string{}
+			for _, l := range f.AddedLines() {
+				lines[l.New] = l.Text
+			}
+			added[f] = lines
+		}
+		end := max(res.end, res.line)
+		touches := false
+		if end-res.line < len(lines) {
+			for n := res.line; n <= end && !touches; n++ {
+				_, touches = lines[n]
+			}
+		} else { // a range wider than the added lines: look the other way round
+			for n := range lines {
+				touches = touches || (n >= res.line && n <= end)
 			}
 		}
-		end := res.end
-		if end < res.line {
-			end = res.line
+		if !touches {
+			continue // only what touches added lines is reported
+		}
+		evidence := ""
+		if t, ok := lines[res.line]; ok {
+			evidence = redact.Mask(t)
 		}
 		r.add(Finding{
 			RuleID: e.Tool + "/" + res.rule, Severity: res.sev, Confidence: res.conf, CWE: res.cwe,
@@ -183,18 +200,6 @@ func scannerEnv(scratch string) []string {
 		"GOCACHE=" + filepath.Join(scratch, "gocache"), "SEMGREP_SEND_METRICS=off", "SEMGREP_ENABLE_VERSION_CHECK=0",
 	}
 	return env
-}
-
-func touchesAdded(f *FileDiff, line, end int) bool {
-	if end < line {
-		end = line
-	}
-	for _, l := range f.AddedLines() {
-		if l.New >= line && l.New <= end {
-			return true
-		}
-	}
-	return false
 }
 
 // command returns the scanner's argv and which exit codes mean "ran" (findings or none).

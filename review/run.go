@@ -143,7 +143,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 	rep := &Report{
 		Tool:   Tool{Name: "tollgate", Version: opts.Version},
 		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
-		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: dedupStrings(res.Binary),
+		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: uniq(res.Binary),
 		addedLines: lines, notes: opts.Notes,
 	}
 	if opts.Detector != nil {
@@ -253,16 +253,4 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		out = out[:max]
 	}
 	return out, limits
-}
-
-func dedupStrings(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
