@@ -341,13 +341,22 @@ func (r *Repo) commitUnit(ctx context.Context, commit string) (review.Unit, stri
 		verify   = "--verify"
 		quiet    = "-q"
 		end      = "--end-of-options"
-		diffTree = "diff-tree"
 	)
 	parent, err := r.Git.output(ctx, revParse, verify, quiet, end, commit+"^1")
 	if err != nil {
 		if exitCode(err) != 1 {
 			return review.Unit{}, "", err
 		}
+		parent = "" // a root commit
+	}
+	return r.unitAgainst(ctx, commit, parent)
+}
+
+// unitAgainst diffs commit against parent ("" for a root commit: the empty tree).
+func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (review.Unit, string, error) {
+	diffTree := "diff-tree"
+	if parent == "" {
+		var err error
 		if parent, err = r.EmptyTree(ctx); err != nil {
 			return review.Unit{}, "", err
 		}
@@ -355,6 +364,9 @@ func (r *Repo) commitUnit(ctx context.Context, commit string) (review.Unit, stri
 	u, err := r.unit(ctx, commit, []string{diffTree}, parent, commit)
 	return u, parent, err
 }
+
+// listedCommit is one commit from rev-list with its first parent ("" for a root commit).
+type listedCommit struct{ id, parent string }
 
 // Commit returns one commit's change against its first parent.
 func (r *Repo) Commit(ctx context.Context, rev string) (*review.Change, error) {
@@ -391,9 +403,9 @@ func (r *Repo) Range(ctx context.Context, spec string) (*review.Change, error) {
 	return ch, r.addCommits(ctx, ch, commits)
 }
 
-func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []string) error {
+func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []listedCommit) error {
 	for _, c := range commits {
-		u, _, err := r.commitUnit(ctx, c)
+		u, _, err := r.unitAgainst(ctx, c.id, c.parent)
 		if err != nil {
 			return err
 		}
@@ -402,23 +414,34 @@ func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []stri
 	return nil
 }
 
-// revList lists commits, oldest first.
-func (r *Repo) revList(ctx context.Context, revs ...string) ([]string, error) {
+// revList lists commits with their first parents, oldest first (one git call for all of
+// them, so no commit needs its own rev-parse).
+func (r *Repo) revList(ctx context.Context, revs ...string) ([]listedCommit, error) {
 	var (
 		revList = "rev-list"
 		topo    = "--topo-order"
 		reverse = "--reverse"
+		parents = "--parents"
 	)
 	// revs are resolved object ids and fixed options only, never user text.
-	args := append([]string{revList, topo, reverse}, revs...)
+	args := append([]string{revList, topo, reverse, parents}, revs...)
 	out, err := r.Git.output(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("failed to list commits: %w", err)
 	}
-	if out == "" {
-		return nil, nil
+	var list []listedCommit
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		c := listedCommit{id: f[0]}
+		if len(f) > 1 {
+			c.parent = f[1]
+		}
+		list = append(list, c)
 	}
-	return strings.Split(out, "\n"), nil
+	return list, nil
 }
 
 // PushRef is one line of pre-push input.
@@ -483,7 +506,7 @@ func PushFromEnv() []PushRef {
 func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review.Change, error) {
 	ch := &review.Change{Kind: "push", Blobs: r}
 	seen := map[string]bool{}
-	var all []string
+	var all []listedCommit
 	notRemote := "--remotes=" + remote
 	for _, ref := range refs {
 		if isZeroOID(ref.LocalOID) || ref.LocalRef == "(delete)" {
@@ -523,8 +546,8 @@ func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review
 			}
 		}
 		for _, c := range commits {
-			if !seen[c] {
-				seen[c] = true
+			if !seen[c.id] {
+				seen[c.id] = true
 				all = append(all, c)
 			}
 		}
