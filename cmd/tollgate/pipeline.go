@@ -23,7 +23,7 @@ const maxConfigBytes = 1 << 20
 type session struct {
 	repo     *hook.Repo
 	cfg      policy.Config
-	boundary *policy.Boundary
+	boundary *policy.Boundary // config files at the root: read with symlinks always refused
 	detector *redact.Detector
 	notes    []string
 	// ready is closed when detector (built concurrently with reading the change) is set;
@@ -87,10 +87,6 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := policy.NewBoundary(repo.Root, cfg.FollowSymlinks)
-	if err != nil {
-		return nil, err
-	}
 	glConfig, err := readRepoFile(strict, ".gitleaks.toml")
 	if err != nil {
 		return nil, err
@@ -99,7 +95,7 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{repo: repo, cfg: cfg, boundary: b, ready: make(chan struct{})}
+	s := &session{repo: repo, cfg: cfg, boundary: strict, ready: make(chan struct{})}
 	// gitleaks' rule set takes tens of milliseconds to build: build it while git reads the change.
 	go func() {
 		defer close(s.ready)
