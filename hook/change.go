@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -55,7 +56,7 @@ func parseRaw(b []byte) ([]rawEntry, error) {
 
 // unit builds one review unit from a plumbing diff command (diff-index or diff-tree) and its
 // tree arguments. The raw -z listing gives exact names; the patch gives the lines.
-func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...string) (review.Unit, error) {
+func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, trees ...string) (review.Unit, error) {
 	var (
 		recursive = "-r"
 		renames   = "-M"
@@ -71,7 +72,7 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 	// patch (lines).
 	args := append(append([]string{}, cmd...), recursive, renames, rawFlag, patch, nulFlag, noAbbrev, noContext)
 	args = append(append(args, diffFlags...), end)
-	out, err := r.Git.run(ctx, nil, append(args, trees...)...)
+	out, err := g.run(ctx, nil, append(args, trees...)...)
 	if err != nil {
 		return review.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
 	}
@@ -123,7 +124,7 @@ func (r *Repo) unit(ctx context.Context, commit string, cmd []string, trees ...s
 				if e.newPath != e.oldPath {
 					one = append(one, e.newPath)
 				}
-				out, err := r.Git.run(ctx, nil, one...)
+				out, err := g.run(ctx, nil, one...)
 				if err != nil {
 					return review.Unit{}, fmt.Errorf("failed to read the diff of %q: %w", e.newPath, err)
 				}
@@ -327,11 +328,34 @@ func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
 			return nil, err
 		}
 	}
-	u, err := r.unit(ctx, "", []string{diffIndex, cached}, base)
+	// The index is diffed with an empty directory as the work tree, so every staged line
+	// comes from the staged blob (see Git.detached).
+	empty, err := r.emptyDir()
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(empty)
+	u, err := r.unit(ctx, r.Git.detached(r.GitDir, empty, r.Root), "", []string{diffIndex, cached}, base)
 	if err != nil {
 		return nil, err
 	}
 	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
+}
+
+// emptyDir creates an empty directory outside the repository (removed by the caller).
+func (r *Repo) emptyDir() (string, error) {
+	tmp, err := filepath.EvalSymlinks(os.TempDir())
+	if err != nil {
+		return "", fmt.Errorf("no usable temporary directory: %w", err)
+	}
+	if rel, err := filepath.Rel(r.Root, tmp); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		return "", fmt.Errorf("the temporary directory %s is inside the repository; set TMPDIR elsewhere", tmp)
+	}
+	dir, err := os.MkdirTemp(tmp, "tollgate-empty-")
+	if err != nil {
+		return "", fmt.Errorf("failed to create an empty directory: %w", err)
+	}
+	return dir, nil
 }
 
 // commitUnit is one commit against its first parent (the empty tree for a root commit).
@@ -361,7 +385,7 @@ func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (review.U
 			return review.Unit{}, "", err
 		}
 	}
-	u, err := r.unit(ctx, commit, []string{diffTree}, parent, commit)
+	u, err := r.unit(ctx, r.Git, commit, []string{diffTree}, parent, commit)
 	return u, parent, err
 }
 

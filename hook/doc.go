@@ -11,5 +11,7 @@
 //     (GIT_OPTIONAL_LOCKS=0), no checkout. Only install and uninstall write, and only in the
 //     hooks directory git really uses.
 //   - The staged set is read through git plumbing that honours GIT_INDEX_FILE, so
-//     `git commit -- path` and `git commit -a` are reviewed at what they will commit.
+//     `git commit -- path` and `git commit -a` are reviewed at what they will commit, and
+//     always at the staged blobs: the index is diffed with an empty directory as the work tree,
+//     so git never substitutes a work-tree file that merely looks unchanged.
 package hook

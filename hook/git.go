@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -55,6 +56,9 @@ var droppedEnv = []string{
 type Git struct {
 	Dir string
 	env []string
+	// global are options given before every subcommand (after the hardening), e.g. an
+	// explicit --git-dir and --work-tree.
+	global []string
 }
 
 // NewGit returns a runner for dir with the hardened environment.
@@ -75,6 +79,27 @@ func NewGit(dir string) *Git {
 		"GIT_CONFIG_COUNT=0",
 	)
 	return &Git{Dir: dir, env: env}
+}
+
+// detached returns a runner for the repository whose git directory is gitDir with workTree (an
+// empty directory) as its work tree, run from inside it. git can then never satisfy an object
+// from a work-tree file: `diff-index --cached` otherwise reads an index entry's content from
+// the work tree whenever the file there looks unchanged (same size, mtime, inode), which a
+// file overwritten in place can fake. A relative GIT_INDEX_FILE (as `git commit -- path`
+// sets it) is resolved against root, where git would have resolved it.
+func (g *Git) detached(gitDir, workTree, root string) *Git {
+	env := make([]string, 0, len(g.env))
+	for _, kv := range g.env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "GIT_DIR" || k == "GIT_WORK_TREE":
+			continue
+		case k == "GIT_INDEX_FILE" && v != "" && !filepath.IsAbs(v):
+			kv = k + "=" + filepath.Join(root, v)
+		}
+		env = append(env, kv)
+	}
+	return &Git{Dir: workTree, env: env, global: []string{"--git-dir=" + gitDir, "--work-tree=" + workTree}}
 }
 
 func dropped(k string) bool {
@@ -108,8 +133,9 @@ func (e *GitError) Unwrap() error { return e.Err }
 
 // run is the one place git is started. sub is the subcommand and its arguments.
 func (g *Git) run(ctx context.Context, stdin io.Reader, sub ...string) ([]byte, error) {
-	argv := make([]string, 0, len(hardening)+len(sub))
+	argv := make([]string, 0, len(hardening)+len(g.global)+len(sub))
 	argv = append(argv, hardening...)
+	argv = append(argv, g.global...)
 	argv = append(argv, sub...)
 	out, err := policy.Run(ctx, policy.Cmd{
 		Name: "git", Args: argv, Dir: g.Dir, Env: g.env, Stdin: stdin, Timeout: gitTimeout,
