@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,9 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 	args = append(append(args, diffFlags...), end)
 	out, err := g.run(ctx, nil, append(args, trees...)...)
 	if err != nil {
+		if missingObject(err) {
+			return review.Unit{}, &unreadableError{commit: commit, err: err}
+		}
 		return review.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
 	}
 	rawOut, patchOut := out, []byte(nil)
@@ -114,6 +118,9 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 			// the review: look at the blob, and diff it as text unless it really is binary.
 			text, err := r.blobIsText(ctx, e.newOID)
 			if err != nil {
+				if missingObject(err) {
+					return review.Unit{}, &unreadableError{commit: commit, err: err}
+				}
 				return review.Unit{}, err
 			}
 			if text {
@@ -336,10 +343,50 @@ func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
 	}
 	defer os.Remove(empty)
 	u, err := r.unit(ctx, r.Git.detached(r.GitDir, empty, r.Root), "", []string{diffIndex, cached}, base)
-	if err != nil {
+	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
 	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
+}
+
+// unreadableError is a change git could not read because an object is missing (a partial
+// clone's promisor object, which is never fetched during a review, or a damaged repository).
+type unreadableError struct {
+	commit string // "" for the staged set
+	err    error
+}
+
+func (e *unreadableError) Error() string {
+	what := "the staged set"
+	if e.commit != "" {
+		what = "commit " + e.commit
+	}
+	return fmt.Sprintf("%s could not be read: an object it needs is not in this repository (a partial clone's objects are never fetched during a review): %v", what, e.err)
+}
+
+// missingObject reports a git failure caused by an object the repository does not have.
+func missingObject(err error) bool {
+	var ge *GitError
+	if !errors.As(err, &ge) {
+		return false
+	}
+	for _, s := range []string{"promisor remote", "lazy fetching disabled", "unable to read", "bad object", "missing blob", "missing tree", "missing commit"} {
+		if strings.Contains(ge.Stderr, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepUnreadable records an unreadable change in r.Unreadable (the review is then incomplete)
+// and returns nil; any other error is returned as it is.
+func (r *Repo) keepUnreadable(err error) error {
+	var ue *unreadableError
+	if errors.As(err, &ue) {
+		r.Unreadable = append(r.Unreadable, review.NotRun{Component: "git", Reason: ue.Error()})
+		return nil
+	}
+	return err
 }
 
 // emptyDir creates an empty directory outside the repository (removed by the caller).
@@ -399,7 +446,7 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*review.Change, error) {
 		return nil, err
 	}
 	u, parent, err := r.commitUnit(ctx, id)
-	if err != nil {
+	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
 	return &review.Change{Kind: "commit", Base: parent, Head: id, Units: []review.Unit{u}, Blobs: r}, nil
@@ -431,7 +478,10 @@ func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []list
 	for _, c := range commits {
 		u, _, err := r.unitAgainst(ctx, c.id, c.parent)
 		if err != nil {
-			return err
+			if err = r.keepUnreadable(err); err != nil {
+				return err
+			}
+			continue
 		}
 		ch.Units = append(ch.Units, u)
 	}

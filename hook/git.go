@@ -49,7 +49,7 @@ var droppedEnv = []string{
 	"GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_PERFORMANCE",
 	"GIT_TRACE_SETUP", "GIT_TRACE_CURL", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
 	"GIT_DIFF_PATH_COUNTER", "GIT_DIFF_PATH_TOTAL", "GIT_NOGLOB_PATHSPECS", "GIT_GLOB_PATHSPECS",
-	"GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS",
+	"GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS", "GIT_NO_LAZY_FETCH",
 }
 
 // Git runs git in one directory.
@@ -77,6 +77,8 @@ func NewGit(dir string) *Git {
 		"GIT_LITERAL_PATHSPECS=1",
 		"LC_ALL=C",
 		"GIT_CONFIG_COUNT=0",
+		// A partial clone never fetches during a review: a missing object is unreadable.
+		"GIT_NO_LAZY_FETCH=1",
 	)
 	return &Git{Dir: dir, env: env}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/review"
 )
 
 // ErrNotRepository is returned outside a git work tree.
@@ -19,8 +21,11 @@ type Repo struct {
 	CommonDir    string // absolute; differs from GitDir in a linked worktree
 	HooksDir     string // absolute: where git really looks for hooks
 	ObjectFormat string // sha1 or sha256
-	emptyTree    string
-	head         string // HEAD's commit when the repository was opened ("" on an unborn branch)
+	// Unreadable lists what a change could not be read for (an object missing from a partial
+	// clone): the review that gets the change is incomplete, never clean.
+	Unreadable []review.NotRun
+	emptyTree  string
+	head       string // HEAD's commit when the repository was opened ("" on an unborn branch)
 }
 
 // Open finds the repository that contains dir.

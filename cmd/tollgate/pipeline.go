@@ -139,7 +139,8 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 		return err
 	}
 	ver, _, _ := buildVersion()
-	var notRun []review.NotRun
+	// What git could not read of the change (a partial clone's missing objects) is not run.
+	notRun := append([]review.NotRun{}, s.repo.Unreadable...)
 	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, review.InjectionScanner{}}
 	for _, name := range s.cfg.External {
 		if err := s.scratchOutside(); err != nil {
