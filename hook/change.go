@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -491,20 +490,30 @@ func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []list
 // revList lists commits with their first parents, oldest first (one git call for all of
 // them, so no commit needs its own rev-parse).
 func (r *Repo) revList(ctx context.Context, revs ...string) ([]listedCommit, error) {
+	return r.revListFrom(ctx, nil, revs...)
+}
+
+// revListFrom is revList with more revisions read from stdin (one per line, ^ to exclude), for
+// lists too long for a command line.
+func (r *Repo) revListFrom(ctx context.Context, stdin io.Reader, revs ...string) ([]listedCommit, error) {
 	var (
 		revList = "rev-list"
 		topo    = "--topo-order"
 		reverse = "--reverse"
 		parents = "--parents"
+		fromIn  = "--stdin"
 	)
 	// revs are resolved object ids and fixed options only, never user text.
 	args := append([]string{revList, topo, reverse, parents}, revs...)
-	out, err := r.Git.output(ctx, args...)
+	if stdin != nil {
+		args = append(args, fromIn)
+	}
+	out, err := r.Git.run(ctx, stdin, args...)
 	if err != nil {
 		return nil, fmt.Errorf("failed to list commits: %w", err)
 	}
 	var list []listedCommit
-	for _, line := range strings.Split(out, "\n") {
+	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -516,133 +525,4 @@ func (r *Repo) revList(ctx context.Context, revs ...string) ([]listedCommit, err
 		list = append(list, c)
 	}
 	return list, nil
-}
-
-// PushRef is one line of pre-push input.
-type PushRef struct {
-	LocalRef, LocalOID, RemoteRef, RemoteOID string
-}
-
-// ParsePushLines reads git's pre-push stdin.
-func ParsePushLines(in io.Reader) ([]PushRef, error) {
-	var refs []PushRef
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		// The local ref is what the user typed and may hold spaces (main@{1 day ago}): split
-		// the three fixed fields off the right, as git writes them.
-		f := strings.Fields(line)
-		if len(f) < 4 || !isOID(f[len(f)-3]) || !isOID(f[len(f)-1]) {
-			return nil, fmt.Errorf("malformed pre-push input line %q: want <local ref> <local oid> <remote ref> <remote oid>", line)
-		}
-		n := len(f)
-		refs = append(refs, PushRef{LocalRef: strings.Join(f[:n-3], " "), LocalOID: f[n-3], RemoteRef: f[n-2], RemoteOID: f[n-1]})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("failed to read pre-push input: %w", err)
-	}
-	return refs, nil
-}
-
-// isOID reports a full hexadecimal object id (SHA-1 or SHA-256).
-func isOID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-// PushFromEnv builds the ref list the pre-commit framework describes in its environment
-// (stdin is empty under it): PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF, or, when the push
-// starts at a root commit (the framework then sets neither), PRE_COMMIT_LOCAL_BRANCH.
-func PushFromEnv() []PushRef {
-	to := os.Getenv("PRE_COMMIT_TO_REF")
-	if to == "" {
-		to = os.Getenv("PRE_COMMIT_LOCAL_BRANCH")
-	}
-	if to == "" {
-		return nil
-	}
-	return []PushRef{{LocalRef: to, LocalOID: to, RemoteRef: os.Getenv("PRE_COMMIT_REMOTE_BRANCH"), RemoteOID: os.Getenv("PRE_COMMIT_FROM_REF")}}
-}
-
-// Push returns every commit being pushed to remote, each at its own content. Deletions are
-// skipped; a new ref reviews only the commits not on any ref of that remote.
-func (r *Repo) Push(ctx context.Context, remote string, refs []PushRef) (*review.Change, error) {
-	ch := &review.Change{Kind: "push", Blobs: r}
-	seen := map[string]bool{}
-	var all []listedCommit
-	notRemote := "--remotes=" + remote
-	for _, ref := range refs {
-		if isZeroOID(ref.LocalOID) || ref.LocalRef == "(delete)" {
-			continue
-		}
-		local, err := r.resolveCommit(ctx, ref.LocalOID, true)
-		if err != nil {
-			return nil, err
-		}
-		if local == "" {
-			if exists, err := r.objectExists(ctx, ref.LocalOID); err != nil || !exists {
-				if err == nil {
-					err = fmt.Errorf("failed to read the push: %q (pushed as %q) is not an object of this repository", ref.LocalOID, ref.LocalRef)
-				}
-				return nil, err
-			}
-			// A tag on a tree or blob: nothing a commit review can read.
-			continue
-		}
-		revs := []string{local, "--not"}
-		if remote != "" {
-			revs = append(revs, notRemote)
-		}
-		if ref.RemoteOID != "" && !isZeroOID(ref.RemoteOID) {
-			if known, _ := r.resolveCommit(ctx, ref.RemoteOID, true); known != "" {
-				revs = append(revs, known)
-			}
-		}
-		commits, err := r.revList(ctx, revs...)
-		if err != nil {
-			return nil, err
-		}
-		if ch.Head == "" {
-			ch.Head, ch.Base = local, ref.RemoteOID
-			if isZeroOID(ch.Base) {
-				ch.Base = ""
-			}
-		}
-		for _, c := range commits {
-			if !seen[c.id] {
-				seen[c.id] = true
-				all = append(all, c)
-			}
-		}
-	}
-	return ch, r.addCommits(ctx, ch, all)
-}
-
-// objectExists reports whether rev names an object of this repository.
-func (r *Repo) objectExists(ctx context.Context, rev string) (bool, error) {
-	var (
-		revParse = "rev-parse"
-		verify   = "--verify"
-		quiet    = "-q"
-		end      = "--end-of-options"
-		spec     = rev + "^{object}"
-	)
-	if _, err := r.Git.output(ctx, revParse, verify, quiet, end, spec); err != nil {
-		if exitCode(err) == 1 {
-			return false, nil
-		}
-		return false, err
-	}
-	return true, nil
 }

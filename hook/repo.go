@@ -24,8 +24,11 @@ type Repo struct {
 	// Unreadable lists what a change could not be read for (an object missing from a partial
 	// clone): the review that gets the change is incomplete, never clean.
 	Unreadable []review.NotRun
-	emptyTree  string
-	head       string // HEAD's commit when the repository was opened ("" on an unborn branch)
+	// Notes are what a reader of the report must know about how the change was chosen (a
+	// remote that could not be asked what it has).
+	Notes     []string
+	emptyTree string
+	head      string // HEAD's commit when the repository was opened ("" on an unborn branch)
 }
 
 // Open finds the repository that contains dir.

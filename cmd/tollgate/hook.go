@@ -63,9 +63,9 @@ func runHook(c *cli.Context, push bool) error {
 	}
 	var ch *review.Change
 	if push {
-		remote := c.Args().First()
+		remote, url := c.Args().Get(0), c.Args().Get(1)
 		if remote == "" {
-			remote = os.Getenv("PRE_COMMIT_REMOTE_NAME")
+			remote, url = os.Getenv("PRE_COMMIT_REMOTE_NAME"), os.Getenv("PRE_COMMIT_REMOTE_URL")
 		}
 		refs, err := hook.ParsePushLines(c.App.Reader)
 		if err != nil {
@@ -74,12 +74,16 @@ func runHook(c *cli.Context, push bool) error {
 		if len(refs) == 0 && framework {
 			refs = hook.PushFromEnv()
 		}
-		if ch, err = s.repo.Push(ctx, remote, refs); err != nil {
+		if ch, err = s.repo.Push(ctx, remote, url, refs); err != nil {
 			return err
 		}
 	} else if ch, err = s.repo.Staged(ctx); err != nil {
 		return err
 	}
+	if err := s.wait(); err != nil {
+		return err
+	}
+	s.notes = append(s.notes, s.repo.Notes...)
 	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
 	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
 }
