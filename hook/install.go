@@ -21,8 +21,9 @@ const Marker = ">>> tollgate managed hook: do not edit; `tollgate uninstall` rem
 // chainedSuffix names the kept copy of a hook that existed before install.
 const chainedSuffix = ".tollgate-chained"
 
-// Hooks are the hook names tollgate can install.
-var Hooks = []string{"pre-commit", "pre-push"}
+// Hooks are the hook names tollgate can install. pre-merge-commit goes with pre-commit: a
+// merge made by `git merge` creates a commit without running pre-commit.
+var Hooks = []string{"pre-commit", "pre-merge-commit", "pre-push"}
 
 // ErrHooksPath is returned when core.hooksPath points elsewhere and --force was not given.
 var ErrHooksPath = errors.New("core.hooksPath is set")
@@ -36,9 +37,13 @@ func shellQuote(s string) string {
 func Shim(hook, bin string) string {
 	stdin := ""
 	if hook == "pre-push" {
-		stdin = `input=$(mktemp "${TMPDIR:-/tmp}/tollgate-push.XXXXXX") || exit 1
-trap 'rm -f "$input"' EXIT
-cat >"$input"`
+		// git's ref lines go to the chained hook and to tollgate: read them once into a
+		// variable (no temp file to fail or to land in the repository); the final "." keeps
+		// the last newline, and a failed read blocks the push.
+		stdin = `if [ -x "$chained" ] && [ -z "$nested" ]; then
+	replay=$(cat && echo .) || { echo "tollgate: error: failed to read git's ref lines for $hook_name; blocking it" >&2; exit 1; }
+	replay=${replay%.}
+fi`
 	}
 	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(bin), "{{STDIN}}", stdin)
 	return r.Replace(shimTemplate)

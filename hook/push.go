@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,6 +85,68 @@ type object struct{ oid, typ string }
 // hands the hook, and `git ls-remote` when a ref is new there; never the local
 // remote-tracking refs, which may be stale or belong to another server.
 func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*review.Change, error) {
+	return r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
+		return r.remoteHas(ctx, remote, url, pushed)
+	})
+}
+
+// ErrFrameworkPush is returned when a push under the pre-commit framework cannot be reviewed
+// with certainty.
+var ErrFrameworkPush = errors.New("cannot tell what this push sends under the pre-commit framework")
+
+// PushFramework reviews a push under the pre-commit framework's push stage, which gives hooks
+// no ref lines and only the first pushed ref in its variables (env). So that nothing
+// pushed goes unreviewed, it reviews that ref and every local branch and tag, each against
+// what the remote has (`git ls-remote`, which must succeed: if the remote cannot be listed
+// the review fails closed), and Notes says so.
+func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []PushRef) (*review.Change, error) {
+	dest := url
+	if dest == "" {
+		dest = remote
+	}
+	if dest == "" {
+		return nil, fmt.Errorf("%w: it names no remote (PRE_COMMIT_REMOTE_NAME is empty)", ErrFrameworkPush)
+	}
+	listed, err := r.lsRemote(ctx, dest)
+	if err != nil {
+		return nil, fmt.Errorf("%w: failed to ask %s which commits it has: %w", ErrFrameworkPush, dest, err)
+	}
+	var (
+		forEachRef = "for-each-ref"
+		format     = "--format=%(objectname) %(refname)"
+		heads      = "refs/heads/"
+		tags       = "refs/tags/"
+	)
+	out, err := r.Git.output(ctx, forEachRef, format, heads, tags)
+	if err != nil {
+		return nil, fmt.Errorf("failed to list local branches and tags: %w", err)
+	}
+	onRemote := map[string]bool{}
+	for _, id := range listed {
+		onRemote[id] = true
+	}
+	refs := append([]PushRef{}, env...)
+	for _, line := range strings.Split(out, "\n") {
+		oid, name, ok := strings.Cut(line, " ")
+		if ok && isOID(oid) && !onRemote[oid] {
+			refs = append(refs, PushRef{LocalRef: name, LocalOID: oid, RemoteRef: name})
+		}
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("the pre-commit framework tells hooks only the first ref of a push, so every local branch and tag %s does not have was reviewed too; for an exact review of each pushed ref use tollgate's own pre-push hook (tollgate install --hooks pre-push)", dest))
+	return r.push(ctx, refs, onRemote, func([]PushRef) ([]string, error) {
+		have := listed
+		for _, ref := range env {
+			if isOID(ref.RemoteOID) && !isZeroOID(ref.RemoteOID) {
+				have = append(have, ref.RemoteOID)
+			}
+		}
+		return r.localCommits(ctx, have)
+	})
+}
+
+// push reviews refs: blobs and trees by content (unless onRemote already has that object),
+// commits not reachable from what have returns.
+func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]bool, have func([]PushRef) ([]string, error)) (*review.Change, error) {
 	ch := &review.Change{Kind: "push", Blobs: r}
 	var pushed []PushRef
 	for _, ref := range refs {
@@ -110,6 +173,9 @@ func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*r
 		case "commit":
 			tips = append(tips, o.oid)
 		case "blob", "tree":
+			if onRemote[o.oid] || onRemote[ref.LocalOID] {
+				continue
+			}
 			if err := r.addObject(ctx, ch, ref, o); err != nil {
 				return nil, err
 			}
@@ -126,7 +192,7 @@ func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*r
 	if len(tips) == 0 {
 		return ch, nil
 	}
-	have, err := r.remoteHas(ctx, remote, url, pushed)
+	exclude, err := have(pushed)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +200,7 @@ func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*r
 	for _, t := range tips {
 		in.WriteString(t + "\n")
 	}
-	for _, h := range have {
+	for _, h := range exclude {
 		in.WriteString("^" + h + "\n")
 	}
 	commits, err := r.revListFrom(ctx, &in)

@@ -9,17 +9,25 @@ installed_bin=$tollgate_bin
 hook_dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd) || exit 1
 chained="$hook_dir/$hook_name.tollgate-chained"
 
-if [ "${TOLLGATE_HOOK_ACTIVE:-}" = "$hook_name" ]; then
-	echo "tollgate: warning: nested $hook_name hook (a hook ran git inside a hook); not reviewing it twice" >&2
-	exit 0
-fi
-TOLLGATE_HOOK_ACTIVE=$hook_name
+# The recursion guard names this repository and this operation (for a push, the remote and
+# its URL): a hook that runs git into the very same hook again skips the chained hook there,
+# which breaks the loop, while a push to another remote or a commit in another repository
+# runs in full. tollgate's own review always runs.
+here=$(pwd -P) || { echo "tollgate: error: cannot tell which repository this $hook_name runs in; blocking it" >&2; exit 1; }
+guard_key="<$hook_name:$here:$*>"
+nested=
+case "${TOLLGATE_HOOK_ACTIVE:-}" in
+*"$guard_key"*) nested=1 ;;
+esac
+TOLLGATE_HOOK_ACTIVE="${TOLLGATE_HOOK_ACTIVE:-}$guard_key"
 export TOLLGATE_HOOK_ACTIVE
 
 {{STDIN}}
 if [ -x "$chained" ]; then
-	if [ -n "${input:-}" ]; then
-		"$chained" "$@" <"$input" || { status=$?; echo "tollgate: the existing $hook_name hook failed (exit $status)" >&2; exit "$status"; }
+	if [ -n "$nested" ]; then
+		echo "tollgate: warning: nested $hook_name in the same repository (a hook ran git inside a hook): the existing hook is not run again; tollgate still reviews" >&2
+	elif [ -n "${replay+x}" ]; then
+		printf '%s' "$replay" | "$chained" "$@" || { status=$?; echo "tollgate: the existing $hook_name hook failed (exit $status)" >&2; exit "$status"; }
 	else
 		"$chained" "$@" || { status=$?; echo "tollgate: the existing $hook_name hook failed (exit $status)" >&2; exit "$status"; }
 	fi
@@ -39,8 +47,9 @@ if [ -z "$tollgate_bin" ]; then
 	exit 1
 fi
 
-if [ -n "${input:-}" ]; then
-	"$tollgate_bin" hook "$hook_name" "$@" <"$input"
+# --shim: git's own hook, where the pre-commit framework's variables decide nothing.
+if [ -n "${replay+x}" ]; then
+	printf '%s' "$replay" | "$tollgate_bin" hook "$hook_name" --shim "$@"
 else
-	"$tollgate_bin" hook "$hook_name" "$@"
+	"$tollgate_bin" hook "$hook_name" --shim "$@"
 fi

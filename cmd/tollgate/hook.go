@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -9,21 +11,38 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 )
 
+// shimFlag marks a run from tollgate's own git hook shim: the pre-commit framework's variables
+// (possibly left in the environment by whatever ran git) then decide nothing.
+var shimFlag = &cli.BoolFlag{Name: "shim", Hidden: true, Usage: "run by tollgate's own git hook shim"}
+
 func hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "hook",
 		Usage: "what the installed shims run (also the pre-commit framework's entry)",
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return usageError("hook needs a hook name: pre-commit or pre-push")
+				return usageError("hook needs a hook name: pre-commit, pre-merge-commit or pre-push")
 			}
-			return usageError("unknown hook %q (want pre-commit or pre-push)", c.Args().First())
+			return usageError("unknown hook %q (want pre-commit, pre-merge-commit or pre-push)", c.Args().First())
 		},
 		Subcommands: []*cli.Command{
 			{
 				Name:      "pre-commit",
 				Usage:     "review the staged set",
 				UsageText: "tollgate hook pre-commit",
+				Flags:     []cli.Flag{shimFlag},
+				Action: func(c *cli.Context) error {
+					if err := noArgs(c); err != nil {
+						return err
+					}
+					return runHook(c, false)
+				},
+			},
+			{
+				Name:      "pre-merge-commit",
+				Usage:     "review the staged result of a merge (the index against HEAD)",
+				UsageText: "tollgate hook pre-merge-commit",
+				Flags:     []cli.Flag{shimFlag},
 				Action: func(c *cli.Context) error {
 					if err := noArgs(c); err != nil {
 						return err
@@ -35,6 +54,7 @@ func hookCommand() *cli.Command {
 				Name:      "pre-push",
 				Usage:     "review every commit being pushed (git's ref lines on stdin)",
 				UsageText: "tollgate hook pre-push REMOTE URL",
+				Flags:     []cli.Flag{shimFlag},
 				Action: func(c *cli.Context) error {
 					if c.Args().Len() > 2 {
 						return usageError("pre-push takes REMOTE and URL, got %d arguments", c.Args().Len())
@@ -46,14 +66,14 @@ func hookCommand() *cli.Command {
 	}
 }
 
-// runHook reviews what the hook guards. Under the pre-commit framework (PRE_COMMIT=1) either
-// entry tells a push from a commit by PRE_COMMIT_TO_REF (or, for a push that starts at a root
-// commit, where the framework sets no refs, PRE_COMMIT_LOCAL_BRANCH), so one manifest serves
-// both stages. git's own pre-push shim passes REMOTE and URL and stays a push whatever the
-// environment says.
+// runHook reviews what the hook guards. Run by tollgate's own shim (--shim), the hook is what
+// git says it is: pre-commit and pre-merge-commit review the staged set, pre-push the ref
+// lines on stdin, whatever PRE_COMMIT_* the environment holds. Run as the pre-commit
+// framework's entry (PRE_COMMIT=1, no --shim), either entry tells a push from a commit by the
+// framework's push variables, so one manifest serves both stages.
 func runHook(c *cli.Context, push bool) error {
 	ctx := c.Context
-	framework := os.Getenv("PRE_COMMIT") == "1"
+	framework := os.Getenv("PRE_COMMIT") == "1" && !c.Bool(shimFlag.Name)
 	if framework && !(push && c.Args().Len() == 2) {
 		push = os.Getenv("PRE_COMMIT_TO_REF") != "" || os.Getenv("PRE_COMMIT_LOCAL_BRANCH") != ""
 	}
@@ -63,21 +83,11 @@ func runHook(c *cli.Context, push bool) error {
 	}
 	var ch *review.Change
 	if push {
-		remote, url := c.Args().Get(0), c.Args().Get(1)
-		if remote == "" {
-			remote, url = os.Getenv("PRE_COMMIT_REMOTE_NAME"), os.Getenv("PRE_COMMIT_REMOTE_URL")
-		}
-		refs, err := hook.ParsePushLines(c.App.Reader)
-		if err != nil {
-			return err
-		}
-		if len(refs) == 0 && framework {
-			refs = hook.PushFromEnv()
-		}
-		if ch, err = s.repo.Push(ctx, remote, url, refs); err != nil {
-			return err
-		}
-	} else if ch, err = s.repo.Staged(ctx); err != nil {
+		ch, err = pushChange(ctx, c, s, framework)
+	} else {
+		ch, err = s.repo.Staged(ctx)
+	}
+	if err != nil {
 		return err
 	}
 	if err := s.wait(); err != nil {
@@ -86,4 +96,26 @@ func runHook(c *cli.Context, push bool) error {
 	s.notes = append(s.notes, s.repo.Notes...)
 	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
 	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
+}
+
+// pushChange reads what a push sends: git's ref lines on stdin, or, under the pre-commit
+// framework's push stage (stdin empty, only the first ref in its variables), every local
+// branch and tag the remote does not have.
+func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool) (*review.Change, error) {
+	remote, url := c.Args().Get(0), c.Args().Get(1)
+	refs, err := hook.ParsePushLines(c.App.Reader)
+	if err != nil {
+		return nil, err
+	}
+	if len(refs) > 0 || !framework {
+		return s.repo.Push(ctx, remote, url, refs)
+	}
+	if remote == "" {
+		remote, url = os.Getenv("PRE_COMMIT_REMOTE_NAME"), os.Getenv("PRE_COMMIT_REMOTE_URL")
+	}
+	ch, err := s.repo.PushFramework(ctx, remote, url, hook.PushFromEnv())
+	if errors.Is(err, hook.ErrFrameworkPush) {
+		return nil, &exitError{code: exitCannotRun, err: err, hint: "use tollgate's own pre-push hook for pushes (tollgate install --hooks pre-push), which gets every pushed ref from git; skip once with TOLLGATE=0 only if you know what is pushed"}
+	}
+	return ch, err
 }
