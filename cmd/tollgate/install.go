@@ -16,9 +16,9 @@ func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "write the hook shims into the hooks directory git uses",
-		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force]",
+		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit along)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install"},
+			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit), pre-merge-commit, pre-push"},
 			&cli.BoolFlag{Name: "force", Usage: "install even where core.hooksPath points to another directory"},
 		},
 		Action: func(c *cli.Context) error {
@@ -40,6 +40,11 @@ func installCommand() *cli.Command {
 			}
 			if len(hooks) == 0 {
 				return usageError("--hooks names no hook")
+			}
+			// git merge commits without running pre-commit: its pre-merge-commit goes along.
+			if slices.Contains(hooks, "pre-commit") && !slices.Contains(hooks, "pre-merge-commit") {
+				i := slices.Index(hooks, "pre-commit")
+				hooks = slices.Insert(hooks, i+1, "pre-merge-commit")
 			}
 			bin, err := os.Executable()
 			if err != nil {

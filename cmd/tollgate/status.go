@@ -47,7 +47,7 @@ func statusCommand() *cli.Command {
 				if h.Chained {
 					state += "; the earlier hook is kept and runs first"
 				}
-				fmt.Fprintf(w, "  %-11s %s\n", h.Name+":", state)
+				fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", state)
 			}
 			files := "none (defaults)"
 			if len(s.cfg.Files) > 0 {
