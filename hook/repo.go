@@ -50,11 +50,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	// One call: the paths, the object format, and HEAD (absent on an unborn branch, where
 	// rev-parse still prints the rest and exits 1).
 	out, err := g.output(ctx, revParse, absolute, toplevel, gitDir, commonDir, gitPath, hooks, objectForm, verify, quiet, head)
-	headID, unborn := "", false
-	if err != nil && exitCode(err) == 1 && strings.Count(out, "\n") == 4 {
-		err, unborn = nil, true
-	}
-	if err != nil {
+	if err != nil && exitCode(err) != 1 {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
 			return nil, fmt.Errorf("%s: %w", dir, ErrNotRepository)
@@ -64,15 +60,16 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 		return nil, fmt.Errorf("failed to open repository: %w", err)
 	}
-	lines := strings.Split(out, "\n")
-	if !unborn {
-		if len(lines) != 6 {
-			return nil, fmt.Errorf("failed to open repository: unexpected rev-parse output %q", out)
-		}
+	lines, headID := strings.Split(out, "\n"), ""
+	switch {
+	case err == nil && len(lines) == 6:
 		headID, lines = lines[5], lines[:5]
-	}
-	if len(lines) != 5 {
-		return nil, fmt.Errorf("failed to open repository: unexpected rev-parse output %q", out)
+	case err != nil && len(lines) == 5: // an unborn branch
+	default:
+		// A path that holds a newline: one call per value, each output whole.
+		if lines, headID, err = openEach(ctx, g); err != nil {
+			return nil, err
+		}
 	}
 	root, err := filepath.EvalSymlinks(lines[0])
 	if err != nil {
@@ -83,6 +80,31 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		ObjectFormat: lines[4], head: headID,
 	}
 	return r, nil
+}
+
+// openEach asks rev-parse for each of Open's values on its own, so a newline inside a path
+// cannot shift them; it returns the five paths and values, and HEAD ("" when unborn).
+func openEach(ctx context.Context, g *Git) ([]string, string, error) {
+	var (
+		revParse = "rev-parse"
+		absolute = "--path-format=absolute"
+		verify   = "--verify"
+		quiet    = "-q"
+		head     = "HEAD^{commit}"
+	)
+	var vals []string
+	for _, q := range [][]string{{"--show-toplevel"}, {"--git-dir"}, {"--git-common-dir"}, {"--git-path", "hooks"}, {"--show-object-format"}} {
+		out, err := g.run(ctx, nil, append([]string{revParse, absolute}, q...)...)
+		if err != nil {
+			return nil, "", fmt.Errorf("failed to open repository: %w", err)
+		}
+		vals = append(vals, strings.TrimSuffix(string(out), "\n"))
+	}
+	out, err := g.run(ctx, nil, revParse, verify, quiet, head)
+	if err != nil && exitCode(err) != 1 {
+		return nil, "", fmt.Errorf("failed to open repository: %w", err)
+	}
+	return vals, strings.TrimSuffix(string(out), "\n"), nil
 }
 
 // Head returns the commit HEAD pointed to when the repository was opened, or "" on an unborn
