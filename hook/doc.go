@@ -17,4 +17,11 @@
 //     `git commit -- path` and `git commit -a` are reviewed at what they will commit, and
 //     always at the staged blobs: the index is diffed with an empty directory as the work tree,
 //     so git never substitutes a work-tree file that merely looks unchanged.
+//   - A push is reviewed against what the remote really has: the remote ids git hands the
+//     pre-push hook and, where a ref is new there, `git ls-remote` (the one network call a
+//     review makes, to the remote being pushed to); never the local remote-tracking refs. Only
+//     commits this repository holds serve as exclusions; when the remote cannot be asked the
+//     review covers more, never less. A ref on a blob or a tree is reviewed by its content.
+//   - The shims never pass on their own errors, keep no temp files, and guard recursion per
+//     repository, hook and remote.
 package hook
