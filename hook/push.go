@@ -255,15 +255,19 @@ func (r *Repo) remoteHas(ctx context.Context, remote, url string, pushed []PushR
 	return append(have, more...), nil
 }
 
-// lsRemote lists the object ids of every ref on dest (a remote name or URL).
+// lsRemote lists the object ids of the branches and tags on dest (a remote name or URL).
 func (r *Repo) lsRemote(ctx context.Context, dest string) ([]string, error) {
 	var (
 		lsRemote = "ls-remote"
+		heads    = "--heads"
+		tags     = "--tags"
 		end      = "--end-of-options"
 	)
 	ctx, cancel := context.WithTimeout(ctx, lsRemoteTimeout)
 	defer cancel()
-	out, err := r.Git.run(ctx, nil, lsRemote, end, dest)
+	// Branches and tags only: a forge's review refs (refs/pull/*) can number thousands, and
+	// leaving them out only means reviewing more.
+	out, err := r.Git.run(ctx, nil, lsRemote, heads, tags, end, dest)
 	if err != nil {
 		return nil, err
 	}
@@ -302,66 +306,41 @@ func (r *Repo) localCommits(ctx context.Context, ids []string) ([]string, error)
 	return out, nil
 }
 
-// batchCheck asks git for the id and type of each object name (one call for all of them). A
-// missing object has an empty type. In a partial clone git stops at the first object it would
-// have to fetch (fetching is disabled): each name is then looked up on its own, and one git
-// cannot read counts as missing.
+// batchCheck asks git for the id and type of each object name. A missing object has an empty
+// type. In a partial clone git stops at the first object it would have to fetch (fetching is
+// disabled): that one counts as missing and git is asked again for the rest, so the calls
+// are one plus one per such object.
 func (r *Repo) batchCheck(ctx context.Context, names []string) ([]object, error) {
 	var (
 		catFile = "cat-file"
 		check   = "--batch-check=%(objectname) %(objecttype)"
 	)
-	in := strings.Join(names, "\n") + "\n"
-	out, err := r.Git.run(ctx, strings.NewReader(in), catFile, check)
-	if err == nil {
-		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-		if len(lines) == len(names) {
-			objs := make([]object, len(names))
-			for i, line := range lines {
-				oid, typ, _ := strings.Cut(line, " ")
-				if isOID(oid) && typ != "missing" && typ != "ambiguous" {
-					objs[i] = object{oid: oid, typ: typ}
-				}
-			}
-			return objs, nil
-		}
-	}
 	objs := make([]object, len(names))
-	for i, name := range names {
-		o, err := r.lookup(ctx, name)
-		if err != nil {
-			return nil, err
+	for start := 0; start < len(names); {
+		in := strings.Join(names[start:], "\n") + "\n"
+		out, err := r.Git.run(ctx, strings.NewReader(in), catFile, check)
+		if err != nil && !missingObject(err) {
+			return nil, fmt.Errorf("failed to look up objects: %w", err)
 		}
-		objs[i] = o
+		// Only whole lines are answers; git flushes each one before it reads the next name.
+		done := bytes.Count(out, []byte("\n"))
+		if start+done > len(names) {
+			return nil, fmt.Errorf("failed to look up objects: git answered %d names, asked %d", start+done, len(names))
+		}
+		for i, line := range strings.SplitN(string(out), "\n", done+1)[:done] {
+			oid, typ, _ := strings.Cut(line, " ")
+			if isOID(oid) && typ != "missing" && typ != "ambiguous" {
+				objs[start+i] = object{oid: oid, typ: typ}
+			}
+		}
+		start += done
+		if err != nil {
+			start++ // git stopped at this name: it is not here
+		} else if start < len(names) {
+			return nil, fmt.Errorf("failed to look up objects: git answered %d names, asked %d", start, len(names))
+		}
 	}
 	return objs, nil
-}
-
-// lookup resolves one object name to its id and type; a name git cannot read is missing.
-func (r *Repo) lookup(ctx context.Context, name string) (object, error) {
-	var (
-		revParse = "rev-parse"
-		verify   = "--verify"
-		quiet    = "-q"
-		end      = "--end-of-options"
-		catFile  = "cat-file"
-		typeFlag = "-t"
-	)
-	oid, err := r.Git.output(ctx, revParse, verify, quiet, end, name)
-	if err != nil {
-		if exitCode(err) == 1 || missingObject(err) {
-			return object{}, nil
-		}
-		return object{}, err
-	}
-	typ, err := r.Git.output(ctx, catFile, typeFlag, oid)
-	if err != nil {
-		if exitCode(err) == 1 || missingObject(err) {
-			return object{}, nil
-		}
-		return object{}, err
-	}
-	return object{oid: oid, typ: typ}, nil
 }
 
 // addObject adds a unit for a pushed ref that points at a tree (every file in it, as added)
