@@ -43,6 +43,7 @@ func Shim(hook, bin string) string {
 		stdin = `if [ -x "$chained" ] && [ -z "$nested" ]; then
 	replay=$(cat && echo .) || { echo "tollgate: error: failed to read git's ref lines for $hook_name; blocking it" >&2; exit 1; }
 	replay=${replay%.}
+	have_replay=1
 fi`
 	}
 	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(bin), "{{STDIN}}", stdin)

@@ -16,6 +16,9 @@ chained="$hook_dir/$hook_name.tollgate-chained"
 here=$(pwd -P) || { echo "tollgate: error: cannot tell which repository this $hook_name runs in; blocking it" >&2; exit 1; }
 guard_key="<$hook_name:$here:$*>"
 nested=
+# set here, never taken from the environment: git's stdin is replayed only when read below
+replay=
+have_replay=
 case "${TOLLGATE_HOOK_ACTIVE:-}" in
 *"$guard_key"*) nested=1 ;;
 esac
@@ -26,7 +29,7 @@ export TOLLGATE_HOOK_ACTIVE
 if [ -x "$chained" ]; then
 	if [ -n "$nested" ]; then
 		echo "tollgate: warning: nested $hook_name in the same repository (a hook ran git inside a hook): the existing hook is not run again; tollgate still reviews" >&2
-	elif [ -n "${replay+x}" ]; then
+	elif [ -n "$have_replay" ]; then
 		printf '%s' "$replay" | "$chained" "$@" || { status=$?; echo "tollgate: the existing $hook_name hook failed (exit $status)" >&2; exit "$status"; }
 	else
 		"$chained" "$@" || { status=$?; echo "tollgate: the existing $hook_name hook failed (exit $status)" >&2; exit "$status"; }
@@ -48,7 +51,7 @@ if [ -z "$tollgate_bin" ]; then
 fi
 
 # --shim: git's own hook, where the pre-commit framework's variables decide nothing.
-if [ -n "${replay+x}" ]; then
+if [ -n "$have_replay" ]; then
 	printf '%s' "$replay" | "$tollgate_bin" hook "$hook_name" --shim "$@"
 else
 	"$tollgate_bin" hook "$hook_name" --shim "$@"
