@@ -209,6 +209,7 @@ type HookState struct {
 	Installed bool   // a tollgate shim
 	Foreign   bool   // a hook that is not tollgate's
 	Binary    string // the binary the shim names
+	Outdated  bool   // a tollgate shim, but not the one this version writes
 	Chained   bool   // a kept earlier hook runs first
 }
 
@@ -227,6 +228,7 @@ func (r *Repo) HookStates() []HookState {
 						st.Binary = strings.ReplaceAll(strings.Trim(v, "'"), `'\''`, "'")
 					}
 				}
+				st.Outdated = string(cur) != Shim(hook, st.Binary)
 			}
 		}
 		if _, err := os.Lstat(path + chainedSuffix); err == nil {

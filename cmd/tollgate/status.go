@@ -39,6 +39,8 @@ func statusCommand() *cli.Command {
 			for _, h := range s.repo.HookStates() {
 				state := "not installed"
 				switch {
+				case h.Installed && h.Outdated:
+					state = "installed, runs " + h.Binary + " (written by another tollgate version: run `tollgate install` to update it)"
 				case h.Installed:
 					state = "installed, runs " + h.Binary
 				case h.Foreign:
