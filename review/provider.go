@@ -498,3 +498,17 @@ func (p *agentCLI) parse(out []byte) (Answer, error) {
 	}
 	return Answer{}, fmt.Errorf("unknown provider %q", p.kind)
 }
+
+// providerIdentity is how a provider is reached or run (endpoint, argv): part of the verdict
+// cache key, so another server or other CLI flags never reuse a verdict.
+func providerIdentity(p Provider) string {
+	switch p := p.(type) {
+	case *openAI:
+		return p.base
+	case *anthropic:
+		return p.base
+	case *agentCLI:
+		return strings.Join(p.argv(), "\x00")
+	}
+	return ""
+}

@@ -234,7 +234,13 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	if err != nil {
 		return nil, cleanup, err
 	}
-	step := &review.ModelStep{Provider: p, Detector: s.detector, NoCache: o.noCache}
+	// The outgoing filter is the user's: gitleaks' defaults whatever the repository's
+	// .gitleaks.toml says, plus the rules it adds.
+	filter, err := redact.NewFilter(s.detector)
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("failed to build the outgoing secret filter: %w", err)
+	}
+	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, NoCache: o.noCache}
 	if dir, err := os.UserCacheDir(); err == nil && !s.inside(dir) {
 		step.CacheDir = filepath.Join(dir, "tollgate", "verdicts")
 	}
