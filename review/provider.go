@@ -285,6 +285,27 @@ func firstLine(s string) string {
 
 // --- agent CLIs ---
 
+// baseCLIEnv is what any agent CLI gets of the user's environment: where to find programs and
+// its own files (HOME, XDG_*: its stored login lives there), locale and terminal, the
+// temporary directory, and the CA bundle a corporate network may need. Nothing else passes:
+// a deny list of credential-looking names misses PGPASSWORD's cousins (DATABASE_URL,
+// SOPS_AGE_KEY, SENTRY_DSN, CI_JOB_JWT, ...), an allow list cannot.
+var baseCLIEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TERM", "NO_COLOR",
+	"TMPDIR", "TZ", "XDG_*", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS"}
+
+// cliEnv is the allow list of one agent CLI: the base, plus the variables that say where its
+// own configuration is and which backend it uses (never a key: an API key passes only when the
+// user names it in model.api_key_env; otherwise the CLI authenticates with the login it
+// stored under HOME). Proxy variables are not passed: their URLs may carry a password.
+func cliEnv(kind string) []string {
+	own := map[string][]string{
+		"claude-cli": {"CLAUDE_CONFIG_DIR"},
+		"codex-cli":  {"CODEX_HOME"},
+		"gemini-cli": {"GEMINI_CLI_HOME", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA"},
+	}[kind]
+	return append(append([]string{}, baseCLIEnv...), own...)
+}
+
 type agentCLI struct {
 	kind, bin, model string
 	args             []string
@@ -353,7 +374,7 @@ func (p *agentCLI) argv() []string {
 func (p *agentCLI) Complete(ctx context.Context, system, user string) (Answer, error) {
 	prompt := system + "\n\n" + user
 	out, err := policy.Run(ctx, policy.Cmd{
-		Name: p.bin, Args: p.argv(), Dir: p.scratch, Env: os.Environ(), KeepEnv: p.keepEnv,
+		Name: p.bin, Args: p.argv(), Dir: p.scratch, Env: os.Environ(), KeepEnv: p.keepEnv, OnlyEnv: cliEnv(p.kind),
 		Stdin: strings.NewReader(prompt),
 	})
 	var ee *policy.ExitError
