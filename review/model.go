@@ -199,13 +199,13 @@ func contextList(det []Finding) string {
 	return b.String()
 }
 
-var fence = lazyRegexp("(?s)```(?:json)?\\s*(.*?)```")
-
-// extractFindings finds the answer's JSON object leniently: prose or a code fence around it is
-// tolerated; no valid object is an error, never "no findings".
+// extractFindings reads every {"findings": [...]} object in the answer (prose or a code fence
+// around them is tolerated) and merges their findings: an earlier object, such as an empty one
+// quoted from the material, never settles the answer alone. No valid object is an error, never
+// "no findings".
 func extractFindings(text string) ([]modelFinding, error) {
 	var out []modelFinding
-	found := firstObject(text, func(dec *json.Decoder) bool {
+	n := eachObject(text, func(dec *json.Decoder) bool {
 		var v struct {
 			Findings *[]json.RawMessage `json:"findings"`
 		}
@@ -221,33 +221,30 @@ func extractFindings(text string) ([]modelFinding, error) {
 		}
 		return true
 	})
-	if !found {
+	if n == 0 {
 		return nil, errors.New("the answer holds no valid {\"findings\": [...]} object")
 	}
 	return out, nil
 }
 
-// firstObject tries decode on every '{' of the answer's code fences, then of the whole text,
-// until decode accepts one: prose or a fence around the JSON is tolerated.
-func firstObject(text string, decode func(*json.Decoder) bool) bool {
-	candidates := []string{}
-	for _, m := range fence.FindAllStringSubmatch(text, -1) {
-		candidates = append(candidates, m[1])
-	}
-	candidates = append(candidates, text)
-	for _, c := range candidates {
-		for i := strings.IndexByte(c, '{'); i >= 0; {
-			if decode(json.NewDecoder(strings.NewReader(c[i:]))) {
-				return true
-			}
-			next := strings.IndexByte(c[i+1:], '{')
-			if next < 0 {
-				break
-			}
-			i += 1 + next
+// eachObject tries decode at every '{' of text that is not inside an object decode accepted,
+// and returns how many it accepted.
+func eachObject(text string, decode func(*json.Decoder) bool) int {
+	n := 0
+	for i := strings.IndexByte(text, '{'); i >= 0 && i < len(text); {
+		dec := json.NewDecoder(strings.NewReader(text[i:]))
+		next := i + 1
+		if decode(dec) {
+			n++
+			next = i + int(dec.InputOffset())
 		}
+		j := strings.IndexByte(text[next:], '{')
+		if j < 0 {
+			break
+		}
+		i = next + j
 	}
-	return false
+	return n
 }
 
 // anchor keeps findings whose evidence is in the material sent, correcting their line; the rest
@@ -409,7 +406,7 @@ func (m *ModelStep) verify(ctx context.Context, cfg policy.Config, material stri
 	var rejected []Rejected
 	for i, f := range fs {
 		v, ok := verdicts["F"+strconv.Itoa(i+1)]
-		if ok && strings.EqualFold(strings.TrimSpace(v.Decision), "reject") {
+		if ok && isReject(v) {
 			reason := "rejected by the verifier"
 			if v.Reason != "" {
 				reason += ": " + firstLine(v.Reason)
@@ -429,9 +426,12 @@ type verdict struct {
 	Reason   string `json:"reason"`
 }
 
+// extractVerdicts merges the verdicts of every {"verdicts": [...]} object in the answer. A
+// finding counts as rejected only if every verdict given for it rejects it: a "reject" quoted
+// from the material next to the verifier's own "keep" leaves the finding standing.
 func extractVerdicts(text string) (map[string]verdict, error) {
 	out := map[string]verdict{}
-	found := firstObject(text, func(dec *json.Decoder) bool {
+	n := eachObject(text, func(dec *json.Decoder) bool {
 		var v struct {
 			Verdicts *[]verdict `json:"verdicts"`
 		}
@@ -439,15 +439,21 @@ func extractVerdicts(text string) (map[string]verdict, error) {
 			return false
 		}
 		for _, x := range *v.Verdicts {
-			out[strings.TrimSpace(x.ID)] = x
+			id := strings.TrimSpace(x.ID)
+			if prev, ok := out[id]; ok && isReject(prev) != isReject(x) {
+				x = verdict{ID: id, Decision: "keep", Reason: "conflicting verdicts"}
+			}
+			out[id] = x
 		}
 		return true
 	})
-	if !found {
+	if n == 0 {
 		return nil, errors.New("no {\"verdicts\": [...]} object")
 	}
 	return out, nil
 }
+
+func isReject(v verdict) bool { return strings.EqualFold(strings.TrimSpace(v.Decision), "reject") }
 
 // cacheKey is the verdict cache key: everything that decides the answer (the policy sent,
 // the provider and how it is reached or run, the model, verification, the material).

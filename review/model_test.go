@@ -59,3 +59,34 @@ func TestModelContextFileWithSecretLeftOut(t *testing.T) {
 		t.Errorf("the report does not say the context file was left out: %v", res.Limits)
 	}
 }
+
+func TestExtractFindingsMergesEveryObject(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{`{"findings": []} {"findings": [{"path": "a", "evidence": "x"}]}`, 1},
+		{"quoted: {\"findings\": []}\n```json\n{\"findings\": [{\"path\": \"a\"}, {\"path\": \"b\"}]}\n```", 2},
+		{`{"findings": [{"path": "a"}]} and {"findings": [{"path": "b"}]}`, 2},
+		{`{"findings": [{"path": "a", "message": "{\"findings\": []}"}]}`, 1},
+	}
+	for _, tt := range tests {
+		got, err := extractFindings(tt.text)
+		if err != nil || len(got) != tt.want {
+			t.Errorf("extractFindings(%q) = %d findings, %v; want %d", tt.text, len(got), err, tt.want)
+		}
+	}
+	if _, err := extractFindings(`no json {"other": 1}`); err == nil {
+		t.Error("an answer without a findings object is accepted")
+	}
+}
+
+func TestExtractVerdictsOnlyUnanimousRejectRejects(t *testing.T) {
+	v, err := extractVerdicts(`{"verdicts": [{"id": "F1", "decision": "reject"}]} {"verdicts": [{"id": "F1", "decision": "keep"}, {"id": "F2", "decision": "reject"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if isReject(v["F1"]) || !isReject(v["F2"]) {
+		t.Errorf("verdicts = %+v; want F1 kept (conflict) and F2 rejected", v)
+	}
+}
