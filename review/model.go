@@ -389,7 +389,9 @@ func (m *ModelStep) verify(ctx context.Context, cfg policy.Config, material stri
 	var b strings.Builder
 	b.WriteString("Findings to check:\n")
 	for i, f := range fs {
-		fmt.Fprintf(&b, "F%d: %s:%d [%s] %s: %s\n    evidence: %s\n", i+1, f.Path, f.Line, f.Severity, f.RuleID, f.Message, f.Evidence)
+		// Quoted: the path, message and evidence come from the repository and the model, and
+		// must never end the line and write their own.
+		fmt.Fprintf(&b, "F%d: %s:%d [%s] %s: %s\n    evidence: %s\n", i+1, strconv.Quote(f.Path), f.Line, f.Severity, strconv.Quote(f.RuleID), strconv.Quote(f.Message), strconv.Quote(f.Evidence))
 	}
 	b.WriteString("\nBEGIN UNTRUSTED MATERIAL\n" + material + "\nEND UNTRUSTED MATERIAL\n")
 	ans, err := m.complete(ctx, cfg, policy.VerifyPolicy, b.String())
