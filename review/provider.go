@@ -192,10 +192,17 @@ func (p *anthropic) Complete(ctx context.Context, system, user string) (Answer, 
 		return Answer{}, fmt.Errorf("unreadable response: %v", err)
 	}
 	switch r.StopReason {
-	case "max_tokens":
-		return Answer{}, errors.New("the answer was cut off (stop_reason: max_tokens)")
+	case "end_turn", "stop_sequence":
+	case "max_tokens", "model_context_window_exceeded":
+		return Answer{}, fmt.Errorf("the answer was cut off (stop_reason: %s)", r.StopReason)
 	case "refusal":
 		return Answer{}, errors.New("the model refused (stop_reason: refusal)")
+	case "":
+		return Answer{}, errors.New("the answer has no stop_reason: it may be incomplete")
+	default:
+		// pause_turn (a server tool paused the turn), tool_use, or anything newer: not a
+		// complete answer.
+		return Answer{}, fmt.Errorf("the answer is not complete (stop_reason: %s)", firstLine(r.StopReason))
 	}
 	var text strings.Builder
 	for _, c := range r.Content {
