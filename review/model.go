@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -254,23 +256,30 @@ func anchor(raw []modelFinding, sent map[string][]matLine, u *Unit) ([]Finding, 
 	var rejected []Rejected
 	for _, f := range raw {
 		rule := "model/" + slug(f.Category)
-		sev, err := policy.ParseSeverity(f.Severity)
+		reject := func(reason string) {
+			rejected = append(rejected, Rejected{RuleID: rule, Path: f.Path, Line: f.Line, Reason: reason})
+		}
+		sev, ok := modelSeverity(f.Severity)
 		switch {
 		case f.Path == "" || strings.TrimSpace(f.Evidence) == "":
-			rejected = append(rejected, Rejected{RuleID: rule, Path: f.Path, Line: f.Line, Reason: "malformed finding (no path or evidence)"})
+			reject("malformed finding (no path or evidence)")
 			continue
-		case err != nil:
-			rejected = append(rejected, Rejected{RuleID: rule, Path: f.Path, Line: f.Line, Reason: "malformed finding (severity " + strconv.Quote(f.Severity) + ")"})
+		case !ok:
+			reject("malformed finding (unknown severity " + strconv.Quote(f.Severity) + ")")
+			continue
+		case meaningful(f.Evidence) < minEvidence:
+			reject(fmt.Sprintf("evidence too short to anchor (fewer than %d non-space characters)", minEvidence))
 			continue
 		}
-		lines, ok := sent[f.Path]
+		p, lines, ok := materialPath(sent, f.Path)
 		if !ok {
-			rejected = append(rejected, Rejected{RuleID: rule, Path: f.Path, Line: f.Line, Reason: "file not in the material"})
+			reject("file not in the material")
 			continue
 		}
+		f.Path = p
 		line, end, ok := locate(lines, f.Evidence, f.Line)
 		if !ok {
-			rejected = append(rejected, Rejected{RuleID: rule, Path: f.Path, Line: f.Line, Reason: "evidence not found in the material"})
+			reject("evidence not found in the material")
 			continue
 		}
 		conf := 0.5
@@ -300,6 +309,62 @@ func anchor(raw []modelFinding, sent map[string][]matLine, u *Unit) ([]Finding, 
 		kept[i].Fingerprint = fingerprint(&kept[i])
 	}
 	return kept, rejected
+}
+
+// minEvidence is the fewest non-space characters of evidence that anchor a finding: "}" or
+// "x" is in every file.
+const minEvidence = 8
+
+func meaningful(s string) int {
+	n := 0
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// modelSeverity reads a model's severity, in any case, with the usual synonyms.
+func modelSeverity(s string) (policy.Severity, bool) {
+	if sev, err := policy.ParseSeverity(s); err == nil {
+		return sev, true
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "informational", "information", "note", "none":
+		return policy.Info, true
+	case "minor", "warning-low":
+		return policy.Low, true
+	case "moderate", "warning", "medium-high":
+		return policy.Medium, true
+	case "major", "error", "severe", "important":
+		return policy.High, true
+	case "blocker", "crit":
+		return policy.Critical, true
+	}
+	return policy.Info, false
+}
+
+// materialPath finds the material's file for a path the model may have written differently
+// (./x, /x, a//b, x\y, a git a/ or b/ prefix).
+func materialPath(sent map[string][]matLine, p string) (string, []matLine, bool) {
+	if lines, ok := sent[p]; ok {
+		return p, lines, true
+	}
+	q := strings.TrimSpace(strings.ReplaceAll(p, `\`, "/"))
+	q = strings.TrimLeft(path.Clean("/"+q), "/")
+	candidates := []string{q}
+	for _, pre := range []string{"a/", "b/"} {
+		if rest, ok := strings.CutPrefix(q, pre); ok {
+			candidates = append(candidates, rest)
+		}
+	}
+	for _, c := range candidates {
+		if lines, ok := sent[c]; ok {
+			return c, lines, true
+		}
+	}
+	return p, nil, false
 }
 
 func firstEvidenceLine(s string) string {
