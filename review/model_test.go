@@ -90,3 +90,34 @@ func TestExtractVerdictsOnlyUnanimousRejectRejects(t *testing.T) {
 		t.Errorf("verdicts = %+v; want F1 kept (conflict) and F2 rejected", v)
 	}
 }
+
+// TestCacheKeyCoversEverythingThatDecides: the verdict cache key changes with the policy text,
+// the model name, the base URL and the agent CLI's arguments (and the material).
+func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
+	key := func(p Provider, system, user string) string {
+		return (&ModelStep{Provider: p}).cacheKey(system, true, user)
+	}
+	oa := &openAI{model: "m", base: "http://127.0.0.1:1/v1"}
+	base := key(oa, "policy", "material")
+	if key(&openAI{model: "m", base: "http://127.0.0.1:1/v1"}, "policy", "material") != base {
+		t.Fatal("the key is not stable")
+	}
+	variants := map[string]string{
+		"policy text": key(oa, "policy\n\nWorkspace policy:\nmore", "material"),
+		"material":    key(oa, "policy", "material 2"),
+		"model name":  key(&openAI{model: "m2", base: oa.base}, "policy", "material"),
+		"base URL":    key(&openAI{model: "m", base: "http://127.0.0.1:2/v1"}, "policy", "material"),
+		"provider":    key(&anthropic{model: "m", base: oa.base}, "policy", "material"),
+		"verify":      (&ModelStep{Provider: oa}).cacheKey("policy", false, "material"),
+	}
+	for what, k := range variants {
+		if k == base {
+			t.Errorf("the cache key does not change with the %s", what)
+		}
+	}
+	cli := &agentCLI{kind: "claude-cli", bin: "claude", model: "s"}
+	withArgs := &agentCLI{kind: "claude-cli", bin: "claude", model: "s", args: []string{"--max-turns", "3"}}
+	if key(cli, "p", "u") == key(withArgs, "p", "u") {
+		t.Error("the cache key does not change with the agent CLI's arguments")
+	}
+}
