@@ -121,3 +121,29 @@ func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
 		t.Error("the cache key does not change with the agent CLI's arguments")
 	}
 }
+
+// TestModelPolicyTextPassesTheFilter: the user's policy text goes into the system prefix only
+// after the filter: a token in it is never sent.
+func TestModelPolicyTextPassesTheFilter(t *testing.T) {
+	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
+	r := newFakeRepo(map[string]map[string]fakeFile{"": {
+		"cmd/main.go": reg("package main\n\nfunc main() {}\n"),
+	}})
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &recordingProvider{answer: `{"findings": []}`}
+	step := &ModelStep{Provider: p, Detector: det}
+	var res Result
+	cfg := limitsCfg(20, 200000, 2)
+	cfg.Model.Verify = false
+	cfg.PolicyText = "Our CI token is " + token + "; never flag it."
+	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	if len(p.sent) != 1 {
+		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
+	}
+	if strings.Contains(p.sent[0], token) || !strings.Contains(p.sent[0], "Our CI token is [REDACTED:") {
+		t.Errorf("the policy text was not redacted:\n%s", p.sent[0])
+	}
+}
