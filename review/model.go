@@ -159,6 +159,9 @@ func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *Unit, det []F
 		maskModelFinding(filter, &scr, &kept[i])
 		kept[i].Fingerprint = fingerprint(&kept[i])
 	}
+	for i := range rejected {
+		maskRejected(filter, &scr, &rejected[i])
+	}
 	out.Rejected = append(out.Rejected, rejected...)
 	m.audit(auditLine{Outcome: "ok", Tokens: &ans, Kept: len(kept), Rejected: len(rejected)}, key)
 	if cfg.Model.Verify && len(kept) > 0 {

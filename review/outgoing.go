@@ -226,7 +226,7 @@ func (s *screener) addedHolds(mat *material, more []redact.Found) string {
 // maskModelFinding removes every secret the filter knows or finds from what the model wrote,
 // so no report and no cache entry holds one.
 func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
-	for _, field := range []*string{&f.Message, &f.Evidence} {
+	for _, field := range []*string{&f.Message, &f.Evidence, &f.Path} {
 		v := redact.Replace(*field, scr.known)
 		for _, w := range scr.words {
 			v = strings.ReplaceAll(v, w, "[REDACTED]")
@@ -238,6 +238,13 @@ func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
 		}
 		*field = v
 	}
+}
+
+// maskRejected does the same for a rejected finding's path (the model wrote it).
+func maskRejected(filter *redact.Filter, scr *screen, r *Rejected) {
+	f := Finding{Path: r.Path}
+	maskModelFinding(filter, scr, &f)
+	r.Path = f.Path
 }
 
 func values(found []redact.Found) []string {
