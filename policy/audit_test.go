@@ -8,14 +8,17 @@ import (
 	"go/token"
 	"io"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // The structural guarantees: exactly one package of the module touches the network
-// (policy/egress), exactly one starts processes (policy), and no package loads plugins or calls
-// exec-style system calls. The test walks every package's non-test imports and calls, so a
+// (policy/egress), exactly one starts processes (policy), no package loads plugins or calls
+// exec-style system calls (renamed imports resolved), and the module uses from dependencies
+// that reach net or os/exec only what dependencyUses names and justifies. The test walks every package's non-test imports and calls, so a
 // shortcut added later fails here.
 
 const (
@@ -107,9 +110,38 @@ func TestAuditImports(t *testing.T) {
 	}
 }
 
-// TestAuditCalls: no non-test file outside the process gate calls os.StartProcess, and none
-// reaches for exec-style functions through other names.
-func TestAuditCalls(t *testing.T) {
+// localNames maps the name each import of f is used under (a renamed import's own name) to its
+// path, so `import o "os"` cannot hide o.StartProcess.
+func localNames(f *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		name := path.Base(p)
+		if isMajorVersion(name) {
+			name = path.Base(path.Dir(p))
+		}
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if name != "_" && name != "." {
+			out[name] = p
+		}
+	}
+	return out
+}
+
+func isMajorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	_, err := strconv.Atoi(s[1:])
+	return err == nil
+}
+
+// eachSelector calls fn for every pkg.Name selector of the module's non-test files, pkg
+// resolved to its import path ("" when X is no import: a value's method or field).
+func eachSelector(t *testing.T, fn func(p goPackage, pos token.Position, importPath, name string)) {
+	t.Helper()
 	fset := token.NewFileSet()
 	for _, p := range listPackages(t) {
 		for _, name := range p.GoFiles {
@@ -117,24 +149,134 @@ func TestAuditCalls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			names := localNames(f)
+			for _, imp := range f.Imports {
+				if imp.Name != nil && imp.Name.Name == "." {
+					v, _ := strconv.Unquote(imp.Path.Value)
+					t.Errorf("%s: %s is dot-imported: the audit could not see its calls", fset.Position(imp.Pos()), v)
+				}
+			}
 			ast.Inspect(f, func(n ast.Node) bool {
 				sel, ok := n.(*ast.SelectorExpr)
 				if !ok {
 					return true
 				}
-				x, ok := sel.X.(*ast.Ident)
-				if !ok {
-					return true
+				imp := ""
+				if x, ok := sel.X.(*ast.Ident); ok {
+					imp = names[x.Name]
 				}
-				call := x.Name + "." + sel.Sel.Name
-				switch call {
-				case "os.StartProcess", "syscall.Exec", "syscall.ForkExec", "syscall.StartProcess":
-					if p.ImportPath != processPkg || !strings.HasPrefix(call, "os.") {
-						t.Errorf("%s: %s uses %s: %s", p.ImportPath, fset.Position(sel.Pos()), call, processNote)
-					}
-				}
+				fn(p, fset.Position(sel.Pos()), imp, sel.Sel.Name)
 				return true
 			})
 		}
 	}
+}
+
+// TestAuditCalls: no non-test file outside the process gate calls os.StartProcess, and none
+// reaches for exec-style functions through other names (a renamed import included).
+func TestAuditCalls(t *testing.T) {
+	eachSelector(t, func(p goPackage, pos token.Position, imp, name string) {
+		switch imp + "." + name {
+		case "os.StartProcess", "syscall.Exec", "syscall.ForkExec", "syscall.StartProcess":
+			if p.ImportPath != processPkg || imp != "os" {
+				t.Errorf("%s: %s uses %s.%s: %s", p.ImportPath, pos, imp, name, processNote)
+			}
+		}
+	})
+}
+
+// dependencyUses are the only identifiers the module may use from dependency packages that
+// (directly or not) import net, net/http or os/exec, each with why it cannot reach the network
+// or start a process.
+var dependencyUses = map[string]map[string]string{
+	"github.com/spf13/viper": {
+		"New": "a private viper that parses gitleaks' TOML from memory (ReadConfig on a bytes.Reader); remote config lives in viper/remote, never imported",
+	},
+	"github.com/zricethezav/gitleaks/v8/config": {
+		"Config": "type", "Rule": "type", "Allowlist": "type", "ViperConfig": "type", "Extend": "type (path and url refused by redact)",
+		"DefaultConfig": "the embedded default rules, a string",
+	},
+	"github.com/zricethezav/gitleaks/v8/detect": {
+		"Detector": "type", "Fragment": "type: text handed over in memory",
+		"NewDetector": "builds a detector from a compiled config; only Detect on in-memory fragments is called (DetectGit, DetectSource, DetectFiles are forbidden below)",
+	},
+	"github.com/zricethezav/gitleaks/v8/detect/codec": {
+		"EncodedSegment": "type", "NewDecoder": "decodes base64/hex/percent in memory",
+	},
+	"github.com/zricethezav/gitleaks/v8/report": {
+		"Finding": "type",
+	},
+}
+
+// forbiddenMethods are methods of those dependencies that read files, reach the network or run
+// git: no call of that name is allowed anywhere in the module (whatever its receiver).
+var forbiddenMethods = map[string]string{
+	"AddRemoteProvider": "viper remote config", "AddSecureRemoteProvider": "viper remote config",
+	"ReadRemoteConfig": "viper remote config", "WatchRemoteConfig": "viper remote config",
+	"WatchRemoteConfigOnChannel": "viper remote config", "WatchConfig": "viper file watching",
+	"ReadInConfig": "viper file lookup", "MergeInConfig": "viper file lookup",
+	"DetectGit": "gitleaks runs git", "DetectSource": "gitleaks sources (git, files, archives)",
+	"DetectFiles": "gitleaks reads files", "DetectReader": "gitleaks streaming source",
+}
+
+// reachingDependencies lists the dependency packages of the module that import net, net/http or
+// os/exec, directly or through their own dependencies.
+func reachingDependencies(t *testing.T) map[string]bool {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-json", module+"/...")
+	cmd.Dir = ".."
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	reach := map[string]bool{}
+	dec := json.NewDecoder(&out)
+	for {
+		var p struct {
+			ImportPath string
+			Standard   bool
+			Deps       []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if p.Standard || strings.HasPrefix(p.ImportPath, module) {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == "net" || d == "net/http" || d == "os/exec" {
+				reach[p.ImportPath] = true
+				break
+			}
+		}
+	}
+	if !reach["github.com/zricethezav/gitleaks/v8/detect"] {
+		t.Fatalf("the audit does not see gitleaks' detect package reach os/exec: is it looking at the right module? %v", reach)
+	}
+	return reach
+}
+
+// TestAuditDependencyCalls: the module's calls into dependencies that could reach the network
+// or start a process are only the ones named and justified in dependencyUses.
+func TestAuditDependencyCalls(t *testing.T) {
+	reach := reachingDependencies(t)
+	for p := range dependencyUses {
+		if !reach[p] {
+			t.Logf("%s no longer reaches net or os/exec; its entry may go", p)
+		}
+	}
+	eachSelector(t, func(p goPackage, pos token.Position, imp, name string) {
+		if why, bad := forbiddenMethods[name]; bad {
+			t.Errorf("%s: %s calls %s (%s): not allowed", p.ImportPath, pos, name, why)
+		}
+		if imp == "" || !reach[imp] {
+			return
+		}
+		if _, ok := dependencyUses[imp][name]; !ok {
+			t.Errorf("%s: %s uses %s.%s, and %s reaches the network or starts processes: add it to dependencyUses with why it cannot, or do without", p.ImportPath, pos, path.Base(imp), name, imp)
+		}
+	})
 }

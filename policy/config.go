@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -202,6 +203,9 @@ func Load(layers ...*Layer) (Config, error) {
 		if err != nil {
 			return Config{}, decodeError(l.Name, err)
 		}
+		if key := inexactKey(md); key != "" {
+			return Config{}, &ConfigError{File: l.Name, Key: key, Msg: "unknown key (keys are matched exactly, in lower case; see `tollgate init` for every key)"}
+		}
 		if und := md.Undecoded(); len(und) > 0 {
 			keys := make([]string, 0, len(und))
 			for _, k := range und {
@@ -214,7 +218,8 @@ func Load(layers ...*Layer) (Config, error) {
 			if key := firstUntrustedKey(md); key != "" {
 				return Config{}, &ConfigError{File: l.Name, Key: key, Msg: "not allowed in a repository's config: " +
 					"only your user config (" + displayUserPath() + ") or flags may turn on egress, " +
-					"name network destinations or configure a model, so a cloned repository can never make tollgate send anything"}
+					"name network destinations, configure a model, weaken what is filtered before a send or set the review policy text, " +
+					"so a cloned repository can never make tollgate send anything or steer the reviewer"}
 			}
 		}
 		// Validate each layer on its own first, so an error names the file that holds the key.
@@ -244,7 +249,7 @@ func firstUntrustedKey(md toml.MetaData) string {
 			continue
 		}
 		switch k[0] {
-		case "egress", "net", "model":
+		case "egress", "net", "model", "redaction", "policy":
 			if len(k) > 1 {
 				return k.String() // the key itself, rather than its [table] header
 			}
@@ -254,6 +259,37 @@ func firstUntrustedKey(md toml.MetaData) string {
 		}
 	}
 	return table
+}
+
+// knownKeys are every table and key of the raw struct, spelt exactly as its toml tags.
+var knownKeys = func() map[string]bool {
+	out := map[string]bool{}
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			key := prefix + name
+			out[key] = true
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type, key+".")
+			}
+		}
+	}
+	walk(reflect.TypeOf(raw{}), "")
+	return out
+}()
+
+// inexactKey returns the first key of a file that is not spelt exactly as a known key. The TOML
+// decoder matches keys to fields case-insensitively (so [EGRESS] would set egress.enabled, and
+// Undecoded would not list it): keys are compared exactly here first.
+func inexactKey(md toml.MetaData) string {
+	for _, k := range md.Keys() {
+		if !knownKeys[strings.Join(k, ".")] {
+			return k.String()
+		}
+	}
+	return ""
 }
 
 func decodeError(file string, err error) error {

@@ -109,13 +109,13 @@ verify = false
 	}
 
 	// A later layer overrides a key with its zero value too (pointers tell absent from zero).
-	got, err = Load(repoLayer("[redaction]\nblock_on_secret = false\n[review]\nmin_confidence = 0.5\n"),
+	got, err = Load(userLayer("[redaction]\nblock_on_secret = false\n[review]\nmin_confidence = 0.5\n"),
 		userLayer("[redaction]\nblock_on_secret = true\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !got.BlockOnSecret || got.MinConfidence != 0.5 {
-		t.Errorf("BlockOnSecret = %v, MinConfidence = %v; want true (user) and 0.5 (repo)", got.BlockOnSecret, got.MinConfidence)
+		t.Errorf("BlockOnSecret = %v, MinConfidence = %v; want true (later layer) and 0.5 (earlier layer)", got.BlockOnSecret, got.MinConfidence)
 	}
 	got, err = Load(repoLayer("[scanners]\nexternal = [\"semgrep\"]\n"), userLayer("[scanners]\nexternal = []\n"))
 	if err != nil {
@@ -270,6 +270,9 @@ func TestLoadUntrustedKeys(t *testing.T) {
 		{"[model]\ntimeout = \"1s\"\n", "model.timeout"},
 		{"[model]\nverify = false\n", "model.verify"},
 		{"model.provider = \"claude-cli\"\n", "model.provider"},
+		{"[redaction]\nblock_on_secret = false\n", "redaction.block_on_secret"},
+		{"[redaction]\nblock_on_secret = true\n", "redaction.block_on_secret"},
+		{"[policy]\ntext = \"say nothing\"\n", "policy.text"},
 		{"[review]\nfail_on = \"low\"\n[egress]\nenabled = true\n", "egress.enabled"},
 		// an empty table header alone is refused too, and named
 		{"[egress]\n", "egress"},
@@ -296,6 +299,25 @@ func TestLoadUntrustedKeys(t *testing.T) {
 	cfg, err := Load(userLayer("egress.enabled = true\n"), repoLayer("review.fail_on = \"high\"\n"))
 	if err != nil || !cfg.Egress || cfg.FailOn != High {
 		t.Errorf("Load = %+v, %v; want egress from the user layer and fail_on from the repository", cfg, err)
+	}
+}
+
+func TestLoadKeysMatchExactly(t *testing.T) {
+	tests := []struct{ data, key string }{
+		{"[EGRESS]\nenabled = true\n", "EGRESS"},
+		{"[egress]\nEnabled = true\n", "egress.Enabled"},
+		{"[review]\nFail_On = \"critical\"\n", "review.Fail_On"},
+		{"[Review]\nfail_on = \"critical\"\n", "Review"},
+		{"Model.Provider = \"openai\"\n", "Model.Provider"},
+	}
+	for _, tt := range tests {
+		for _, l := range []*Layer{repoLayer(tt.data), userLayer(tt.data)} {
+			_, err := Load(l)
+			ce := configError(t, err, tt.key, l.Name)
+			if ce != nil && !strings.Contains(ce.Msg, "unknown key") {
+				t.Errorf("%q: %v, want an unknown key error", tt.data, err)
+			}
+		}
 	}
 }
 

@@ -6,9 +6,12 @@
 //     key or a bad value is an error that names the key; nothing is guessed.
 //   - Two layers: the repository's .tollgate.toml and the user's config file (or --config).
 //     The repository layer can never turn on egress, name a network destination, name a model
-//     endpoint or name a program to run: egress.*, net.* and model.* there are an error.
+//     endpoint, name a program to run or weaken what is filtered before a send: egress.*, net.*,
+//     model.*, redaction.* and policy.text there are an error. Keys are matched exactly (a key
+//     differing only in letter case is unknown).
 //   - Boundary: every path read from a repository is resolved under its canonical root; paths
 //     that escape it, and symlinks (unless repository.follow_symlinks), are refused.
 //   - Processes: this is the only package that starts processes (Run), and it starts only
-//     programs on its allow list, with a pinned environment and a timeout.
+//     programs on its allow list, with a pinned environment and a timeout; an agent CLI gets only
+//     the variables its caller allow-lists (OnlyEnv).
 package policy

@@ -51,6 +51,30 @@ type Cmd struct {
 	// KeepEnv names variables that pass although they look like credentials (an agent CLI's
 	// own key, named by the user config). Everything else that looks like one is removed.
 	KeepEnv []string
+	// OnlyEnv, if not nil, is an allow list: only these variables pass (a name, or a prefix
+	// ending in "*"), plus KeepEnv. An agent CLI gets this minimal environment.
+	OnlyEnv []string
+}
+
+// onlyEnv keeps the variables that allow names exactly, those matching one of its prefixes
+// that do not look like credentials, and keep.
+func onlyEnv(env, allow, keep []string) []string {
+	out := make([]string, 0, len(allow))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		ok := slices.Contains(keep, k)
+		for _, a := range allow {
+			if p, wild := strings.CutSuffix(a, "*"); wild && strings.HasPrefix(k, p) {
+				ok = ok || !credentialEnv(k) // a prefix never lets a credential through
+			} else if a == k {
+				ok = true // named exactly by the caller: a config variable, never a key
+			}
+		}
+		if ok {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 var (
@@ -160,6 +184,9 @@ func Run(ctx context.Context, c Cmd) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, path, c.Args...)
 	cmd.Dir = c.Dir
 	cmd.Env = scrubEnv(c.Env, c.KeepEnv)
+	if c.OnlyEnv != nil {
+		cmd.Env = onlyEnv(c.Env, c.OnlyEnv, c.KeepEnv)
+	}
 	cmd.Stdin = c.Stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout

@@ -210,3 +210,28 @@ func TestRunScrubsCredentialEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestRunOnlyEnvIsAnAllowList(t *testing.T) {
+	if err := AllowProgram("sh"); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=/tmp", "LANG=C.UTF-8", "LC_ALL=C", "XDG_CONFIG_HOME=/tmp/x",
+		"PGPASSWORD=pw", "DATABASE_URL=postgres://app:pw@db/app", "SOPS_AGE_KEY=AGE-SECRET-KEY-1X", "NGROK_AUTHTOKEN=n",
+		"SENTRY_DSN=https://k@o1.ingest.sentry.io/1", "CI_JOB_JWT=eyJ", "XDG_TOKEN=t", "MY_KEY=k"}
+	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Env: env,
+		OnlyEnv: []string{"PATH", "HOME", "LANG", "LC_*", "XDG_*"}, KeepEnv: []string{"MY_KEY"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, gone := range []string{"PGPASSWORD", "DATABASE_URL", "SOPS_AGE_KEY", "NGROK_AUTHTOKEN", "SENTRY_DSN", "CI_JOB_JWT", "XDG_TOKEN"} {
+		if strings.Contains(got, gone+"=") {
+			t.Errorf("%s reached the process:\n%s", gone, got)
+		}
+	}
+	for _, kept := range []string{"HOME=/tmp", "LANG=C.UTF-8", "LC_ALL=C", "XDG_CONFIG_HOME=/tmp/x", "MY_KEY=k"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%s was dropped:\n%s", kept, got)
+		}
+	}
+}

@@ -22,11 +22,6 @@ external = []
 # How long one external scanner may run before it is reported as not run.
 timeout = "120s"
 
-[redaction]
-# true: a secret detected in what would be sent to a model stops the send.
-# false: each secret value is replaced by a placeholder before sending.
-block_on_secret = true
-
 [review]
 # Fail the commit at this severity or above: info | low | medium | high | critical.
 fail_on = "medium"
@@ -38,13 +33,16 @@ max_findings = 100
 # and says which files were not finished.
 timeout = "30s"
 
-[policy]
-# Workspace policy appended to the base review policy a model is given.
-text = ""
-
 # The keys below are honoured ONLY in your user config
 # ($XDG_CONFIG_HOME/tollgate/config.toml or ~/.config/tollgate/config.toml) or flags.
-# In this file they are an error: a repository can never make tollgate send anything.
+# In this file they are an error: a repository can never make tollgate send anything, weaken
+# what is filtered before a send, or write the reviewer's instructions.
+#
+# [redaction]
+# block_on_secret = true   # a secret in ADDED lines stops the send; false: every secret is redacted
+#
+# [policy]
+# text = ""                # workspace policy appended to the base review policy a model is given
 #
 # [egress]
 # enabled = false

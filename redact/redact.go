@@ -6,6 +6,8 @@
 //   - The rules are gitleaks' defaults, or the repository's own .gitleaks.toml with gitleaks'
 //     [extend] semantics (useDefault, disabledRules). An [extend] path or URL is refused: it would
 //     read outside the repository or reach the network.
+//   - The outgoing Filter (what a model may be sent) always runs gitleaks' default rules and
+//     tollgate's credential rules; a repository's config can add rules to it, never remove any.
 //   - Mask never returns a string that still contains a detected secret: after replacing every
 //     occurrence it re-checks, and masks the whole line if any part of the secret survived.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.

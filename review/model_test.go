@@ -59,3 +59,91 @@ func TestModelContextFileWithSecretLeftOut(t *testing.T) {
 		t.Errorf("the report does not say the context file was left out: %v", res.Limits)
 	}
 }
+
+func TestExtractFindingsMergesEveryObject(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{`{"findings": []} {"findings": [{"path": "a", "evidence": "x"}]}`, 1},
+		{"quoted: {\"findings\": []}\n```json\n{\"findings\": [{\"path\": \"a\"}, {\"path\": \"b\"}]}\n```", 2},
+		{`{"findings": [{"path": "a"}]} and {"findings": [{"path": "b"}]}`, 2},
+		{`{"findings": [{"path": "a", "message": "{\"findings\": []}"}]}`, 1},
+	}
+	for _, tt := range tests {
+		got, err := extractFindings(tt.text)
+		if err != nil || len(got) != tt.want {
+			t.Errorf("extractFindings(%q) = %d findings, %v; want %d", tt.text, len(got), err, tt.want)
+		}
+	}
+	if _, err := extractFindings(`no json {"other": 1}`); err == nil {
+		t.Error("an answer without a findings object is accepted")
+	}
+}
+
+func TestExtractVerdictsOnlyUnanimousRejectRejects(t *testing.T) {
+	v, err := extractVerdicts(`{"verdicts": [{"id": "F1", "decision": "reject"}]} {"verdicts": [{"id": "F1", "decision": "keep"}, {"id": "F2", "decision": "reject"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if isReject(v["F1"]) || !isReject(v["F2"]) {
+		t.Errorf("verdicts = %+v; want F1 kept (conflict) and F2 rejected", v)
+	}
+}
+
+// TestCacheKeyCoversEverythingThatDecides: the verdict cache key changes with the policy text,
+// the model name, the base URL and the agent CLI's arguments (and the material).
+func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
+	key := func(p Provider, system, user string) string {
+		return (&ModelStep{Provider: p}).cacheKey(system, true, user)
+	}
+	oa := &openAI{model: "m", base: "http://127.0.0.1:1/v1"}
+	base := key(oa, "policy", "material")
+	if key(&openAI{model: "m", base: "http://127.0.0.1:1/v1"}, "policy", "material") != base {
+		t.Fatal("the key is not stable")
+	}
+	variants := map[string]string{
+		"policy text": key(oa, "policy\n\nWorkspace policy:\nmore", "material"),
+		"material":    key(oa, "policy", "material 2"),
+		"model name":  key(&openAI{model: "m2", base: oa.base}, "policy", "material"),
+		"base URL":    key(&openAI{model: "m", base: "http://127.0.0.1:2/v1"}, "policy", "material"),
+		"provider":    key(&anthropic{model: "m", base: oa.base}, "policy", "material"),
+		"verify":      (&ModelStep{Provider: oa}).cacheKey("policy", false, "material"),
+	}
+	for what, k := range variants {
+		if k == base {
+			t.Errorf("the cache key does not change with the %s", what)
+		}
+	}
+	cli := &agentCLI{kind: "claude-cli", bin: "claude", model: "s"}
+	withArgs := &agentCLI{kind: "claude-cli", bin: "claude", model: "s", args: []string{"--max-turns", "3"}}
+	if key(cli, "p", "u") == key(withArgs, "p", "u") {
+		t.Error("the cache key does not change with the agent CLI's arguments")
+	}
+}
+
+// TestModelPolicyTextPassesTheFilter: the user's policy text goes into the system prefix only
+// after the filter: a token in it is never sent.
+func TestModelPolicyTextPassesTheFilter(t *testing.T) {
+	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
+	r := newFakeRepo(map[string]map[string]fakeFile{"": {
+		"cmd/main.go": reg("package main\n\nfunc main() {}\n"),
+	}})
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &recordingProvider{answer: `{"findings": []}`}
+	step := &ModelStep{Provider: p, Detector: det}
+	var res Result
+	cfg := limitsCfg(20, 200000, 2)
+	cfg.Model.Verify = false
+	cfg.PolicyText = "Our CI token is " + token + "; never flag it."
+	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	if len(p.sent) != 1 {
+		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
+	}
+	if strings.Contains(p.sent[0], token) || !strings.Contains(p.sent[0], "Our CI token is [REDACTED:") {
+		t.Errorf("the policy text was not redacted:\n%s", p.sent[0])
+	}
+}

@@ -192,10 +192,17 @@ func (p *anthropic) Complete(ctx context.Context, system, user string) (Answer, 
 		return Answer{}, fmt.Errorf("unreadable response: %v", err)
 	}
 	switch r.StopReason {
-	case "max_tokens":
-		return Answer{}, errors.New("the answer was cut off (stop_reason: max_tokens)")
+	case "end_turn", "stop_sequence":
+	case "max_tokens", "model_context_window_exceeded":
+		return Answer{}, fmt.Errorf("the answer was cut off (stop_reason: %s)", r.StopReason)
 	case "refusal":
 		return Answer{}, errors.New("the model refused (stop_reason: refusal)")
+	case "":
+		return Answer{}, errors.New("the answer has no stop_reason: it may be incomplete")
+	default:
+		// pause_turn (a server tool paused the turn), tool_use, or anything newer: not a
+		// complete answer.
+		return Answer{}, fmt.Errorf("the answer is not complete (stop_reason: %s)", firstLine(r.StopReason))
 	}
 	var text strings.Builder
 	for _, c := range r.Content {
@@ -285,6 +292,27 @@ func firstLine(s string) string {
 
 // --- agent CLIs ---
 
+// baseCLIEnv is what any agent CLI gets of the user's environment: where to find programs and
+// its own files (HOME, XDG_*: its stored login lives there), locale and terminal, the
+// temporary directory, and the CA bundle a corporate network may need. Nothing else passes:
+// a deny list of credential-looking names misses PGPASSWORD's cousins (DATABASE_URL,
+// SOPS_AGE_KEY, SENTRY_DSN, CI_JOB_JWT, ...), an allow list cannot.
+var baseCLIEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TERM", "NO_COLOR",
+	"TMPDIR", "TZ", "XDG_*", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS"}
+
+// cliEnv is the allow list of one agent CLI: the base, plus the variables that say where its
+// own configuration is and which backend it uses (never a key: an API key passes only when the
+// user names it in model.api_key_env; otherwise the CLI authenticates with the login it
+// stored under HOME). Proxy variables are not passed: their URLs may carry a password.
+func cliEnv(kind string) []string {
+	own := map[string][]string{
+		"claude-cli": {"CLAUDE_CONFIG_DIR"},
+		"codex-cli":  {"CODEX_HOME"},
+		"gemini-cli": {"GEMINI_CLI_HOME", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA"},
+	}[kind]
+	return append(append([]string{}, baseCLIEnv...), own...)
+}
+
 type agentCLI struct {
 	kind, bin, model string
 	args             []string
@@ -353,7 +381,7 @@ func (p *agentCLI) argv() []string {
 func (p *agentCLI) Complete(ctx context.Context, system, user string) (Answer, error) {
 	prompt := system + "\n\n" + user
 	out, err := policy.Run(ctx, policy.Cmd{
-		Name: p.bin, Args: p.argv(), Dir: p.scratch, Env: os.Environ(), KeepEnv: p.keepEnv,
+		Name: p.bin, Args: p.argv(), Dir: p.scratch, Env: os.Environ(), KeepEnv: p.keepEnv, OnlyEnv: cliEnv(p.kind),
 		Stdin: strings.NewReader(prompt),
 	})
 	var ee *policy.ExitError
@@ -497,4 +525,18 @@ func (p *agentCLI) parse(out []byte) (Answer, error) {
 		return Answer{Text: *r.Response}, nil
 	}
 	return Answer{}, fmt.Errorf("unknown provider %q", p.kind)
+}
+
+// providerIdentity is how a provider is reached or run (endpoint, argv): part of the verdict
+// cache key, so another server or other CLI flags never reuse a verdict.
+func providerIdentity(p Provider) string {
+	switch p := p.(type) {
+	case *openAI:
+		return p.base
+	case *anthropic:
+		return p.base
+	case *agentCLI:
+		return strings.Join(p.argv(), "\x00")
+	}
+	return ""
 }

@@ -124,6 +124,9 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 			}
 		}
 	}
+	for _, x := range r.Rejected {
+		fmt.Fprintf(&b, "rejected: %s:%d %s: %s\n", printable(x.Path), x.Line, printable(x.RuleID), printable(x.Reason))
+	}
 	for _, n := range r.NotRun {
 		fmt.Fprintf(&b, "%snot run%s: %s: %s\n", p.yellow, p.reset, printable(n.Component), printable(n.Reason))
 	}

@@ -78,6 +78,16 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if data != nil {
 		layers = append(layers, &policy.Layer{Name: policy.RepoConfigName, Data: data})
 	}
+	// The user layer is trusted: it must not be a file the repository under review provides
+	// (--config ./x, XDG_CONFIG_HOME or HOME inside it).
+	userPath := configFlag
+	if userPath == "" {
+		userPath = policy.UserConfigPath()
+	}
+	if userPath != "" && insideRoot(repo.Root, userPath) {
+		return nil, &policy.ConfigError{File: userPath, Msg: "the user config lies inside the repository under review, " +
+			"which could then grant itself what only you may (egress, a model); keep it outside (XDG_CONFIG_HOME, HOME or --config)"}
+	}
 	user, err := policy.ReadUserLayer(configFlag)
 	if err != nil {
 		return nil, err
@@ -235,13 +245,22 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	if err != nil {
 		return nil, cleanup, err
 	}
-	step := &review.ModelStep{Provider: p, Detector: s.detector, NoCache: o.noCache}
+	// The outgoing filter is the user's: gitleaks' defaults whatever the repository's
+	// .gitleaks.toml says, plus the rules it adds.
+	filter, err := redact.NewFilter(s.detector)
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("failed to build the outgoing secret filter: %w", err)
+	}
+	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, NoCache: o.noCache}
+	// Nothing of tollgate's is written into the repository: a cache or audit directory that
+	// resolves inside it (HOME=., a relative XDG_*_HOME, a dotfiles repository at HOME) is
+	// refused, and the review does without it.
 	if dir, err := os.UserCacheDir(); err == nil && !s.inside(dir) {
-		step.CacheDir = filepath.Join(dir, "tollgate", "verdicts")
+		step.CacheDir = filepath.Join(absPath(dir), "tollgate", "verdicts")
 	}
 	if s.cfg.Model.Audit {
 		if dir := stateDir(); dir != "" && !s.inside(dir) {
-			step.AuditPath = filepath.Join(dir, "tollgate", "audit.jsonl")
+			step.AuditPath = filepath.Join(absPath(dir), "tollgate", "audit.jsonl")
 		}
 	}
 	if o.progress != nil && isTerminal(o.progress) {
@@ -262,13 +281,36 @@ func stateDir() string {
 }
 
 // inside reports whether dir lies in the repository (nothing of tollgate's may be written there).
-func (s *session) inside(dir string) bool {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		real = filepath.Clean(dir)
+func (s *session) inside(dir string) bool { return insideRoot(s.repo.Root, dir) }
+
+// absPath is p made absolute against the working directory (p itself if that fails).
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
 	}
-	rel, err := filepath.Rel(s.repo.Root, real)
-	return err == nil && filepath.IsLocal(rel) || real == s.repo.Root
+	return p
+}
+
+// insideRoot reports whether p (relative paths against the working directory, symbolic links
+// resolved as far as they exist) lies in root.
+func insideRoot(root, p string) bool {
+	p = absPath(p)
+	real := p
+	// Resolve the longest existing ancestor, so a path not yet created is judged where it will be.
+	for dir, rest := p, ""; ; {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			real = filepath.Join(r, rest)
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && (filepath.IsLocal(rel) || rel == ".")
 }
 
 // scratchOutside checks that external scanners' scratch files land outside the repository.

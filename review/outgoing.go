@@ -1,0 +1,256 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/redact"
+)
+
+// The outgoing filter over a unit's material (step 7). Every file is scanned as itself, with
+// its real path, by the user's filter (gitleaks' default rules, any rules the repository adds,
+// tollgate's credential rules) and by tollgate's credential-file rules, whose match makes the
+// whole file a secret. With redaction.block_on_secret only a secret on an ADDED line of the
+// change, not suppressed there, stops the send: secrets on removed lines, context lines, in a
+// file name or on a suppressed line are redacted like everything else.
+
+// redactedFileLine replaces every line of a file that is a secret as a whole.
+const redactedFileLine = "[REDACTED:%s: the whole file is a secret]"
+
+// screen is what the filter decided for one unit's material.
+type screen struct {
+	known []redact.Found // every secret value to replace before a send
+	block string         // the rule of a secret on an added, unsuppressed line ("": none)
+	// words are the longer words of files that are secrets as a whole: never sent, and masked
+	// should a model's answer quote one.
+	words []string
+}
+
+// secretWords returns the words of at least 8 characters of the lines (split at white space
+// and the separators of credential files).
+func secretWords(lines []fileLine) []string {
+	var out []string
+	for _, l := range lines {
+		for _, w := range strings.FieldsFunc(l.text, func(r rune) bool {
+			return r == ' ' || r == '\t' || r == ':' || r == '=' || r == '"' || r == '\'' || r == '<' || r == '>' || r == ','
+		}) {
+			if len(w) >= 8 {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// secretFileRule returns the id of the tollgate file rule (a private key or a credential store)
+// that text, as the content of the file at path, matches; "" if none.
+func secretFileRule(path, text string) string {
+	lower := strings.ToLower(path)
+	for i := range fileRules {
+		fr := &fileRules[i]
+		if fr.ID == databaseDump.ID || !fr.path.MatchString(lower) || (fr.except != nil && fr.except.MatchString(lower)) {
+			continue
+		}
+		if fr.content(text) {
+			return fr.ID
+		}
+	}
+	return ""
+}
+
+// fileLine is one line of a material file as the filter reads it.
+type fileLine struct {
+	text  string
+	n     int  // new-file line (0 for a removed line)
+	added bool // an added line of the change
+}
+
+func (f *matFile) filterLines() []fileLine {
+	out := make([]fileLine, 0, len(f.lines)+len(f.deleted))
+	for _, l := range f.lines {
+		out = append(out, fileLine{text: l.text, n: l.n, added: l.added && f.role == "change"})
+	}
+	for _, l := range f.deleted {
+		out = append(out, fileLine{text: l.Text})
+	}
+	return out
+}
+
+func joinFileLines(ls []fileLine, keep func(fileLine) bool) string {
+	var b strings.Builder
+	for _, l := range ls {
+		if keep == nil || keep(l) {
+			b.WriteString(l.text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// redactWhole replaces every line of the file by a placeholder naming rule.
+func (f *matFile) redactWhole(rule string) {
+	ph := fmt.Sprintf(redactedFileLine, rule)
+	for i := range f.lines {
+		f.lines[i].text = ph
+	}
+	for i := range f.deleted {
+		f.deleted[i].Text = ph
+	}
+}
+
+// screener checks one unit's material.
+type screener struct {
+	ctx    context.Context
+	filter *redact.Filter
+	review *redact.Detector // the review's detector: its .gitleaksignore counts as a suppression
+	u      *Unit
+	sup    *suppressor
+}
+
+// suppressed reports whether a finding of rule on new-file line n of path is suppressed, as the
+// review would judge it (an inline marker, gitleaks:allow, .gitleaksignore).
+func (s *screener) suppressed(rule, path string, n int, text string) bool {
+	if n <= 0 {
+		return false
+	}
+	if s.sup == nil {
+		s.sup = newSuppressor(s.ctx, s.u.Blobs, s.u)
+	}
+	if s.sup.suppressed(&Finding{RuleID: rule, Path: path, Line: n}) {
+		return true
+	}
+	if id, ok := strings.CutPrefix(rule, "secrets/"); ok {
+		if strings.Contains(text, "gitleaks:allow") {
+			return true
+		}
+		if s.review != nil && s.review.Ignored(s.u.Commit, path, id, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// file screens one material file: the secrets found in it (its lines redacted in place when
+// the whole file is a secret), and the rule of one that blocks ("" if none).
+func (s *screener) file(f *matFile, scr *screen) (found []redact.Found, whole, block string, err error) {
+	lines := f.filterLines()
+	text := joinFileLines(lines, nil)
+	found, err = s.filter.FindAt(f.path, text)
+	if err != nil {
+		return nil, "", "", err
+	}
+	for _, o := range found {
+		if i := o.Line - 1; i >= 0 && i < len(lines) && lines[i].added && !s.suppressed(o.RuleID, f.path, lines[i].n, lines[i].text) {
+			block = o.RuleID
+			break
+		}
+	}
+	whole = secretFileRule(f.path, text)
+	if whole == "" {
+		if whole, err = s.filter.PathRule(f.path); err != nil {
+			return nil, "", "", err
+		}
+	}
+	if whole == "" {
+		return found, "", block, nil
+	}
+	// The file rule judged on its added lines alone, as the review does.
+	var first *fileLine
+	for i := range lines {
+		if lines[i].added {
+			first = &lines[i]
+			break
+		}
+	}
+	if block == "" && first != nil {
+		addedText := joinFileLines(lines, func(l fileLine) bool { return l.added })
+		if (strings.HasPrefix(whole, "secrets/") || secretFileRule(f.path, addedText) != "") && !s.suppressed(whole, f.path, first.n, first.text) {
+			block = whole
+		}
+	}
+	scr.words = append(scr.words, secretWords(lines)...)
+	f.redactWhole(whole)
+	return found, whole, block, nil
+}
+
+// screen runs the filter over the material, leaving out context files that hold a secret when
+// a secret blocks the send; the strings are limits to report.
+func (s *screener) screen(mat *material, blockOnSecret bool) (screen, []string, error) {
+	var out screen
+	var limits []string
+	kept := mat.files[:0]
+	for i := range mat.files {
+		f := mat.files[i]
+		found, whole, block, err := s.file(&f, &out)
+		if err != nil {
+			return screen{}, nil, err
+		}
+		if f.role == "context" && blockOnSecret && (len(found) > 0 || whole != "") {
+			// A context file is there only to help: one that holds a secret is left out rather
+			// than stopping the whole send. The change itself still blocks.
+			limits = append(limits, fmt.Sprintf("context file %s left out of the model's material: it holds a secret", f.path))
+			continue
+		}
+		if out.block == "" && block != "" {
+			out.block = block
+		}
+		out.known = append(out.known, found...)
+		kept = append(kept, f)
+	}
+	mat.files = kept
+	return out, limits, nil
+}
+
+// addedHolds reports a rule of a secret among more (found in the assembled request) whose
+// value is on an added, unsuppressed line of the change ("" if none).
+func (s *screener) addedHolds(mat *material, more []redact.Found) string {
+	for _, f := range mat.files {
+		if f.role != "change" {
+			continue
+		}
+		for _, l := range f.lines {
+			if !l.added {
+				continue
+			}
+			for _, o := range more {
+				if o.Value != "" && strings.Contains(l.text, o.Value) && !s.suppressed(o.RuleID, f.path, l.n, l.text) {
+					return o.RuleID
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// maskModelFinding removes every secret the filter knows or finds from what the model wrote,
+// so no report and no cache entry holds one.
+func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
+	for _, field := range []*string{&f.Message, &f.Evidence, &f.Path} {
+		v := redact.Replace(*field, scr.known)
+		for _, w := range scr.words {
+			v = strings.ReplaceAll(v, w, "[REDACTED]")
+		}
+		if found, err := filter.Find(v); err != nil {
+			v = "[withheld: the secret detector could not check this text]"
+		} else if len(found) > 0 {
+			v = redact.MaskAll(v, values(found)...)
+		}
+		*field = v
+	}
+}
+
+// maskRejected does the same for a rejected finding's path (the model wrote it).
+func maskRejected(filter *redact.Filter, scr *screen, r *Rejected) {
+	f := Finding{Path: r.Path}
+	maskModelFinding(filter, scr, &f)
+	r.Path = f.Path
+}
+
+func values(found []redact.Found) []string {
+	out := make([]string, 0, len(found))
+	for _, f := range found {
+		out = append(out, f.Value)
+	}
+	return out
+}
