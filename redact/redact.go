@@ -13,6 +13,7 @@ package redact
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -313,10 +314,37 @@ func (d *Detector) Ignored(commit, path, rule string, line int) bool {
 // repository path (rules and allowlists match on it). Path-only rules are not run here: see
 // ScanPath.
 func (d *Detector) Scan(path, text string, startLine int) ([]Secret, error) {
+	return d.ScanContext(context.Background(), path, text, startLine)
+}
+
+// ScanContext is Scan bounded by ctx: once ctx ends it returns ctx's error within a moment
+// (the scan left behind stops at its next rule or window), never a partial result.
+func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine int) ([]Secret, error) {
 	if text == "" {
-		return nil, nil
+		return nil, ctx.Err()
 	}
-	return d.e.scan(path, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), startLine)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if ctx.Done() == nil {
+		return d.e.scan(ctx, path, lines, startLine)
+	}
+	type result struct {
+		secrets []Secret
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := d.e.scan(ctx, path, lines, startLine)
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return r.secrets, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // scanWhole is gitleaks' own way: every rule whose keyword appears anywhere runs over the whole
