@@ -8,6 +8,12 @@
 //     read outside the repository or reach the network.
 //   - Mask never returns a string that still contains a detected secret: after replacing every
 //     occurrence it re-checks, and masks the whole line if any part of the secret survived.
+//   - Scan finds what gitleaks' own detector finds on the same text (the parity tests and a
+//     fuzzer compare them): each rule runs on the lines its matches can reach from a keyword,
+//     as read from its regex, or on the whole text. ScanContext stops once its context ends.
+//   - gitleaks' global path allowlist is narrowed to lock files and go.sum: node_modules/,
+//     vendor/, images, binaries and gitleaks.toml are scanned. A repository's own allowlists
+//     apply as written.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
 package redact
 
@@ -70,7 +76,12 @@ func loadDefault() (config.Config, error) {
 	defaultOnce.Do(func() {
 		viperMu.Lock()
 		defer viperMu.Unlock()
-		vc, err := decode([]byte(config.DefaultConfig))
+		text, err := defaultConfigText()
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		vc, err := decode([]byte(text))
 		if err != nil {
 			defaultErr = err
 			return
