@@ -261,11 +261,15 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 		} else {
 			wins = st.windows(st.hits[r], e.reach[r])
 		}
+		var pieces [][2]int
 		for _, w := range wins {
+			pieces = append(pieces, st.pieces(re, w, e.reach[r])...)
+		}
+		for _, w := range pieces {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			raw := strings.Join(lines[w[0]:w[1]+1], "\n") + "\n"
+			raw := st.text(w)
 			// gitleaks finds nothing where the rule's regex does not match the text and its
 			// decoder has nothing to decode: skip the detector there.
 			if re != nil && !re.MatchString(raw) && !slices.Contains(st.decodable[w[0]:w[1]+1], true) {
@@ -341,6 +345,81 @@ func (st *scanState) windows(at []int, reach int) [][2]int {
 	return out
 }
 
+// chunkLines is the size a long window is cut to: gitleaks' detector is quadratic in the
+// findings of one call (its generic-rule filter, its line lookup), so a window of thousands of
+// matching lines costs minutes whole and well under a second in pieces.
+var chunkLines = 512
+
+// text is lines [w[0], w[1]] as the detector sees them: joined, each ending in a newline.
+func (st *scanState) text(w [2]int) string {
+	return strings.Join(st.lines[w[0]:w[1]+1], "\n") + "\n"
+}
+
+// pieces cuts a long window of a rule with a bounded reach into pieces the detector finds the
+// same in. A cut falls between two lines where no match of the rule's regex in the whole
+// window crosses, with no decodable line within reach+1 lines; and it stands only if each
+// piece's regex matches are exactly the window's (the detector's findings are a function of
+// the match positions and the lines they lie on). Otherwise the window stays whole.
+func (st *scanState) pieces(re *regexp.Regexp, w [2]int, reach int) [][2]int {
+	if re == nil || w[1]-w[0] < 2*chunkLines {
+		return [][2]int{w}
+	}
+	raw := st.text(w)
+	starts := make([]int, 0, w[1]-w[0]+2) // byte offset of each line in raw
+	off := 0
+	for i := w[0]; i <= w[1]; i++ {
+		starts = append(starts, off)
+		off += len(st.lines[i]) + 1
+	}
+	starts = append(starts, off)
+	all := re.FindAllStringIndex(raw, -1)
+	// crossed[k]: a match runs over the start of line w[0]+k (its previous line's newline and
+	// at least one byte of the line).
+	crossed := make([]bool, len(starts))
+	for _, m := range all {
+		for k := sort.SearchInts(starts, m[0]+1); k < len(starts) && starts[k] < m[1]; k++ {
+			crossed[k] = true
+		}
+	}
+	decodableNear := func(c int) bool {
+		return slices.Contains(st.decodable[max(c-reach-1, 0):min(c+reach+1, len(st.lines))], true)
+	}
+	var out [][2]int
+	from, mi := w[0], 0
+	for from+2*chunkLines <= w[1] {
+		cut := -1 // the first line of the next piece
+		for c := from + chunkLines; c < min(from+2*chunkLines, w[1]); c++ {
+			if !crossed[c-w[0]] && !decodableNear(c) {
+				cut = c
+				break
+			}
+		}
+		if cut < 0 || !st.sameMatches(re, [2]int{from, cut - 1}, all, &mi, starts, w[0]) {
+			return [][2]int{w}
+		}
+		out = append(out, [2]int{from, cut - 1})
+		from = cut
+	}
+	if !st.sameMatches(re, [2]int{from, w[1]}, all, &mi, starts, w[0]) {
+		return [][2]int{w}
+	}
+	return append(out, [2]int{from, w[1]})
+}
+
+// sameMatches reports whether the regex finds in piece p exactly the window's matches that lie
+// in it (all[*mi:] onwards, offsets from the window's start), and moves *mi past them.
+func (st *scanState) sameMatches(re *regexp.Regexp, p [2]int, all [][]int, mi *int, starts []int, w0 int) bool {
+	base, end := starts[p[0]-w0], starts[p[1]-w0+1]
+	got := re.FindAllStringIndex(st.text(p), -1)
+	for _, m := range got {
+		if *mi >= len(all) || all[*mi][0] != m[0]+base || all[*mi][1] != m[1]+base {
+			return false
+		}
+		*mi++
+	}
+	return *mi >= len(all) || all[*mi][0] >= end
+}
+
 // dedupSecrets drops repeats (overlapping windows) and, as gitleaks does, a generic rule's
 // finding where a specific rule found the same secret on the same line.
 func dedupSecrets(in []Secret) []Secret {
@@ -359,12 +438,17 @@ func dedupSecrets(in []Secret) []Secret {
 			uniq = append(uniq, s)
 		}
 	}
+	byLine := map[int][]int{}
+	for i, s := range uniq {
+		byLine[s.Line] = append(byLine[s.Line], i)
+	}
 	var out []Secret
 	for _, s := range uniq {
 		drop := false
 		if strings.Contains(strings.ToLower(s.RuleID), "generic") {
-			for _, o := range uniq {
-				if o.Line == s.Line && o.RuleID != s.RuleID && strings.Contains(o.Value, s.Value) &&
+			for _, j := range byLine[s.Line] {
+				o := uniq[j]
+				if o.RuleID != s.RuleID && strings.Contains(o.Value, s.Value) &&
 					!strings.Contains(strings.ToLower(o.RuleID), "generic") {
 					drop = true
 					break

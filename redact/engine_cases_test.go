@@ -227,8 +227,43 @@ func TestGlobalAllowlistIsTollgates(t *testing.T) {
 	}
 }
 
-// FuzzEngineWindows: on any text, the engine finds exactly what gitleaks' detector finds.
+// TestEngineChunksMatchGitleaks: long windows cut in pieces (small pieces here, to cut often)
+// find what gitleaks finds on the whole text: keys on every line, values below their key,
+// decodable lines, key blocks.
+func TestEngineChunksMatchGitleaks(t *testing.T) {
+	defer func(n int) { chunkLines = n }(chunkLines)
+	chunkLines = 4
+	d := newDetectorT(t)
+	rnd := rand.New(rand.NewSource(11))
+	var b strings.Builder
+	for i := 0; i < 400; i++ {
+		switch rnd.Intn(8) {
+		case 0:
+			b.WriteString("password =\n\n  '" + randText(rnd, b64[:62], 20) + "'\n")
+		case 1:
+			b.WriteString("token: " + unicodeEscaped("ghp_"+randText(rnd, b64[:62], 36)) + "\n")
+		case 2:
+			b.WriteString("secret = " + randText(rnd, b64, 40) + "==\n")
+		case 3:
+			b.WriteString("plain line " + fmt.Sprint(i) + "\n")
+		default:
+			b.WriteString("api_key = \"" + randText(rnd, b64[:62], 32) + "\"\n")
+		}
+	}
+	text := b.String() + armored("RSA PRIVATE KEY", 30) + apiKeyLines(rnd, 20000)
+	for _, start := range []int{0, 1, 7} {
+		p := fmt.Sprintf("conf%d.env", start)
+		if n, _ := compareScans(t, d, p, p, text[start:]); n < 400 {
+			t.Fatalf("only %d findings: the case is wrong", n)
+		}
+	}
+}
+
+// FuzzEngineWindows: on any text, the engine finds exactly what gitleaks' detector finds
+// (with small pieces, so that long windows are cut).
 func FuzzEngineWindows(f *testing.F) {
+	defer func(n int) { chunkLines = n }(chunkLines)
+	chunkLines = 2
 	d := newDetector(f, Options{RepoConfig: []byte(customRules)})
 	for _, c := range hardCases() {
 		if len(c.text) < 20000 {
@@ -238,7 +273,7 @@ func FuzzEngineWindows(f *testing.F) {
 	f.Add("api_key =\n\n\n 'Xk29vLq8Rt3mPz7Yw2NbQ'\n")
 	f.Add("x\ntoken: " + ghPAT + "\n" + pemKey)
 	f.Fuzz(func(t *testing.T, text string) {
-		if len(text) > 1<<16 {
+		if len(text) > 1<<14 {
 			return
 		}
 		fast := secretSet(d.mustScan("f.yaml", text, 1))

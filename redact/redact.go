@@ -50,6 +50,9 @@ type Detector struct {
 	e        *engine        // the rules one by one, where their keywords are
 	ignore   map[string]bool
 	warnings []string
+	fullOnce sync.Once // gitleaks' own detector over the whole rule set (tests only)
+	fullDet  *detect.Detector
+	fullErr  error
 }
 
 // Secret is one detected secret.
@@ -381,19 +384,23 @@ func (d *Detector) ScanPath(path string) ([]Secret, error) { return d.e.scanPath
 
 // full is gitleaks' own detector over the whole rule set (tests compare the engine with it).
 func (d *Detector) full() (*detect.Detector, error) {
-	cfg := d.cfg
-	if cfg == nil {
-		def, err := loadDefault()
-		if err != nil {
-			return nil, err
+	d.fullOnce.Do(func() {
+		cfg := d.cfg
+		if cfg == nil {
+			def, err := loadDefault()
+			if err != nil {
+				d.fullErr = err
+				return
+			}
+			cfg = &def
 		}
-		cfg = &def
-	}
-	full := detect.NewDetector(*cfg)
-	full.MaxDecodeDepth = 5
-	full.IgnoreGitleaksAllow = true
-	return full, nil
+		d.fullDet = detect.NewDetector(*cfg)
+		d.fullDet.MaxDecodeDepth = 5
+		d.fullDet.IgnoreGitleaksAllow = true
+	})
+	return d.fullDet, d.fullErr
 }
+
 func fromFinding(f report.Finding) Secret {
 	return Secret{
 		RuleID: f.RuleID, Description: f.Description,
