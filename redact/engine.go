@@ -197,11 +197,18 @@ type scanState struct {
 }
 
 // prepare finds, in one pass, the keyword lines of every rule and the lines that decode.
-// Lines are grouped in decoding units: a line alone, or lines a U+ run crosses.
-func (e *engine) prepare(lines []string) *scanState {
+// Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
+// (with ctx's error) once ctx ends.
+func (e *engine) prepare(ctx context.Context, lines []string) (*scanState, error) {
 	n := len(lines)
 	st := &scanState{lines: lines, hits: map[int][]int{}, decodable: make([]bool, n), unit: make([]int, n), unitEnd: make([]int, n)}
-	for i := 0; i < n; {
+	for i, next := 0, 0; i < n; {
+		if i >= next {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			next = i + 4096
+		}
 		j := i
 		for j+1 < n && joinsNext(lines[j], lines[j+1]) {
 			j++
@@ -232,13 +239,16 @@ func (e *engine) prepare(lines []string) *scanState {
 		}
 		i = j + 1
 	}
-	return st
+	return st, nil
 }
 
 // scan finds secrets in lines (numbered from startLine), checking ctx between rules and
 // windows.
 func (e *engine) scan(ctx context.Context, path string, lines []string, startLine int) ([]Secret, error) {
-	st := e.prepare(lines)
+	st, err := e.prepare(ctx, lines)
+	if err != nil {
+		return nil, err
+	}
 	rules := make([]int, 0, len(st.hits)+len(e.always))
 	for r := range st.hits {
 		rules = append(rules, r)
