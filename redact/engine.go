@@ -26,7 +26,7 @@ type engine struct {
 	ids    []string // rule ids, in the set's order
 	always []int    // rules without usable keywords: they see the whole text of every scan
 	index  [1 << 16][]kwEntry
-	reach  []int // per rule: newlines a match can span (windows), or unbounded (whole text)
+	reach  []int // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
 	dets   []lazyDetector
 }
 
@@ -60,11 +60,13 @@ func newEngine(set ruleSet) *engine {
 				usable = false
 			}
 		}
+		reach, anchored := analyse(src, kws)
 		if !usable {
+			// The whole text, always; cut in pieces where a match cannot cross.
 			e.always = append(e.always, i)
+			e.reach[i] = reach
 			continue
 		}
-		reach, anchored := analyse(src, kws)
 		if !anchored {
 			reach = unbounded
 		}
@@ -273,6 +275,10 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 		}
 		var pieces [][2]int
 		for _, w := range wins {
+			if e.reach[r] == unbounded {
+				pieces = append(pieces, w)
+				continue
+			}
 			pieces = append(pieces, st.pieces(re, w, e.reach[r])...)
 		}
 		for _, w := range pieces {

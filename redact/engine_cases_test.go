@@ -229,11 +229,10 @@ func TestGlobalAllowlistIsTollgates(t *testing.T) {
 
 // TestEngineChunksMatchGitleaks: long windows cut in pieces (small pieces here, to cut often)
 // find what gitleaks finds on the whole text: keys on every line, values below their key,
-// decodable lines, key blocks.
+// decodable lines, key blocks, a keyword-less rule.
 func TestEngineChunksMatchGitleaks(t *testing.T) {
 	defer func(n int) { chunkLines = n }(chunkLines)
 	chunkLines = 4
-	d := newDetectorT(t)
 	rnd := rand.New(rand.NewSource(11))
 	var b strings.Builder
 	for i := 0; i < 400; i++ {
@@ -245,16 +244,18 @@ func TestEngineChunksMatchGitleaks(t *testing.T) {
 		case 2:
 			b.WriteString("secret = " + randText(rnd, b64, 40) + "==\n")
 		case 3:
-			b.WriteString("plain line " + fmt.Sprint(i) + "\n")
+			b.WriteString("plain line " + fmt.Sprint(i) + " itk_" + randText(rnd, "abcdefghijklmnopqrstuvwxyz0123456789", 24) + "\n")
 		default:
 			b.WriteString("api_key = \"" + randText(rnd, b64[:62], 32) + "\"\n")
 		}
 	}
 	text := b.String() + armored("RSA PRIVATE KEY", 30) + apiKeyLines(rnd, 20000)
-	for _, start := range []int{0, 1, 7} {
-		p := fmt.Sprintf("conf%d.env", start)
-		if n, _ := compareScans(t, d, p, p, text[start:]); n < 400 {
-			t.Fatalf("only %d findings: the case is wrong", n)
+	for _, d := range []*Detector{newDetectorT(t), newDetector(t, Options{RepoConfig: []byte(customRules)})} {
+		for _, start := range []int{0, 7} {
+			p := fmt.Sprintf("conf%d.env", start)
+			if n, _ := compareScans(t, d, p, p, text[start:]); n < 400 {
+				t.Fatalf("only %d findings: the case is wrong", n)
+			}
 		}
 	}
 }
