@@ -179,10 +179,11 @@ func decoded(text string) string {
 	return out
 }
 
-// joinsNext reports whether gitleaks' decoder can read a run of U+XXXX code points on from
-// line a into line b (its pattern lets one whitespace byte, a newline too, follow each).
-func joinsNext(a, b string) bool {
-	return len(a) >= 6 && len(b) >= 6 && isCodePoint(a[len(a)-6:]) && isCodePoint(b[:6])
+// joinsNext reports whether gitleaks' decoder reads line a on into the next line: a line that
+// ends in a U+XXXX code point (its pattern takes one whitespace byte, a newline too, after
+// each; the decoded text then runs the two lines together).
+func joinsNext(a string) bool {
+	return len(a) >= 6 && isCodePoint(a[len(a)-6:])
 }
 
 func isCodePoint(s string) bool {
@@ -212,7 +213,7 @@ func (e *engine) prepare(ctx context.Context, lines []string) (*scanState, error
 			next = i + 4096
 		}
 		j := i
-		for j+1 < n && joinsNext(lines[j], lines[j+1]) {
+		for j+1 < n && joinsNext(lines[j]) {
 			j++
 		}
 		text := lines[i]
