@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -13,28 +14,25 @@ import (
 	"github.com/zricethezav/gitleaks/v8/detect/codec"
 )
 
-// engine runs gitleaks' rules the way gitleaks would, but only where they can match: each
-// rule's regex sees the neighbourhood of the lines holding one of its keywords (found with one
-// pass over the text, decoded text included), instead of the whole file whenever the keyword
-// appears anywhere in it. A rule's gitleaks detector is built the first time it is needed.
-// Multi-line rules (PEM private keys) get a window that reaches the END line.
+// engine runs gitleaks' rules the way gitleaks would, but only where they can match. A rule
+// whose every match holds one of its keywords and spans a bounded number of lines (read from
+// its regex, see reach.go) sees windows around the lines holding a keyword (found with one pass
+// over the text, decoded text included); any other rule sees the whole text whenever gitleaks
+// would run it. A rule's gitleaks detector is built the first time it is needed.
+//
+// The engine is shared by concurrent scans: everything a scan computes lives in that call.
 type engine struct {
 	set    ruleSet
 	ids    []string // rule ids, in the set's order
-	always []int    // rules without usable keywords: they see every line
+	always []int    // rules without usable keywords: they see the whole text of every scan
 	index  [1 << 16][]kwEntry
-	window []span // per rule: lines before and after a keyword line
+	reach  []int // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
 	dets   []lazyDetector
 }
 
 type kwEntry struct {
 	kw    string
 	rules []int
-}
-
-type span struct {
-	before, after int
-	untilEnd      bool // extend to the first "-----END" line
 }
 
 type lazyDetector struct {
@@ -44,25 +42,16 @@ type lazyDetector struct {
 	err  error
 }
 
-// maxPEMLines bounds how far a window looks for the END line of a PEM block.
-const maxPEMLines = 400
-
 func newEngine(set ruleSet) *engine {
 	n := set.size()
-	e := &engine{set: set, ids: make([]string, n), window: make([]span, n), dets: make([]lazyDetector, n)}
+	e := &engine{set: set, ids: make([]string, n), reach: make([]int, n), dets: make([]lazyDetector, n)}
 	byKW := map[string][]int{}
 	for i := 0; i < n; i++ {
 		id := set.id(i)
 		e.ids[i] = id
-		e.window[i] = span{before: 2, after: 3}
 		src := set.regexSrc(i)
-		switch {
-		case src == "":
+		if src == "" {
 			continue // path-only rules run in ScanPath
-		case strings.Contains(src, "-----BEGIN") || strings.Contains(strings.ToLower(id), "private-key"):
-			e.window[i] = span{before: 1, untilEnd: true}
-		case strings.Contains(src, `\n`) || strings.Contains(src, `[\s\S]`) || strings.Contains(src, "(?s"):
-			e.window[i] = span{before: 10, after: 10}
 		}
 		kws := set.keywords(i)
 		usable := len(kws) > 0
@@ -71,10 +60,17 @@ func newEngine(set ruleSet) *engine {
 				usable = false
 			}
 		}
+		reach, anchored := analyse(src, kws)
 		if !usable {
+			// The whole text, always; cut in pieces where a match cannot cross.
 			e.always = append(e.always, i)
+			e.reach[i] = reach
 			continue
 		}
+		if !anchored {
+			reach = unbounded
+		}
+		e.reach[i] = reach
 		for _, k := range kws {
 			byKW[k] = append(byKW[k], i)
 		}
@@ -137,11 +133,14 @@ func (e *engine) match(lower string, hit func(rule int)) {
 }
 
 // mayBeEncoded is a fast superset of what gitleaks' decoder looks for: a run of 16 or more
-// base64 characters ([\w/+-]), a percent escape, or a U+XXXX / \uXXXX escape.
+// base64 characters ([\w/+-]), a percent escape, or a U+XXXX / \uXXXX (\UXXXX) escape.
 func mayBeEncoded(s string) bool {
 	run := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if (c == '+' && i > 0 && s[i-1] == 'U') || ((c == 'u' || c == 'U') && i > 0 && s[i-1] == '\\') {
+			return true
+		}
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '/', c == '+', c == '-':
 			run++
@@ -151,11 +150,8 @@ func mayBeEncoded(s string) bool {
 			continue
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			return true
-		case (c == '+' || c == 'u') && i > 0 && (s[i-1] == 'U' || s[i-1] == '\\'):
-			return true
-		case c >= 0x80:
-			// \w in gitleaks' pattern is ASCII-only; a non-ASCII byte ends the run
 		}
+		// \w in gitleaks' pattern is ASCII-only: anything else ends the run
 		run = 0
 	}
 	return false
@@ -163,14 +159,14 @@ func mayBeEncoded(s string) bool {
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
-// decoded returns line with its encoded segments decoded, as gitleaks' decoding passes would
+// decoded returns text with its encoded segments decoded, as gitleaks' decoding passes would
 // (up to five levels), or "" when nothing decodes.
-func decoded(line string) string {
-	if !mayBeEncoded(line) {
+func decoded(text string) string {
+	if !mayBeEncoded(text) {
 		return ""
 	}
 	dec := codec.NewDecoder()
-	cur := line
+	cur := text
 	var segs []*codec.EncodedSegment
 	out := ""
 	for depth := 0; depth < 5; depth++ {
@@ -183,48 +179,117 @@ func decoded(line string) string {
 	return out
 }
 
-// scan finds secrets in lines (numbered from startLine).
-func (e *engine) scan(path string, lines []string, startLine int) ([]Secret, error) {
-	hits := make(map[int][]int)
-	last := make(map[int]int)
-	// decodable[i]: gitleaks' decoder would decode something on line i. Its patterns never
-	// span lines, so a window decodes exactly when one of its lines does.
-	decodable := make([]bool, len(lines))
-	for i, line := range lines {
+// joinsNext reports whether gitleaks' decoder reads line a on into the next line: a line that
+// ends in a U+XXXX code point (its pattern takes one whitespace byte, a newline too, after
+// each; the decoded text then runs the two lines together).
+func joinsNext(a string) bool {
+	return len(a) >= 6 && isCodePoint(a[len(a)-6:])
+}
+
+func isCodePoint(s string) bool {
+	return s[0] == 'U' && s[1] == '+' && isHex(s[2]) && isHex(s[3]) && isHex(s[4]) && isHex(s[5])
+}
+
+// scanState is what one scan computes: nothing of it is shared with other scans.
+type scanState struct {
+	lines     []string
+	hits      map[int][]int // rule -> lines holding one of its keywords, ascending
+	decodable []bool        // gitleaks' decoder would decode something on the line
+	unit      []int         // first line of the line's decoding unit (lines joined by U+ runs)
+	unitEnd   []int         // last line of the line's decoding unit
+}
+
+// prepare finds, in one pass, the keyword lines of every rule and the lines that decode.
+// Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
+// (with ctx's error) once ctx ends.
+func (e *engine) prepare(ctx context.Context, lines []string) (*scanState, error) {
+	n := len(lines)
+	st := &scanState{lines: lines, hits: map[int][]int{}, decodable: make([]bool, n), unit: make([]int, n), unitEnd: make([]int, n)}
+	for i, next := 0, 0; i < n; {
+		if i >= next {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			next = i + 4096
+		}
+		j := i
+		for j+1 < n && joinsNext(lines[j]) {
+			j++
+		}
+		text := lines[i]
+		if j > i {
+			text = strings.Join(lines[i:j+1], "\n")
+		}
+		for k := i; k <= j; k++ {
+			st.unit[k], st.unitEnd[k] = i, j
+		}
 		mark := func(r int) {
-			if p, ok := last[r]; ok && p == i {
+			h := st.hits[r]
+			if len(h) > 0 && h[len(h)-1] >= i {
 				return
 			}
-			last[r] = i
-			hits[r] = append(hits[r], i)
+			for k := i; k <= j; k++ {
+				h = append(h, k)
+			}
+			st.hits[r] = h
 		}
-		e.match(strings.ToLower(line), mark)
-		if d := decoded(line); d != "" {
-			decodable[i] = true
+		e.match(strings.ToLower(text), mark)
+		if d := decoded(text); d != "" {
+			for k := i; k <= j; k++ {
+				st.decodable[k] = true
+			}
 			e.match(strings.ToLower(d), mark)
 		}
+		i = j + 1
 	}
-	for _, r := range e.always {
-		hits[r] = []int{0}
-		e.window[r] = span{before: 0, after: len(lines)}
+	return st, nil
+}
+
+// scan finds secrets in lines (numbered from startLine), checking ctx between rules and
+// windows.
+func (e *engine) scan(ctx context.Context, path string, lines []string, startLine int) ([]Secret, error) {
+	st, err := e.prepare(ctx, lines)
+	if err != nil {
+		return nil, err
 	}
-	rules := make([]int, 0, len(hits))
-	for r := range hits {
+	rules := make([]int, 0, len(st.hits)+len(e.always))
+	for r := range st.hits {
 		rules = append(rules, r)
 	}
+	rules = append(rules, e.always...)
 	sort.Ints(rules)
 	var out []Secret
 	for _, r := range rules {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		det, err := e.detector(r)
 		if err != nil {
 			return nil, err
 		}
 		re := e.dets[r].re
-		for _, w := range e.windows(hits[r], lines, e.window[r]) {
-			raw := strings.Join(lines[w[0]:w[1]+1], "\n") + "\n"
+		var wins [][2]int
+		if e.reach[r] == unbounded || slices.Contains(e.always, r) {
+			wins = [][2]int{{0, len(lines) - 1}}
+		} else {
+			wins = st.windows(st.hits[r], e.reach[r])
+		}
+		var pieces [][2]int
+		for _, w := range wins {
+			if e.reach[r] == unbounded {
+				pieces = append(pieces, w)
+				continue
+			}
+			pieces = append(pieces, st.pieces(re, w, e.reach[r])...)
+		}
+		for _, w := range pieces {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			raw := st.text(w)
 			// gitleaks finds nothing where the rule's regex does not match the text and its
 			// decoder has nothing to decode: skip the detector there.
-			if re != nil && !re.MatchString(raw) && !slices.Contains(decodable[w[0]:w[1]+1], true) {
+			if re != nil && !re.MatchString(raw) && !slices.Contains(st.decodable[w[0]:w[1]+1], true) {
 				continue
 			}
 			out = append(out, detectText(det, path, raw, startLine+w[0])...)
@@ -278,20 +343,16 @@ func detectText(det *detect.Detector, path, text string, first int) []Secret {
 	return out
 }
 
-// windows merges the keyword lines of one rule into [first, last] line ranges.
-func (e *engine) windows(at []int, lines []string, sp span) [][2]int {
+// windows merges the keyword lines of one rule into [first, last] line ranges. A match holds
+// a keyword and at most reach newlines, so it lies within reach lines of a keyword line; one
+// more line on each side keeps the window's edges (start and end of text, \b) away from it.
+// A window never cuts a decoding unit.
+func (st *scanState) windows(at []int, reach int) [][2]int {
 	var out [][2]int
+	last := len(st.lines) - 1
 	for _, i := range at {
-		from, to := max(i-sp.before, 0), min(i+sp.after, len(lines)-1)
-		if sp.untilEnd {
-			to = i
-			for j := i; j < len(lines) && j <= i+maxPEMLines; j++ {
-				to = j
-				if j > i && strings.Contains(strings.ToUpper(lines[j]), "-----END") {
-					break
-				}
-			}
-		}
+		from, to := max(i-reach-1, 0), min(i+reach+1, last)
+		from, to = st.unit[from], st.unitEnd[to]
 		if n := len(out); n > 0 && from <= out[n-1][1]+1 {
 			out[n-1][1] = max(out[n-1][1], to)
 			continue
@@ -299,6 +360,81 @@ func (e *engine) windows(at []int, lines []string, sp span) [][2]int {
 		out = append(out, [2]int{from, to})
 	}
 	return out
+}
+
+// chunkLines is the size a long window is cut to: gitleaks' detector is quadratic in the
+// findings of one call (its generic-rule filter, its line lookup), so a window of thousands of
+// matching lines costs minutes whole and well under a second in pieces.
+var chunkLines = 512
+
+// text is lines [w[0], w[1]] as the detector sees them: joined, each ending in a newline.
+func (st *scanState) text(w [2]int) string {
+	return strings.Join(st.lines[w[0]:w[1]+1], "\n") + "\n"
+}
+
+// pieces cuts a long window of a rule with a bounded reach into pieces the detector finds the
+// same in. A cut falls between two lines where no match of the rule's regex in the whole
+// window crosses, with no decodable line within reach+1 lines; and it stands only if each
+// piece's regex matches are exactly the window's (the detector's findings are a function of
+// the match positions and the lines they lie on). Otherwise the window stays whole.
+func (st *scanState) pieces(re *regexp.Regexp, w [2]int, reach int) [][2]int {
+	if re == nil || w[1]-w[0] < 2*chunkLines {
+		return [][2]int{w}
+	}
+	raw := st.text(w)
+	starts := make([]int, 0, w[1]-w[0]+2) // byte offset of each line in raw
+	off := 0
+	for i := w[0]; i <= w[1]; i++ {
+		starts = append(starts, off)
+		off += len(st.lines[i]) + 1
+	}
+	starts = append(starts, off)
+	all := re.FindAllStringIndex(raw, -1)
+	// crossed[k]: a match runs over the start of line w[0]+k (its previous line's newline and
+	// at least one byte of the line).
+	crossed := make([]bool, len(starts))
+	for _, m := range all {
+		for k := sort.SearchInts(starts, m[0]+1); k < len(starts) && starts[k] < m[1]; k++ {
+			crossed[k] = true
+		}
+	}
+	decodableNear := func(c int) bool {
+		return slices.Contains(st.decodable[max(c-reach-1, 0):min(c+reach+1, len(st.lines))], true)
+	}
+	var out [][2]int
+	from, mi := w[0], 0
+	for from+2*chunkLines <= w[1] {
+		cut := -1 // the first line of the next piece
+		for c := from + chunkLines; c < min(from+2*chunkLines, w[1]); c++ {
+			if !crossed[c-w[0]] && !decodableNear(c) {
+				cut = c
+				break
+			}
+		}
+		if cut < 0 || !st.sameMatches(re, [2]int{from, cut - 1}, all, &mi, starts, w[0]) {
+			return [][2]int{w}
+		}
+		out = append(out, [2]int{from, cut - 1})
+		from = cut
+	}
+	if !st.sameMatches(re, [2]int{from, w[1]}, all, &mi, starts, w[0]) {
+		return [][2]int{w}
+	}
+	return append(out, [2]int{from, w[1]})
+}
+
+// sameMatches reports whether the regex finds in piece p exactly the window's matches that lie
+// in it (all[*mi:] onwards, offsets from the window's start), and moves *mi past them.
+func (st *scanState) sameMatches(re *regexp.Regexp, p [2]int, all [][]int, mi *int, starts []int, w0 int) bool {
+	base, end := starts[p[0]-w0], starts[p[1]-w0+1]
+	got := re.FindAllStringIndex(st.text(p), -1)
+	for _, m := range got {
+		if *mi >= len(all) || all[*mi][0] != m[0]+base || all[*mi][1] != m[1]+base {
+			return false
+		}
+		*mi++
+	}
+	return *mi >= len(all) || all[*mi][0] >= end
 }
 
 // dedupSecrets drops repeats (overlapping windows) and, as gitleaks does, a generic rule's
@@ -319,12 +455,17 @@ func dedupSecrets(in []Secret) []Secret {
 			uniq = append(uniq, s)
 		}
 	}
+	byLine := map[int][]int{}
+	for i, s := range uniq {
+		byLine[s.Line] = append(byLine[s.Line], i)
+	}
 	var out []Secret
 	for _, s := range uniq {
 		drop := false
 		if strings.Contains(strings.ToLower(s.RuleID), "generic") {
-			for _, o := range uniq {
-				if o.Line == s.Line && o.RuleID != s.RuleID && strings.Contains(o.Value, s.Value) &&
+			for _, j := range byLine[s.Line] {
+				o := uniq[j]
+				if o.RuleID != s.RuleID && strings.Contains(o.Value, s.Value) &&
 					!strings.Contains(strings.ToLower(o.RuleID), "generic") {
 					drop = true
 					break

@@ -10,11 +10,18 @@
 //     tollgate's credential rules; a repository's config can add rules to it, never remove any.
 //   - Mask never returns a string that still contains a detected secret: after replacing every
 //     occurrence it re-checks, and masks the whole line if any part of the secret survived.
+//   - Scan finds what gitleaks' own detector finds on the same text (the parity tests and a
+//     fuzzer compare them): each rule runs on the lines its matches can reach from a keyword,
+//     as read from its regex, or on the whole text. ScanContext stops once its context ends.
+//   - gitleaks' global path allowlist is narrowed to lock files and go.sum: node_modules/,
+//     vendor/, images, binaries and gitleaks.toml are scanned. A repository's own allowlists
+//     apply as written.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
 package redact
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -45,6 +52,9 @@ type Detector struct {
 	e        *engine        // the rules one by one, where their keywords are
 	ignore   map[string]bool
 	warnings []string
+	fullOnce sync.Once // gitleaks' own detector over the whole rule set (tests only)
+	fullDet  *detect.Detector
+	fullErr  error
 }
 
 // Secret is one detected secret.
@@ -71,7 +81,12 @@ func loadDefault() (config.Config, error) {
 	defaultOnce.Do(func() {
 		viperMu.Lock()
 		defer viperMu.Unlock()
-		vc, err := decode([]byte(config.DefaultConfig))
+		text, err := defaultConfigText()
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		vc, err := decode([]byte(text))
 		if err != nil {
 			defaultErr = err
 			return
@@ -315,10 +330,37 @@ func (d *Detector) Ignored(commit, path, rule string, line int) bool {
 // repository path (rules and allowlists match on it). Path-only rules are not run here: see
 // ScanPath.
 func (d *Detector) Scan(path, text string, startLine int) ([]Secret, error) {
+	return d.ScanContext(context.Background(), path, text, startLine)
+}
+
+// ScanContext is Scan bounded by ctx: once ctx ends it returns ctx's error within a moment
+// (the scan left behind stops at its next rule or window), never a partial result.
+func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine int) ([]Secret, error) {
 	if text == "" {
-		return nil, nil
+		return nil, ctx.Err()
 	}
-	return d.e.scan(path, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), startLine)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if ctx.Done() == nil {
+		return d.e.scan(ctx, path, lines, startLine)
+	}
+	type result struct {
+		secrets []Secret
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := d.e.scan(ctx, path, lines, startLine)
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return r.secrets, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // scanWhole is gitleaks' own way: every rule whose keyword appears anywhere runs over the whole
@@ -344,19 +386,23 @@ func (d *Detector) ScanPath(path string) ([]Secret, error) { return d.e.scanPath
 
 // full is gitleaks' own detector over the whole rule set (tests compare the engine with it).
 func (d *Detector) full() (*detect.Detector, error) {
-	cfg := d.cfg
-	if cfg == nil {
-		def, err := loadDefault()
-		if err != nil {
-			return nil, err
+	d.fullOnce.Do(func() {
+		cfg := d.cfg
+		if cfg == nil {
+			def, err := loadDefault()
+			if err != nil {
+				d.fullErr = err
+				return
+			}
+			cfg = &def
 		}
-		cfg = &def
-	}
-	full := detect.NewDetector(*cfg)
-	full.MaxDecodeDepth = 5
-	full.IgnoreGitleaksAllow = true
-	return full, nil
+		d.fullDet = detect.NewDetector(*cfg)
+		d.fullDet.MaxDecodeDepth = 5
+		d.fullDet.IgnoreGitleaksAllow = true
+	})
+	return d.fullDet, d.fullErr
 }
+
 func fromFinding(f report.Finding) Secret {
 	return Secret{
 		RuleID: f.RuleID, Description: f.Description,

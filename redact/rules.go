@@ -96,8 +96,42 @@ var (
 )
 
 func loadDefaultSet() (*defaultSet, error) {
-	defaultSetOnce.Do(func() { defaultSetVal, defaultSetErr = splitDefault(config.DefaultConfig) })
+	defaultSetOnce.Do(func() {
+		text, err := defaultConfigText()
+		if err != nil {
+			defaultSetErr = err
+			return
+		}
+		defaultSetVal, defaultSetErr = splitDefault(text)
+	})
 	return defaultSetVal, defaultSetErr
+}
+
+// keptPaths are the only paths of gitleaks' global allowlist that tollgate keeps skipping:
+// lock files and Go checksum files, whose checksums are noise. gitleaks also skips
+// node_modules/, vendor/, images, fonts, documents, binaries and any path holding
+// "gitleaks.toml": a token there is still a token.
+var keptPaths = []string{
+	`(?:^|/)(?:deno\.lock|npm-shrinkwrap\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock)$`,
+	`(?:^|/)(?:Pipfile|poetry)\.lock$`,
+	`(?:^|/)gradle\.lockfile$`,
+	`(?:^|/)go\.(?:sum|work\.sum)$`,
+}
+
+var globalPaths = regexp.MustCompile(`(?m)^(\[allowlist\]\n(?:[^\[\n].*\n)*?paths = \[\n)((?:[ \t]+.*\n)+)(\]\n)`)
+
+// defaultConfigText is gitleaks' default configuration with tollgate's global path allowlist.
+func defaultConfigText() (string, error) {
+	text := config.DefaultConfig
+	loc := globalPaths.FindStringSubmatchIndex(text)
+	if loc == nil || !strings.Contains(text[loc[4]:loc[5]], "node_modules") {
+		return "", fmt.Errorf("gitleaks' default config has no global path allowlist where tollgate expects it")
+	}
+	var b strings.Builder
+	for _, p := range keptPaths {
+		b.WriteString("    '''" + p + "''',\n")
+	}
+	return text[:loc[4]] + b.String() + text[loc[5]:], nil
 }
 
 func splitDefault(text string) (*defaultSet, error) {

@@ -84,10 +84,15 @@ func dedupRules(in []Rule) []Rule {
 
 // Scan implements Scanner.
 func (BuiltinScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { builtinFile(u, f, r) })
+	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { builtinFile(ctx, u, f, r) })
 }
 
-func builtinFile(u *Unit, f *FileDiff, r *Result) {
+// ctxLines is how many lines a per-line scanner reads between two looks at its context.
+const ctxLines = 4096
+
+// builtinFile runs the built-in rules on one file; once ctx ends it stops (forEachFile then
+// reports the file as not finished).
+func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 	if f.Status == Deleted {
 		return
 	}
@@ -98,7 +103,10 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 	if f.Binary {
 		return
 	}
-	for _, l := range added {
+	for i, l := range added {
+		if i%ctxLines == 0 && ctx.Err() != nil {
+			return
+		}
 		scanCredentials(u, p, k, l, r)
 		if k.isProse() {
 			continue

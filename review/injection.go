@@ -72,8 +72,11 @@ func (InjectionScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 		if f.Status == Deleted || f.Binary {
 			continue
 		}
-		fs := fileScan{f: f, kind: classify(f.Path())}
+		fs := fileScan{ctx: ctx, f: f, kind: classify(f.Path())}
 		fs.scan()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		fs.emit(u, r)
 	}
 	return nil
@@ -382,6 +385,7 @@ type pendingTurn struct {
 }
 
 type fileScan struct {
+	ctx       context.Context // checked every ctxLines lines
 	f         *FileDiff
 	kind      fileKind
 	lines     []lineReport  // lines with hits
@@ -437,6 +441,9 @@ func (fs *fileScan) scan() {
 			hv.segs[j] = fs.kind.segments(hv.texts[j], &st)
 		}
 		for j, l := range seq {
+			if j%ctxLines == 0 && fs.ctx != nil && fs.ctx.Err() != nil {
+				return
+			}
 			if l.Kind != Add {
 				if len(hv.segs[j]) > 0 {
 					fs.lower = appendLower(fs.lower[:0], hv.texts[j])

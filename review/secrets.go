@@ -23,10 +23,12 @@ func (s *SecretsScanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
 func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { s.scanFile(u, f, r) })
+	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { s.scanFile(ctx, u, f, r) })
 }
 
-func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
+// scanFile scans one file's added lines. Once ctx ends it stops; the caller (forEachFile)
+// reports the file as not finished.
+func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 	if f.Status == Deleted {
 		return
 	}
@@ -67,7 +69,10 @@ func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
 				}
 				b.WriteString(l.Text)
 			}
-			secs, err := s.Detector.Scan(path, b.String(), block[0].New)
+			secs, err := s.Detector.ScanContext(ctx, path, b.String(), block[0].New)
+			if ctx.Err() != nil {
+				return
+			}
 			if err != nil {
 				r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: path + ": " + err.Error()})
 				return
