@@ -31,24 +31,14 @@ func hookCommand() *cli.Command {
 				Usage:     "review the staged set",
 				UsageText: "tollgate hook pre-commit",
 				Flags:     []cli.Flag{shimFlag},
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					return runHook(c, false)
-				},
+				Action:    stagedHook,
 			},
 			{
 				Name:      "pre-merge-commit",
 				Usage:     "review the staged result of a merge (the index against HEAD)",
 				UsageText: "tollgate hook pre-merge-commit",
 				Flags:     []cli.Flag{shimFlag},
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					return runHook(c, false)
-				},
+				Action:    stagedHook,
 			},
 			{
 				Name:      "pre-push",
@@ -118,4 +108,12 @@ func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool)
 		return nil, &exitError{code: exitCannotRun, err: err, hint: "use tollgate's own pre-push hook for pushes (tollgate install --hooks pre-push), which gets every pushed ref from git; skip once with TOLLGATE=0 only if you know what is pushed"}
 	}
 	return ch, err
+}
+
+// stagedHook is the action of the hooks that review the staged set (pre-commit, pre-merge-commit).
+func stagedHook(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	return runHook(c, false)
 }
