@@ -8,5 +8,6 @@
 //   - A scanner that did not run is reported under not_run and makes the review incomplete; it
 //     is never reported as clean.
 //   - Evidence in every report is masked by the redactor: no secret is ever rendered in clear.
-//   - Reports are deterministic: findings are deduplicated and sorted by severity, path, line.
+//   - Every location is a finding: findings are deduplicated only when commit, path, line and
+//     rule are the same. Reports are deterministic: sorted by severity, path, line.
 package review

@@ -3,6 +3,7 @@ package review
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/tollgate-dev/tollgate/policy"
 )
@@ -20,6 +21,10 @@ type Finding struct {
 	Evidence    string          `json:"evidence"`
 	Source      string          `json:"source"`
 	Fingerprint string          `json:"fingerprint"`
+
+	// commit is the commit the finding is in ("" for the staged set): findings are the same
+	// only when commit, path, line and rule are.
+	commit string
 }
 
 // Rejected is a finding that was dropped, and why.
@@ -38,11 +43,19 @@ type NotRun struct {
 
 // fingerprint identifies a finding across runs: rule, path and masked evidence, not the line
 // (which moves as code is edited above it).
-func fingerprint(f *Finding) string {
+func fingerprint(f *Finding) string { return occurrenceFingerprint(f, 1) }
+
+// occurrenceFingerprint is the fingerprint of the nth finding (from the top of the file) with
+// the same rule, path and masked evidence in one commit: three distinct secrets whose masked
+// lines look alike are three findings with three fingerprints, each still free of the line.
+func occurrenceFingerprint(f *Finding, n int) string {
 	h := sha256.New()
 	for _, s := range []string{f.RuleID, f.Path, f.Evidence} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	if n > 1 {
+		fmt.Fprintf(h, "%d", n)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }

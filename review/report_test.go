@@ -311,8 +311,10 @@ func TestOrder(t *testing.T) {
 		mk("r/crit", policy.Critical, "z.go", 9, 1, "w"),
 		mk("r/b", policy.Medium, "b.go", 1, 1, "v"),
 		mk("r/b", policy.Medium, "a.go", 7, 1, "u"),
-		// same rule, path and evidence as the first, another line: the same finding
+		// same rule, path and evidence as the first, another line: another finding
 		mk("r/b", policy.Medium, "b.go", 40, 1, "x"),
+		// same commit, path, line and rule as the first (another message): the same finding
+		mk("r/b", policy.Medium, "b.go", 2, 1, "x2"),
 		mk("r/unsure", policy.High, "a.go", 1, 0.49, "t"),
 		mk("r/sure", policy.High, "a.go", 2, 0.5, "s"),
 	}
@@ -336,6 +338,7 @@ func TestOrder(t *testing.T) {
 		{"r/b", "b.go", 1},
 		{"r/a", "b.go", 2},
 		{"r/b", "b.go", 2},
+		{"r/b", "b.go", 40},
 		{"r/low", "a.go", 1},
 	}
 	if !reflect.DeepEqual(keys(got), want) {
@@ -355,8 +358,28 @@ func TestOrder(t *testing.T) {
 		t.Errorf("truncated = %v", keys(got))
 	}
 	if len(limits) != 2 || limits[0] != "context.max_files reached (20)" ||
-		!strings.Contains(limits[1], "review.max_findings reached (3)") || !strings.Contains(limits[1], "5 more") {
+		!strings.Contains(limits[1], "review.max_findings reached (3)") || !strings.Contains(limits[1], "6 more") {
 		t.Errorf("limits = %q", limits)
+	}
+	// Alike findings on two lines get two fingerprints; the first keeps the plain one.
+	got, _ = order(in, config(nil), nil)
+	fps := map[string]key{}
+	for _, f := range got {
+		if k, dup := fps[f.Fingerprint]; dup {
+			t.Errorf("%v and %v share the fingerprint %s", k, key{f.RuleID, f.Path, f.Line}, f.Fingerprint)
+		}
+		fps[f.Fingerprint] = key{f.RuleID, f.Path, f.Line}
+	}
+	if k := fps[in[0].Fingerprint]; k != (key{"r/b", "b.go", 2}) {
+		t.Errorf("the first alike finding has fingerprint %s of %v", in[0].Fingerprint, k)
+	}
+	// The same location in two commits of a range: two findings, each with the content's
+	// fingerprint.
+	c1, c2 := mk("r/b", policy.Medium, "b.go", 2, 1, "x"), mk("r/b", policy.Medium, "b.go", 2, 1, "x")
+	c1.commit, c2.commit = "aaaa", "bbbb"
+	got, _ = order([]Finding{c1, c2, c2}, config(nil), nil)
+	if len(got) != 2 || got[0].Fingerprint != got[1].Fingerprint || got[0].Fingerprint != c1.Fingerprint {
+		t.Errorf("two commits: %d findings, fingerprints %v", len(got), got)
 	}
 	// Exactly max_findings: no limit.
 	if _, limits := order(in[:2], config(func(c *policy.Config) { c.MaxFindings = 2 }), nil); len(limits) != 0 {

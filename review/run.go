@@ -111,6 +111,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		for ui, o := range outs[si] {
 			before := len(res.Findings)
 			res.merge(&o.res)
+			inUnit(res.Findings[before:], &ch.Units[ui])
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, before)
 			if err := o.err; err != nil {
 				if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
@@ -130,6 +131,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 			det := append([]Finding(nil), res.Findings...)
 			start := len(res.Findings)
 			opts.Model.run(ctx, opts.Config, &ch.Units[ui], det, &res)
+			inUnit(res.Findings[start:], &ch.Units[ui])
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, start)
 		}
 		failed := false
@@ -192,6 +194,13 @@ func dropSuppressed(ctx context.Context, u *Unit, sup **suppressor, res *Result,
 	res.Findings = kept
 }
 
+// inUnit records the unit's commit on findings its scanners just added.
+func inUnit(fs []Finding, u *Unit) {
+	for i := range fs {
+		fs[i].commit = u.Commit
+	}
+}
+
 // maskFinding masks every secret the detector finds in a finding's evidence and message, so no
 // report shows one in clear whichever scanner wrote the text.
 func maskFinding(d *redact.Detector, f *Finding) {
@@ -217,19 +226,26 @@ func maskFinding(d *redact.Detector, f *Finding) {
 	}
 }
 
-// order deduplicates, filters by confidence, sorts and truncates findings.
+// order deduplicates (a finding is a repeat only when commit, path, line and rule are the
+// same: every location is a finding), filters by confidence, sorts, fingerprints and truncates
+// findings.
 func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []string) {
-	seen := map[string]bool{}
+	type key struct {
+		commit, path string
+		line         int
+		rule         string
+	}
+	seen := map[key]bool{}
 	out := make([]Finding, 0, len(fs))
 	for _, f := range fs {
 		if f.Confidence < cfg.MinConfidence {
 			continue
 		}
-		key := f.Fingerprint
-		if seen[key] {
+		k := key{f.commit, f.Path, f.Line, f.RuleID}
+		if seen[k] {
 			continue
 		}
-		seen[key] = true
+		seen[k] = true
 		out = append(out, f)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -245,6 +261,14 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		}
 		return a.RuleID < b.RuleID
 	})
+	// Alike findings (same rule, path and masked evidence) in one commit are numbered from the
+	// top of the file, so each keeps a fingerprint of its own.
+	nth := map[[2]string]int{}
+	for i := range out {
+		k := [2]string{out[i].commit, fingerprint(&out[i])}
+		nth[k]++
+		out[i].Fingerprint = occurrenceFingerprint(&out[i], nth[k])
+	}
 	if limits == nil {
 		limits = []string{}
 	}
