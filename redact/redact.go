@@ -8,6 +8,9 @@
 //     read outside the repository or reach the network.
 //   - Mask never returns a string that still contains a detected secret: after replacing every
 //     occurrence it re-checks, and masks the whole line if any part of the secret survived.
+//   - Evidence masks every secret the detector finds on a whole line (a decoded one in its
+//     encoded form) before it cuts the line to a window, and shows invisible and control
+//     characters as <U+XXXX>: no part of a secret survives at the window's edge.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
 package redact
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // Finding is one reported problem. Evidence is always masked.
@@ -25,6 +26,20 @@ type Finding struct {
 	// commit is the commit the finding is in ("" for the staged set): findings are the same
 	// only when commit, path, line and rule are.
 	commit string
+	// text is the whole line the evidence is cut from (never shown as is); focus the byte
+	// offset of the match in it; secrets the values a scanner already knows are on it. Run
+	// masks every secret on the whole line before it cuts the evidence window.
+	text    string
+	focus   int
+	secrets []string
+}
+
+// lineEvidence sets the finding's evidence from the whole line text, the match at byte offset
+// focus, secrets known to be on it.
+func (f Finding) lineEvidence(text string, focus int, secrets ...string) Finding {
+	f.text, f.focus, f.secrets = text, focus, secrets
+	f.Evidence, _ = redact.Evidence(nil, f.Path, text, focus, secrets...)
+	return f
 }
 
 // Rejected is a finding that was dropped, and why.

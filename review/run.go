@@ -148,10 +148,9 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: uniq(res.Binary),
 		addedLines: lines, notes: opts.Notes,
 	}
-	if opts.Detector != nil {
-		for i := range res.Findings {
-			maskFinding(opts.Detector, &res.Findings[i])
-		}
+	masker := redact.NewMasker(opts.Detector)
+	for i := range res.Findings {
+		maskFinding(opts.Detector, masker, &res.Findings[i])
 	}
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
 	rep.Rejected = res.Rejected
@@ -201,29 +200,38 @@ func inUnit(fs []Finding, u *Unit) {
 	}
 }
 
-// maskFinding masks every secret the detector finds in a finding's evidence and message, so no
-// report shows one in clear whichever scanner wrote the text.
-func maskFinding(d *redact.Detector, f *Finding) {
-	changed := false
-	for _, field := range []*string{&f.Evidence, &f.Message} {
-		found, err := d.Find(*field)
-		if err != nil {
-			*field, changed = "[withheld: the secret detector could not check it]", true
-			continue
-		}
-		if len(found) == 0 {
-			continue
-		}
-		values := make([]string, len(found))
-		for i, x := range found {
-			values[i] = x.Value
-		}
-		*field = redact.MaskAll(*field, values...)
-		changed = true
+// maskFinding renders a finding's evidence from its whole line with every secret the detector
+// (when set) finds on that line masked before the line is cut, and masks every secret in its
+// message, and every part of a secret on its line that a message quotes. No report shows a
+// secret in clear, whichever scanner wrote the text. The finding's raw line is dropped.
+func maskFinding(d *redact.Detector, m *redact.Masker, f *Finding) {
+	var onLine []string
+	if f.text != "" {
+		f.Evidence, onLine = m.Evidence(f.Path, f.text, f.focus, f.secrets...)
+	} else if d != nil {
+		f.Evidence = maskText(d, f.Evidence)
 	}
-	if changed {
-		f.Fingerprint = fingerprint(f)
+	if d != nil {
+		f.Message = maskText(d, f.Message)
 	}
+	f.Message = redact.Scrub(f.Message, onLine...)
+	f.text, f.secrets = "", nil
+}
+
+// maskText masks every secret the detector finds in text (each line kept).
+func maskText(d *redact.Detector, text string) string {
+	found, err := d.Find(text)
+	if err != nil {
+		return "[withheld: the secret detector could not check it]"
+	}
+	if len(found) == 0 {
+		return text
+	}
+	values := make([]string, len(found))
+	for i, x := range found {
+		values[i] = x.Value
+	}
+	return redact.MaskAll(text, values...)
 }
 
 // order deduplicates (a finding is a repeat only when commit, path, line and rule are the
