@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -387,6 +388,31 @@ func TestOrder(t *testing.T) {
 	}
 }
 
+// TestJSONSafe: JSON and SARIF carry no raw C1 control or invisible character, and decode to
+// the same value.
+func TestJSONSafe(t *testing.T) {
+	v := map[string]string{"path": "c1\u009b[2J\u202eevil\u200b\U000E0041.txt", "plain": "café \ufffd"}
+	var buf bytes.Buffer
+	if err := encodeJSON(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, r := range out {
+		if r >= 0x80 && redact.HiddenRune(r) {
+			t.Errorf("raw %U in %s", r, out)
+		}
+	}
+	for _, want := range []string{`\u009b`, `\u202e`, `\u200b`, `\udb40\udc41`, "café \ufffd"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s does not hold %s", out, want)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || !reflect.DeepEqual(back, v) {
+		t.Errorf("decoded %q (%v), want %q", back, err, v)
+	}
+}
+
 func TestFingerprint(t *testing.T) {
 	a := finding("secrets/github-pat", policy.High, "a.go", 1, "ghp_****")
 	b := a
@@ -424,6 +450,12 @@ func TestPrintable(t *testing.T) {
 		{"del\x7f", `del\x7f`},
 		{"c1\u009b2J", `c1\x9b2J`},
 		{"nul\x00", `nul\x00`},
+		{"raw c1 \x9b2J", `raw c1 \x9b2J`},
+		{"not utf-8 \xff\xfe", `not utf-8 \xff\xfe`},
+		{"rlo \u202eevil.txt", "rlo <U+202E>evil.txt"},
+		{"zero\u200bwidth\ufeff", "zero<U+200B>width<U+FEFF>"},
+		{"tag \U000E0041", "tag <U+E0041>"},
+		{"replacement \ufffd stays", "replacement \ufffd stays"},
 		{"", ""},
 	}
 	for _, tt := range tests {
