@@ -275,15 +275,21 @@ func (d *Detector) lineSecrets(path, text string) ([]string, [][2]int, error) {
 				values = append(values, s.Value)
 				continue
 			}
-			// Found by decoding: gitleaks reports the match where its encoded form is.
-			if s.Line < 1 || s.Line > len(starts) || s.EndLine < s.Line || s.EndLine > len(starts) {
+			// Found by decoding: gitleaks reports the match where its encoded form is (its end
+			// column is not always right): the whole encoded run there is masked.
+			if s.Line < 1 || s.Line > len(starts) || s.StartColumn < 1 || starts[s.Line-1]+s.StartColumn > len(text) {
 				return nil, nil, fmt.Errorf("a decoded secret (%s) has no location in the line", s.RuleID)
 			}
-			from := starts[s.Line-1] + max(s.StartColumn-1, 0)
-			to := starts[s.EndLine-1] + s.EndColumn
-			from, to = min(from, len(text)), min(max(to, from), len(text))
-			if to <= from {
-				return nil, nil, fmt.Errorf("a decoded secret (%s) has no location in the line", s.RuleID)
+			from := starts[s.Line-1] + s.StartColumn - 1
+			to := from + 1
+			if s.EndLine >= s.Line && s.EndLine <= len(starts) {
+				to = min(max(to, starts[s.EndLine-1]+s.EndColumn), len(text))
+			}
+			for from > 0 && encodedByte(text[from-1]) && text[from-1] != '=' {
+				from--
+			}
+			for to < len(text) && encodedByte(text[to]) {
+				to++
 			}
 			encoded = append(encoded, [2]int{from, to})
 		}

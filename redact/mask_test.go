@@ -314,3 +314,32 @@ func FuzzEvidence(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEvidenceDetector: with the detector, the evidence of any line is never withheld and
+// shows no 6-byte run of the hidden part of any secret the detector finds on the line.
+func FuzzEvidenceDetector(f *testing.F) {
+	d, err := New(Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("data = ", base64.StdEncoding.EncodeToString([]byte("github_token="+ghPAT)), "'", 3)
+	f.Add("x%67%68%70%5F", ghPAT, "", 0)
+	// gitleaks reports this decoded generic-api-key with end column 0
+	f.Add("aaba 0 ", "X2l0ZXV0X3Rva2VuPWdocF9SNG5kMG1aM2szblcxdGxZYm11Z011ZXAxZXBXQW1CZE10M20=", "0", -57)
+	f.Add(strings.Repeat("x", 130)+" t='", ghPAT, "'", 0)
+	f.Fuzz(func(t *testing.T, a, b, c string, focus int) {
+		line := a + b + c
+		if len(line) > 2000 || strings.ContainsAny(line, "\r\n") {
+			return
+		}
+		out, _ := Evidence(d, "x.txt", line, focus)
+		if strings.HasPrefix(out, "[withheld") {
+			t.Fatalf("withheld for %q", line)
+		}
+		for _, s := range d.mustScan("x.txt", line, 1) {
+			if len(s.Value) >= 8 && strings.Contains(line, s.Value) && out != placeholder {
+				checkHidden(t, out, s.Value)
+			}
+		}
+	})
+}
