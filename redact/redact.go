@@ -16,6 +16,9 @@
 //   - gitleaks' global path allowlist is narrowed to lock files and go.sum: node_modules/,
 //     vendor/, images, binaries and gitleaks.toml are scanned. A repository's own allowlists
 //     apply as written.
+//   - Evidence masks every secret the detector finds on a whole line (a decoded one in its
+//     encoded form) before it cuts the line to a window, and shows invisible and control
+//     characters as <U+XXXX>: no part of a secret survives at the window's edge.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
 package redact
 

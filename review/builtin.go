@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
-	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // Rule documents one built-in rule: what it is, and an example of what it catches and what it
@@ -149,9 +148,8 @@ func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 			sev, msg := testSeverity(p, rule.Severity, rule.Description)
 			r.add(Finding{
 				RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
-				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
-				Evidence: redact.Mask(l.Text), Source: "builtin",
-			})
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u), Source: "builtin",
+			}.lineEvidence(l.Text, m[0]))
 		}
 	}
 }

@@ -7,6 +7,13 @@
 //   - Scanners see added lines only; every finding carries the new-file line number.
 //   - A scanner that did not run is reported under not_run and makes the review incomplete; it
 //     is never reported as clean.
-//   - Evidence in every report is masked by the redactor: no secret is ever rendered in clear.
-//   - Reports are deterministic: findings are deduplicated and sorted by severity, path, line.
+//   - Evidence in every report is masked by the redactor: the detector runs on the finding's
+//     whole line and every secret on it is masked before the evidence window is cut (a secret
+//     found by decoding is masked in its encoded form), so no secret, nor part of one, is ever
+//     rendered in clear; secrets in messages are masked too.
+//   - Nothing from the repository drives the terminal: the text report escapes control
+//     characters, 8-bit C1 bytes and invalid UTF-8 (\xNN) and invisible or bidi characters
+//     (<U+XXXX>); evidence shows them as <U+XXXX> in every format; JSON and SARIF escape them.
+//   - Every location is a finding: findings are deduplicated only when commit, path, line and
+//     rule are the same. Reports are deterministic: sorted by severity, path, line.
 package review

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tollgate-dev/tollgate/policy"
-	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // ExternalTimeout bounds one external scanner run unless the policy says otherwise.
@@ -177,15 +176,14 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 		if !touches {
 			continue // only what touches added lines is reported
 		}
-		evidence := ""
-		if t, ok := lines[res.line]; ok {
-			evidence = redact.Mask(t)
-		}
-		r.add(Finding{
+		fd := Finding{
 			RuleID: e.Tool + "/" + res.rule, Severity: res.sev, Confidence: res.conf, CWE: res.cwe,
-			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + inCommit(u),
-			Evidence: evidence, Source: e.Tool,
-		})
+			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + inCommit(u), Source: e.Tool,
+		}
+		if t, ok := lines[res.line]; ok {
+			fd = fd.lineEvidence(t, 0)
+		}
+		r.add(fd)
 	}
 	return nil
 }

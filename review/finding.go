@@ -3,8 +3,10 @@ package review
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // Finding is one reported problem. Evidence is always masked.
@@ -20,6 +22,24 @@ type Finding struct {
 	Evidence    string          `json:"evidence"`
 	Source      string          `json:"source"`
 	Fingerprint string          `json:"fingerprint"`
+
+	// commit is the commit the finding is in ("" for the staged set): findings are the same
+	// only when commit, path, line and rule are.
+	commit string
+	// text is the whole line the evidence is cut from (never shown as is); focus the byte
+	// offset of the match in it; secrets the values a scanner already knows are on it. Run
+	// masks every secret on the whole line before it cuts the evidence window.
+	text    string
+	focus   int
+	secrets []string
+}
+
+// lineEvidence sets the finding's evidence from the whole line text, the match at byte offset
+// focus, secrets known to be on it.
+func (f Finding) lineEvidence(text string, focus int, secrets ...string) Finding {
+	f.text, f.focus, f.secrets = text, focus, secrets
+	f.Evidence, _ = redact.Evidence(nil, f.Path, text, focus, secrets...)
+	return f
 }
 
 // Rejected is a finding that was dropped, and why.
@@ -38,11 +58,19 @@ type NotRun struct {
 
 // fingerprint identifies a finding across runs: rule, path and masked evidence, not the line
 // (which moves as code is edited above it).
-func fingerprint(f *Finding) string {
+func fingerprint(f *Finding) string { return occurrenceFingerprint(f, 1) }
+
+// occurrenceFingerprint is the fingerprint of the nth finding (from the top of the file) with
+// the same rule, path and masked evidence in one commit: three distinct secrets whose masked
+// lines look alike are three findings with three fingerprints, each still free of the line.
+func occurrenceFingerprint(f *Finding, n int) string {
 	h := sha256.New()
 	for _, s := range []string{f.RuleID, f.Path, f.Evidence} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	if n > 1 {
+		fmt.Fprintf(h, "%d", n)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // The injection scanner looks at added lines only and reports text that tries to address a
@@ -50,8 +51,6 @@ import (
 
 const (
 	injectionRuleID = "tollgate/prompt-injection-attempt"
-	// evidenceRunes bounds the evidence shown for one line.
-	evidenceRunes = 160
 	// quoteRunes bounds a quoted fragment inside a message.
 	quoteRunes = 120
 )
@@ -528,9 +527,8 @@ func (fs *fileScan) emit(u *Unit, r *Result) {
 		}
 		r.add(Finding{
 			RuleID: injectionRuleID, Severity: policy.High, Confidence: conf, CWE: []string{"CWE-1427"},
-			Path: p, Line: lr.line, EndLine: lr.line, Message: msg,
-			Evidence: renderEvidence(lr.text, lr.hits[0].focus), Source: "injection",
-		})
+			Path: p, Line: lr.line, EndLine: lr.line, Message: msg, Source: "injection",
+		}.lineEvidence(lr.text, lr.hits[0].focus))
 	}
 }
 
@@ -1674,22 +1672,9 @@ func isZeroWidth(r rune) bool {
 }
 
 // hiddenRune reports a character that renders as nothing (or moves other characters): evidence
-// and messages show it as <U+XXXX>, and phrase matching ignores it.
-func hiddenRune(r rune) bool {
-	switch {
-	case r < 0x20 && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0:
-		return true
-	case r == 0xAD, r == 0x34F, r == 0x61C, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5,
-		r >= 0x180B && r <= 0x180F, r >= 0x200B && r <= 0x200F, r >= 0x2028 && r <= 0x202E,
-		r >= 0x205F && r <= 0x206F, r == 0x3164, r >= 0xFE00 && r <= 0xFE0F, r == 0xFEFF,
-		r == 0xFFA0, r >= 0xFFF0 && r <= 0xFFFB, r >= 0x1D173 && r <= 0x1D17A,
-		r >= 0xE0000 && r <= 0xE0FFF:
-		return true
-	case r == utf8.RuneError:
-		return false
-	}
-	return r >= 0x80 && unicode.Is(unicode.Cf, r)
-}
+// and messages show it as <U+XXXX>, and phrase matching ignores it. It is the one definition
+// every report uses (redact.HiddenRune).
+func hiddenRune(r rune) bool { return redact.HiddenRune(r) }
 
 func bidiBalanced(rs []rune) bool {
 	emb, iso := 0, 0
@@ -1877,39 +1862,4 @@ func quoteVisible(s string) string {
 		out += "…"
 	}
 	return strconv.Quote(out)
-}
-
-// renderEvidence shows the line around byte offset focus, trimmed to about evidenceRunes
-// runes, with every invisible, bidi, tag or control character rendered as <U+XXXX>.
-func renderEvidence(s string, focus int) string {
-	lead := len(s) - len(strings.TrimLeft(s, " \t"))
-	end := len(strings.TrimRight(s, " \t\r"))
-	if end < lead {
-		end = lead
-	}
-	if focus < lead {
-		focus = lead
-	}
-	if focus > end {
-		focus = end
-	}
-	start := focus
-	for n := 0; n < 40 && start > lead; n++ {
-		_, size := utf8.DecodeLastRuneInString(s[:start])
-		start -= size
-	}
-	var b strings.Builder
-	if start > lead {
-		b.WriteString("…")
-	}
-	n, i := 0, start
-	for i < end && n < evidenceRunes {
-		size, w := appendVisible(&b, s, i)
-		i += size
-		n += w
-	}
-	if i < end {
-		b.WriteString("…")
-	}
-	return b.String()
 }

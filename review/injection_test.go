@@ -311,7 +311,7 @@ func TestInjectionEvidence(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("got %d findings, want 1", len(got))
 	}
-	if n := utf8.RuneCountInString(got[0].Evidence); n > evidenceRunes+2 {
+	if n := utf8.RuneCountInString(got[0].Evidence); n > 160+2 {
 		t.Errorf("evidence has %d runes", n)
 	}
 	if !strings.Contains(got[0].Evidence, "Ignore all previous instructions") {

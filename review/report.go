@@ -1,14 +1,18 @@
 package review
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
 )
 
 // Report is the outcome of one review; its JSON form is the contract in DESIGN.md.
@@ -75,12 +79,7 @@ func (r *Report) ExitCode() int {
 }
 
 // WriteJSON renders the report as indented JSON.
-func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
-}
+func (r *Report) WriteJSON(w io.Writer) error { return encodeJSON(w, r) }
 
 // TextOptions control the text rendering.
 type TextOptions struct {
@@ -202,21 +201,70 @@ func severityCounts(fs []Finding) string {
 	return strings.Join(parts, ", ")
 }
 
-// printable escapes control characters (terminal escapes, newlines in file names) so a report
-// can never drive the terminal it is printed on.
+// printable escapes what a terminal would act on or hide, so a report can never drive the
+// terminal it is printed on nor show text in another order than it is read: C0 and C1 control
+// characters, DEL and bytes that are not UTF-8 (a raw 0x9B is CSI on an 8-bit terminal) as
+// \xNN; bidi, zero-width and other invisible characters as <U+XXXX>.
 func printable(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || isControl(r) || redact.HiddenRune(r) }) {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case isControl(r):
 			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
+		case redact.HiddenRune(r):
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteString(s[i : i+size])
 		}
-		b.WriteRune(r)
+		i += size
 	}
 	return b.String()
 }
 
+// Printable is printable for the command line's own messages (errors that quote a file).
+func Printable(s string) string { return printable(s) }
+
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// jsonSafe rewrites encoded JSON so that no character a terminal would act on or hide is left
+// raw: C1 controls and invisible characters inside strings become \uXXXX escapes (the JSON
+// encoder escapes only C0 controls and U+2028/U+2029). The decoded value is unchanged.
+func jsonSafe(data []byte) []byte {
+	s := string(data)
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && redact.HiddenRune(r) }) {
+		return data
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 || !redact.HiddenRune(r) {
+			b.WriteRune(r)
+			continue
+		}
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", r1, r2)
+			continue
+		}
+		fmt.Fprintf(&b, "\\u%04x", r)
+	}
+	return []byte(b.String())
+}
+
+// encodeJSON writes v as indented JSON with jsonSafe applied.
+func encodeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonSafe(buf.Bytes()))
+	return err
+}

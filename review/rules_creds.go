@@ -42,7 +42,6 @@ func scanCredentials(u *Unit, p string, k kind, l Line, r *Result) {
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	r.add(Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
-		Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
-		Evidence: redact.Mask(l.Text, value), Source: "builtin",
-	})
+		Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u), Source: "builtin",
+	}.lineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
 }

@@ -111,6 +111,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		for ui, o := range outs[si] {
 			before := len(res.Findings)
 			res.merge(&o.res)
+			inUnit(res.Findings[before:], &ch.Units[ui])
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, before)
 			if err := o.err; err != nil {
 				if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
@@ -130,6 +131,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 			det := append([]Finding(nil), res.Findings...)
 			start := len(res.Findings)
 			opts.Model.run(ctx, opts.Config, &ch.Units[ui], det, &res)
+			inUnit(res.Findings[start:], &ch.Units[ui])
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, start)
 		}
 		failed := false
@@ -146,10 +148,9 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: uniq(res.Binary),
 		addedLines: lines, notes: opts.Notes,
 	}
-	if opts.Detector != nil {
-		for i := range res.Findings {
-			maskFinding(opts.Detector, &res.Findings[i])
-		}
+	masker := redact.NewMasker(opts.Detector)
+	for i := range res.Findings {
+		maskFinding(opts.Detector, masker, &res.Findings[i])
 	}
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
 	rep.Rejected = res.Rejected
@@ -192,44 +193,67 @@ func dropSuppressed(ctx context.Context, u *Unit, sup **suppressor, res *Result,
 	res.Findings = kept
 }
 
-// maskFinding masks every secret the detector finds in a finding's evidence and message, so no
-// report shows one in clear whichever scanner wrote the text.
-func maskFinding(d *redact.Detector, f *Finding) {
-	changed := false
-	for _, field := range []*string{&f.Evidence, &f.Message} {
-		found, err := d.Find(*field)
-		if err != nil {
-			*field, changed = "[withheld: the secret detector could not check it]", true
-			continue
-		}
-		if len(found) == 0 {
-			continue
-		}
-		values := make([]string, len(found))
-		for i, x := range found {
-			values[i] = x.Value
-		}
-		*field = redact.MaskAll(*field, values...)
-		changed = true
-	}
-	if changed {
-		f.Fingerprint = fingerprint(f)
+// inUnit records the unit's commit on findings its scanners just added.
+func inUnit(fs []Finding, u *Unit) {
+	for i := range fs {
+		fs[i].commit = u.Commit
 	}
 }
 
-// order deduplicates, filters by confidence, sorts and truncates findings.
+// maskFinding renders a finding's evidence from its whole line with every secret the detector
+// (when set) finds on that line masked before the line is cut, and masks every secret in its
+// message, and every part of a secret on its line that a message quotes. No report shows a
+// secret in clear, whichever scanner wrote the text. The finding's raw line is dropped.
+func maskFinding(d *redact.Detector, m *redact.Masker, f *Finding) {
+	var onLine []string
+	if f.text != "" {
+		f.Evidence, onLine = m.Evidence(f.Path, f.text, f.focus, f.secrets...)
+	} else if d != nil {
+		f.Evidence = maskText(d, f.Evidence)
+	}
+	if d != nil {
+		f.Message = maskText(d, f.Message)
+	}
+	f.Message = redact.Scrub(f.Message, onLine...)
+	f.text, f.secrets = "", nil
+}
+
+// maskText masks every secret the detector finds in text (each line kept).
+func maskText(d *redact.Detector, text string) string {
+	found, err := d.Find(text)
+	if err != nil {
+		return "[withheld: the secret detector could not check it]"
+	}
+	if len(found) == 0 {
+		return text
+	}
+	values := make([]string, len(found))
+	for i, x := range found {
+		values[i] = x.Value
+	}
+	return redact.MaskAll(text, values...)
+}
+
+// order deduplicates (a finding is a repeat only when commit, path, line and rule are the
+// same: every location is a finding), filters by confidence, sorts, fingerprints and truncates
+// findings.
 func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []string) {
-	seen := map[string]bool{}
+	type key struct {
+		commit, path string
+		line         int
+		rule         string
+	}
+	seen := map[key]bool{}
 	out := make([]Finding, 0, len(fs))
 	for _, f := range fs {
 		if f.Confidence < cfg.MinConfidence {
 			continue
 		}
-		key := f.Fingerprint
-		if seen[key] {
+		k := key{f.commit, f.Path, f.Line, f.RuleID}
+		if seen[k] {
 			continue
 		}
-		seen[key] = true
+		seen[k] = true
 		out = append(out, f)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -245,6 +269,14 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		}
 		return a.RuleID < b.RuleID
 	})
+	// Alike findings (same rule, path and masked evidence) in one commit are numbered from the
+	// top of the file, so each keeps a fingerprint of its own.
+	nth := map[[2]string]int{}
+	for i := range out {
+		k := [2]string{out[i].commit, fingerprint(&out[i])}
+		nth[k]++
+		out[i].Fingerprint = occurrenceFingerprint(&out[i], nth[k])
+	}
 	if limits == nil {
 		limits = []string{}
 	}

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -180,10 +179,7 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 	for _, l := range r.Limits {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "warning", Message: sarifText{"limit: " + l}})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return encodeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
 func evidenceSuffix(e string) string {

@@ -101,12 +101,9 @@ func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Resu
 		sev = policy.Critical
 	}
 	line, end := sec.Line, sec.EndLine
-	evidence := "file name: " + path
 	msg := sec.Description
 	if sec.PathOnly {
 		line, end = 1, 1
-	} else {
-		evidence = redact.Mask(sec.LineText, sec.Value, sec.Match)
 	}
 	if end < line {
 		end = line
@@ -114,10 +111,14 @@ func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Resu
 	if u.Commit != "" {
 		msg += " (in commit " + short(u.Commit) + ")"
 	}
-	r.add(Finding{
+	fd := Finding{
 		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: []string{"CWE-798"},
-		Path: path, Line: line, EndLine: end, Message: msg, Evidence: evidence, Source: "secrets",
-	})
+		Path: path, Line: line, EndLine: end, Message: msg, Evidence: "file name: " + path, Source: "secrets",
+	}
+	if !sec.PathOnly {
+		fd = fd.lineEvidence(sec.LineText, max(sec.StartColumn-1, 0), sec.Value, sec.Match)
+	}
+	r.add(fd)
 }
 
 func short(oid string) string {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
 )
 
 // Exit codes: the contract in DESIGN.md.
@@ -89,9 +90,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case hint == "" && (strings.Contains(err.Error(), "flag provided but not defined") || strings.Contains(err.Error(), "unknown command")):
 		hint = "see `tollgate help`"
 	}
-	fmt.Fprintf(stderr, "tollgate: error: %v\n", err)
+	// An error may quote a repository's file (a .gitleaks.toml regex, a path): escaped, so it
+	// can never drive the terminal.
+	fmt.Fprintf(stderr, "tollgate: error: %s\n", review.Printable(err.Error()))
 	if hint != "" {
-		fmt.Fprintf(stderr, "tollgate: hint: %s\n", hint)
+		fmt.Fprintf(stderr, "tollgate: hint: %s\n", review.Printable(hint))
 	}
 	return code
 }
