@@ -66,9 +66,33 @@ func (f *FileDiff) Path() string {
 	return f.OldPath
 }
 
-// AddedLines returns the added lines in new-file order.
+// AddedLines returns the added lines in new-file order. The result is read-only: for a hunk
+// of added lines only (a new file) it is the hunk's own slice, not a copy.
 func (f *FileDiff) AddedLines() []Line {
-	var out []Line
+	n, only := 0, -1
+	for i, h := range f.Hunks {
+		k := 0
+		for _, l := range h.Lines {
+			if l.Kind == Add {
+				k++
+			}
+		}
+		if k > 0 {
+			only = i
+			if n > 0 || k != len(h.Lines) {
+				only = -2
+			}
+		}
+		n += k
+	}
+	switch {
+	case n == 0:
+		return nil
+	case only >= 0:
+		h := f.Hunks[only].Lines
+		return h[:len(h):len(h)]
+	}
+	out := make([]Line, 0, n)
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
 			if l.Kind == Add {

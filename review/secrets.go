@@ -61,6 +61,11 @@ func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
 	for _, h := range f.Hunks {
 		for _, block := range addedBlocks(h) {
 			var b strings.Builder
+			n := 0
+			for _, l := range block {
+				n += len(l.Text) + 1
+			}
+			b.Grow(n)
 			for j, l := range block {
 				if j > 0 {
 					b.WriteByte('\n')
@@ -124,6 +129,9 @@ func short(oid string) string {
 
 // addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.
 func addedBlocks(h Hunk) [][]Line {
+	if pureRun(h.Lines) {
+		return [][]Line{h.Lines[:len(h.Lines):len(h.Lines)]} // no copy of a new file's lines
+	}
 	var out [][]Line
 	var cur []Line
 	for _, l := range h.Lines {
@@ -144,4 +152,14 @@ func addedBlocks(h Hunk) [][]Line {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// pureRun reports a non-empty run of added lines numbered one after another.
+func pureRun(ls []Line) bool {
+	for i, l := range ls {
+		if l.Kind != Add || (i > 0 && l.New != ls[i-1].New+1) {
+			return false
+		}
+	}
+	return len(ls) > 0
 }
