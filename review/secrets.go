@@ -23,7 +23,12 @@ func (s *SecretsScanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
 func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { s.scanFile(u, f, r) })
+	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) {
+		s.scanFile(u, f, r)
+		if f.Binary && f.Status != Deleted {
+			s.scanBinary(ctx, u, f, r)
+		}
+	})
 }
 
 func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
@@ -42,8 +47,7 @@ func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
 		}
 	}
 	if f.Binary {
-		r.Binary = append(r.Binary, path)
-		return
+		return // scanBinary reads its content
 	}
 	size := 0
 	for _, h := range f.Hunks {
@@ -85,7 +89,12 @@ func (s *SecretsScanner) scanFile(u *Unit, f *FileDiff, r *Result) {
 }
 
 func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Result) {
-	path := f.Path()
+	s.reportAt(u, f.Path(), "", sec, r)
+}
+
+// reportAt reports sec at path; a non-empty where ("in binary file, ...") is added to the
+// message, and a secret found in a binary's printable runs has no line (0).
+func (s *SecretsScanner) reportAt(u *Unit, path, where string, sec redact.Secret, r *Result) {
 	ruleID := "secrets/" + sec.RuleID
 	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
@@ -107,6 +116,9 @@ func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Resu
 		line, end = 1, 1
 	} else {
 		evidence = redact.Mask(sec.LineText, sec.Value, sec.Match)
+	}
+	if where != "" {
+		msg += " (" + where + ")"
 	}
 	if end < line {
 		end = line
