@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/rogpeppe/go-internal v1.16.0
-	github.com/sourcegraph/go-diff v0.10.0
 	github.com/spf13/viper v1.19.0
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/zricethezav/gitleaks/v8 v8.30.1

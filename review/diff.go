@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
-
-	godiff "github.com/sourcegraph/go-diff/diff"
 )
 
 // Status is what a diff does to a file.
@@ -67,9 +66,33 @@ func (f *FileDiff) Path() string {
 	return f.OldPath
 }
 
-// AddedLines returns the added lines in new-file order.
+// AddedLines returns the added lines in new-file order. The result is read-only: for a hunk
+// of added lines only (a new file) it is the hunk's own slice, not a copy.
 func (f *FileDiff) AddedLines() []Line {
-	var out []Line
+	n, only := 0, -1
+	for i, h := range f.Hunks {
+		k := 0
+		for _, l := range h.Lines {
+			if l.Kind == Add {
+				k++
+			}
+		}
+		if k > 0 {
+			only = i
+			if n > 0 || k != len(h.Lines) {
+				only = -2
+			}
+		}
+		n += k
+	}
+	switch {
+	case n == 0:
+		return nil
+	case only >= 0:
+		h := f.Hunks[only].Lines
+		return h[:len(h):len(h)]
+	}
+	out := make([]Line, 0, n)
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
 			if l.Kind == Add {
@@ -83,6 +106,11 @@ func (f *FileDiff) AddedLines() []Line {
 // ParseDiff parses a git unified diff (as produced with --no-prefix off, i.e. a/ and b/
 // prefixes, and no colour) into FileDiffs. Paths from the headers are best effort; callers
 // that know the exact names (from -z output) overwrite them.
+//
+// Hunk bodies are read by the counts in their headers, as git writes them, so a removed line
+// "-- a" followed by an added "++ b" ("--- a" / "+++ b" in the patch) is body, never a file
+// header. Line texts share one copy of the input: parsing allocates the Line slices and
+// little else.
 func ParseDiff(data []byte) ([]FileDiff, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
@@ -92,22 +120,264 @@ func ParseDiff(data []byte) ([]FileDiff, error) {
 	if bytes.HasPrefix(data, []byte("\x1b[")) || bytes.Contains(data, []byte("\n\x1b[")) {
 		return nil, errors.New("failed to parse diff: it contains terminal colour codes")
 	}
-	fds, err := godiff.ParseMultiFileDiff(data)
+	p := &diffParser{s: string(data)}
+	out, err := p.files()
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse diff: %w", err)
 	}
-	if len(fds) == 0 {
+	if len(out) == 0 {
 		return nil, errors.New("failed to parse diff: no file header found in non-empty input")
 	}
-	out := make([]FileDiff, 0, len(fds))
-	for _, fd := range fds {
-		f, err := convert(fd)
+	return out, nil
+}
+
+// diffParser reads a diff line by line; lines are substrings of s, without the newline.
+type diffParser struct {
+	s   string
+	pos int
+}
+
+// peek returns the next line without consuming it.
+func (p *diffParser) peek() (string, bool) {
+	if p.pos >= len(p.s) {
+		return "", false
+	}
+	rest := p.s[p.pos:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		return rest[:i], true
+	}
+	return rest, true
+}
+
+// peek2 returns the line after the next one.
+func (p *diffParser) peek2() (string, bool) {
+	rest := p.s[p.pos:]
+	i := strings.IndexByte(rest, '\n')
+	if i < 0 {
+		return "", false
+	}
+	save := p.pos
+	p.pos += i + 1
+	l, ok := p.peek()
+	p.pos = save
+	return l, ok
+}
+
+func (p *diffParser) next() (string, bool) {
+	l, ok := p.peek()
+	if ok {
+		p.pos += len(l) + 1
+	}
+	return l, ok
+}
+
+// fileHeaderPair reports that the next two lines are a "--- " / "+++ " pair.
+func (p *diffParser) fileHeaderPair() bool {
+	l, _ := p.peek()
+	if !strings.HasPrefix(l, "--- ") {
+		return false
+	}
+	l2, ok := p.peek2()
+	return ok && strings.HasPrefix(l2, "+++ ")
+}
+
+func (p *diffParser) files() ([]FileDiff, error) {
+	var out []FileDiff
+	for {
+		line, ok := p.peek()
+		if !ok {
+			return out, nil
+		}
+		var ext []string
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			p.next()
+			ext = append(ext, line)
+		case p.fileHeaderPair():
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "* Unmerged path "):
+			// git notes a conflicted path that has no patch between the files.
+			p.next()
+			continue
+		default:
+			return nil, fmt.Errorf("unexpected line %q outside a file", truncate(line, 40))
+		}
+		f, err := p.file(ext)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, f)
 	}
-	return out, nil
+}
+
+// file reads one file's extended header, its ---/+++ names and its hunks.
+func (p *diffParser) file(ext []string) (FileDiff, error) {
+	var oldName, newName string
+	for {
+		line, ok := p.peek()
+		if !ok || strings.HasPrefix(line, "diff --git ") {
+			return convert(ext, oldName, newName, nil)
+		}
+		if p.fileHeaderPair() {
+			l1, _ := p.next()
+			l2, _ := p.next()
+			oldName, newName = headerName(l1[4:]), headerName(l2[4:])
+			break
+		}
+		if strings.HasPrefix(line, "@@ ") {
+			break
+		}
+		p.next()
+		ext = append(ext, line)
+		if line == "GIT binary patch" {
+			// The encoded patch runs to the next file.
+			for l, ok := p.peek(); ok && !strings.HasPrefix(l, "diff --git "); l, ok = p.peek() {
+				p.next()
+			}
+			return convert(ext, oldName, newName, nil)
+		}
+	}
+	var hunks []Hunk
+	for {
+		line, ok := p.peek()
+		if !ok || !strings.HasPrefix(line, "@@") {
+			break
+		}
+		p.next()
+		h, err := p.hunk(line)
+		if err != nil {
+			path := strings.TrimPrefix(newName, "b/")
+			if path == "" || newName == "/dev/null" {
+				path = strings.TrimPrefix(oldName, "a/")
+			}
+			return FileDiff{}, fmt.Errorf("diff of %q: %w", path, err)
+		}
+		hunks = append(hunks, h)
+	}
+	return convert(ext, oldName, newName, hunks)
+}
+
+// headerName is the name on a ---/+++ line: unquoted, without a trailing tab and timestamp.
+func headerName(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if v, _, ok := readQuoted(s); ok {
+			return v
+		}
+	}
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// maxHunkCount bounds a hunk header's counts and starts (git's own limit is below it).
+const maxHunkCount = 1 << 31
+
+// parseRange parses "a" or "a,b" of a hunk header.
+func parseRange(s string) (start, n int, err error) {
+	a, b, hasN := strings.Cut(s, ",")
+	if start, err = strconv.Atoi(a); err != nil || start < 0 || start >= maxHunkCount {
+		return 0, 0, fmt.Errorf("bad number %q", a)
+	}
+	n = 1
+	if hasN {
+		if n, err = strconv.Atoi(b); err != nil || n < 0 || n >= maxHunkCount {
+			return 0, 0, fmt.Errorf("bad number %q", b)
+		}
+	}
+	return start, n, nil
+}
+
+// parseHunkHeader parses "@@ -a,b +c,d @@ section".
+func parseHunkHeader(line string) (Hunk, error) {
+	bad := func(why error) (Hunk, error) {
+		return Hunk{}, fmt.Errorf("bad hunk header %q: %w", truncate(line, 60), why)
+	}
+	rest, ok := strings.CutPrefix(line, "@@ -")
+	if !ok {
+		return bad(errors.New("does not start with \"@@ -\""))
+	}
+	ranges, _, ok := strings.Cut(rest, " @@")
+	if !ok {
+		return bad(errors.New("no closing @@"))
+	}
+	oldR, newR, ok := strings.Cut(ranges, " +")
+	if !ok {
+		return bad(errors.New("no new range"))
+	}
+	var hk Hunk
+	var err error
+	if hk.OldStart, hk.OldLines, err = parseRange(oldR); err != nil {
+		return bad(err)
+	}
+	if hk.NewStart, hk.NewLines, err = parseRange(newR); err != nil {
+		return bad(err)
+	}
+	if (hk.OldLines > 0 && hk.OldStart < 1) || (hk.NewLines > 0 && hk.NewStart < 1) {
+		return bad(errors.New("lines counted from line 0"))
+	}
+	return hk, nil
+}
+
+// hunk reads one hunk body: exactly the lines its header counts, then a possible
+// "\ No newline at end of file" marker.
+func (p *diffParser) hunk(header string) (Hunk, error) {
+	hk, err := parseHunkHeader(header)
+	if err != nil {
+		return Hunk{}, err
+	}
+	// Every line is at least one byte: the counts never reserve more than the input holds.
+	hk.Lines = make([]Line, 0, min(hk.OldLines+hk.NewLines, (len(p.s)-p.pos)/2+1))
+	oldN, newN := hk.OldStart, hk.NewStart
+	var last LineKind
+	for {
+		raw, ok := p.peek()
+		if !ok {
+			break
+		}
+		if len(raw) > 0 && raw[0] == '\\' {
+			p.next()
+			if last == Add || last == Context {
+				hk.NoNewlineAtEnd = true
+			}
+			continue
+		}
+		if oldN-hk.OldStart >= hk.OldLines && newN-hk.NewStart >= hk.NewLines &&
+			(len(raw) == 0 || !strings.ContainsRune(" +-", rune(raw[0])) || p.fileHeaderPair()) {
+			// A complete hunk is followed by another hunk, another file or the end; further
+			// body lines mean the header undercounts (a plain diff's next ---/+++ aside).
+			break
+		}
+		if len(raw) == 0 {
+			raw = " " // an empty context line whose leading space was lost
+		}
+		kind, text := LineKind(raw[0]), raw[1:]
+		switch kind {
+		case Context:
+			hk.Lines = append(hk.Lines, Line{Kind: Context, Old: oldN, New: newN, Text: text})
+			oldN++
+			newN++
+		case Add:
+			hk.Lines = append(hk.Lines, Line{Kind: Add, New: newN, Text: text})
+			newN++
+		case Del:
+			hk.Lines = append(hk.Lines, Line{Kind: Del, Old: oldN, Text: text})
+			oldN++
+		default:
+			if !strings.HasPrefix(raw, "@@") && !strings.HasPrefix(raw, "diff --git ") {
+				return Hunk{}, fmt.Errorf("bad hunk line %q", truncate(raw, 40))
+			}
+		}
+		if kind != Context && kind != Add && kind != Del {
+			break // a short hunk: the count check below says by how much
+		}
+		p.next()
+		last = kind
+	}
+	if added, removed := newN-hk.NewStart, oldN-hk.OldStart; added != hk.NewLines || removed != hk.OldLines {
+		return Hunk{}, fmt.Errorf("hunk @@ -%d,%d +%d,%d @@ has %d old and %d new lines",
+			hk.OldStart, hk.OldLines, hk.NewStart, hk.NewLines, removed, added)
+	}
+	return hk, nil
 }
 
 func stripPrefix(name, prefix string) string {
@@ -117,14 +387,17 @@ func stripPrefix(name, prefix string) string {
 	return strings.TrimPrefix(name, prefix)
 }
 
-func convert(fd *godiff.FileDiff) (FileDiff, error) {
+// convert builds a FileDiff from a file's extended header lines (the "diff --git" line
+// included), its ---/+++ names and its hunks.
+func convert(ext []string, oldName, newName string, hunks []Hunk) (FileDiff, error) {
 	f := FileDiff{
-		OldPath: stripPrefix(fd.OrigName, "a/"),
-		NewPath: stripPrefix(fd.NewName, "b/"),
+		OldPath: stripPrefix(oldName, "a/"),
+		NewPath: stripPrefix(newName, "b/"),
 		Status:  Modified,
+		Hunks:   hunks,
 	}
 	var gitOld, gitNew string
-	for _, x := range fd.Extended {
+	for _, x := range ext {
 		switch {
 		case strings.HasPrefix(x, "diff --git "):
 			gitOld, gitNew = splitGitHeader(strings.TrimPrefix(x, "diff --git "))
@@ -173,71 +446,10 @@ func convert(fd *godiff.FileDiff) (FileDiff, error) {
 			f.NewPath = gitNew
 		}
 	}
-	if f.Status == Modified && len(fd.Hunks) == 0 && !f.Binary && f.OldMode != f.NewMode && f.NewMode != "" {
+	if f.Status == Modified && len(hunks) == 0 && !f.Binary && f.OldMode != f.NewMode && f.NewMode != "" {
 		f.Status = ModeOnly
 	}
-	for _, h := range fd.Hunks {
-		hk, err := convertHunk(h)
-		if err != nil {
-			return FileDiff{}, fmt.Errorf("failed to parse diff of %q: %w", f.Path(), err)
-		}
-		f.Hunks = append(f.Hunks, hk)
-	}
 	return f, nil
-}
-
-func convertHunk(h *godiff.Hunk) (Hunk, error) {
-	hk := Hunk{
-		OldStart: int(h.OrigStartLine), OldLines: int(h.OrigLines),
-		NewStart: int(h.NewStartLine), NewLines: int(h.NewLines),
-	}
-	if hk.OldStart < 0 || hk.OldLines < 0 || hk.NewStart < 0 || hk.NewLines < 0 ||
-		(hk.OldLines > 0 && hk.OldStart < 1) || (hk.NewLines > 0 && hk.NewStart < 1) {
-		return Hunk{}, fmt.Errorf("bad hunk header @@ -%d,%d +%d,%d @@", hk.OldStart, hk.OldLines, hk.NewStart, hk.NewLines)
-	}
-	oldN, newN := hk.OldStart, hk.NewStart
-	body := h.Body
-	// go-diff drops the "\ No newline at end of file" marker: after an old-side line it records
-	// OrigNoNewlineAt, otherwise it removes the newline of the line before, so a body without a
-	// final newline means the new side's last line has none.
-	hk.NoNewlineAtEnd = len(body) > 0 && body[len(body)-1] != '\n'
-	lines := bytes.Split(body, []byte("\n"))
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1]
-	}
-	var last LineKind
-	for _, raw := range lines {
-		if len(raw) == 0 {
-			// An empty context line whose leading space was lost.
-			raw = []byte(" ")
-		}
-		kind, text := LineKind(raw[0]), string(raw[1:])
-		switch kind {
-		case Context:
-			hk.Lines = append(hk.Lines, Line{Kind: Context, Old: oldN, New: newN, Text: text})
-			oldN++
-			newN++
-		case Add:
-			hk.Lines = append(hk.Lines, Line{Kind: Add, New: newN, Text: text})
-			newN++
-		case Del:
-			hk.Lines = append(hk.Lines, Line{Kind: Del, Old: oldN, Text: text})
-			oldN++
-		case '\\':
-			if last == Add || last == Context {
-				hk.NoNewlineAtEnd = true
-			}
-			continue
-		default:
-			return Hunk{}, fmt.Errorf("bad hunk line %q", truncate(string(raw), 40))
-		}
-		last = kind
-	}
-	if added, removed := newN-hk.NewStart, oldN-hk.OldStart; added != hk.NewLines || removed != hk.OldLines {
-		return Hunk{}, fmt.Errorf("hunk @@ -%d,%d +%d,%d @@ has %d old and %d new lines",
-			hk.OldStart, hk.OldLines, hk.NewStart, hk.NewLines, removed, added)
-	}
-	return hk, nil
 }
 
 func truncate(s string, n int) string {

@@ -23,7 +23,12 @@ func (s *SecretsScanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
 func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { s.scanFile(ctx, u, f, r) })
+	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) {
+		s.scanFile(ctx, u, f, r)
+		if f.Binary && f.Status != Deleted {
+			s.scanBinary(ctx, u, f, r)
+		}
+	})
 }
 
 // scanFile scans one file's added lines. Once ctx ends it stops; the caller (forEachFile)
@@ -44,8 +49,7 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *
 		}
 	}
 	if f.Binary {
-		r.Binary = append(r.Binary, path)
-		return
+		return // scanBinary reads its content
 	}
 	size := 0
 	for _, h := range f.Hunks {
@@ -63,6 +67,11 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *
 	for _, h := range f.Hunks {
 		for _, block := range addedBlocks(h) {
 			var b strings.Builder
+			n := 0
+			for _, l := range block {
+				n += len(l.Text) + 1
+			}
+			b.Grow(n)
 			for j, l := range block {
 				if j > 0 {
 					b.WriteByte('\n')
@@ -85,7 +94,12 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *
 }
 
 func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Result) {
-	path := f.Path()
+	s.reportAt(u, f.Path(), "", sec, r)
+}
+
+// reportAt reports sec at path; a non-empty where ("in binary file, ...") is added to the
+// message, and a secret found in a binary's printable runs has no line (0).
+func (s *SecretsScanner) reportAt(u *Unit, path, where string, sec redact.Secret, r *Result) {
 	ruleID := "secrets/" + sec.RuleID
 	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
@@ -104,6 +118,9 @@ func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Resu
 	msg := sec.Description
 	if sec.PathOnly {
 		line, end = 1, 1
+	}
+	if where != "" {
+		msg += " (" + where + ")"
 	}
 	if end < line {
 		end = line
@@ -130,6 +147,9 @@ func short(oid string) string {
 
 // addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.
 func addedBlocks(h Hunk) [][]Line {
+	if pureRun(h.Lines) {
+		return [][]Line{h.Lines[:len(h.Lines):len(h.Lines)]} // no copy of a new file's lines
+	}
 	var out [][]Line
 	var cur []Line
 	for _, l := range h.Lines {
@@ -150,4 +170,14 @@ func addedBlocks(h Hunk) [][]Line {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// pureRun reports a non-empty run of added lines numbered one after another.
+func pureRun(ls []Line) bool {
+	for i, l := range ls {
+		if l.Kind != Add || (i > 0 && l.New != ls[i-1].New+1) {
+			return false
+		}
+	}
+	return len(ls) > 0
 }
