@@ -67,6 +67,7 @@ type raw struct {
 	Policy struct {
 		Text *string `toml:"text"`
 	} `toml:"policy"`
+	Guard rawGuard `toml:"guard"`
 }
 
 // Config is the compiled, validated policy for one review.
@@ -85,6 +86,7 @@ type Config struct {
 	Connect       []string
 	Model         Model
 	PolicyText    string
+	Guard         Guard // [guard]: the agent guard
 	// Files lists the config files that applied, lowest layer first.
 	Files []string
 }
@@ -127,6 +129,7 @@ func Default() Config {
 		ReviewTimeout:  30 * time.Second,
 		Connect:        []string{},
 		Model:          Model{Timeout: 60 * time.Second, Verify: true, Audit: true, Args: []string{}},
+		Guard:          defaultGuard(),
 	}
 }
 
@@ -211,7 +214,11 @@ func Load(layers ...*Layer) (Config, error) {
 			return Config{}, &ConfigError{File: l.Name, Key: keys[0], Msg: "unknown key (see `tollgate init` for every key)"}
 		}
 		if !l.Trusted {
-			if key := firstUntrustedKey(md); key != "" {
+			key := firstUntrustedKey(md)
+			if key == "" {
+				key = untrustedGuardKey(md)
+			}
+			if key != "" {
 				return Config{}, &ConfigError{File: l.Name, Key: key, Msg: "not allowed in a repository's config: " +
 					"only your user config (" + displayUserPath() + ") or flags may turn on egress, " +
 					"name network destinations or configure a model, so a cloned repository can never make tollgate send anything"}
@@ -340,6 +347,7 @@ func overlay(dst, src *raw, md toml.MetaData) {
 	if set("policy", "text") {
 		dst.Policy.Text = src.Policy.Text
 	}
+	overlayGuard(&dst.Guard, &src.Guard, md)
 }
 
 // compile validates the merged raw config and writes it onto cfg.
@@ -474,5 +482,5 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 	if v := r.Policy.Text; v != nil {
 		cfg.PolicyText = *v
 	}
-	return nil
+	return compileGuard(&cfg.Guard, &r.Guard, bad)
 }
