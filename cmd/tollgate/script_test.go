@@ -87,6 +87,7 @@ func TestScripts(t *testing.T) {
 			"modelcount":   cmdModelCount,
 			"modelfixture": cmdModelFixture,
 			"expandenv":    cmdExpandEnv,
+			"guardfixture": cmdGuardFixture,
 		},
 	})
 }
