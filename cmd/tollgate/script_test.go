@@ -88,6 +88,7 @@ func TestScripts(t *testing.T) {
 			"modelfixture": cmdModelFixture,
 			"expandenv":    cmdExpandEnv,
 			"guardfixture": cmdGuardFixture,
+			"guardhook":    cmdGuardHook,
 		},
 	})
 }
