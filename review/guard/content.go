@@ -17,7 +17,7 @@ func isInstructionFile(p string) bool {
 	if instructionFiles[base] {
 		return true
 	}
-	slash := filepath.ToSlash(strings.ToLower(p))
+	slash := "/" + filepath.ToSlash(strings.ToLower(p))
 	return strings.Contains(slash, "/.cursor/rules/") || strings.Contains(slash, "/.github/instructions/") ||
 		strings.Contains(slash, "/.claude/commands/") || strings.Contains(slash, "/.claude/agents/")
 }
@@ -42,6 +42,10 @@ func (j *judge) content(path, text string) {
 		return
 	}
 	for _, h := range j.o.Content(rel, text) {
+		if h.Rule == "guard/scan-failed" {
+			j.add(Ask, h.Rule, h.Message+"; a person must check the content")
+			continue
+		}
 		if strings.Contains(h.Rule, "prompt-injection") && !isInstructionFile(rel) {
 			continue
 		}
