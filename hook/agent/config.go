@@ -189,6 +189,7 @@ func Status(a Agent, s Scope) State {
 
 // binaryOf extracts the binary path from a command HookCommand wrote.
 func binaryOf(cmd string) string {
+	cmd = strings.ReplaceAll(cmd, `'\''`, `'`) // undo the outer single quoting first
 	i := strings.Index(cmd, `b="`)
 	if i < 0 {
 		return "(unknown)"
@@ -207,7 +208,7 @@ func binaryOf(cmd string) string {
 		}
 		b.WriteByte(c)
 	}
-	return strings.ReplaceAll(b.String(), `'\''`, `'`)
+	return b.String()
 }
 
 // ours reports whether a hook entry (an object with a command field) is tollgate's.
