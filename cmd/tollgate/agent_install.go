@@ -103,7 +103,8 @@ func uninstallAgents(c *cli.Context) error {
 }
 
 // printAgentStatus lists where the guard is installed, project and user scope.
-func printAgentStatus(w io.Writer, root string, g policy.Guard) {
+func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
+	g := cfg.Guard
 	home, _ := os.UserHomeDir()
 	installed := false
 	for _, name := range agent.Names() {
@@ -122,8 +123,10 @@ func printAgentStatus(w io.Writer, root string, g policy.Guard) {
 	if !installed {
 		fmt.Fprintf(w, "  guard:      not installed for any agent (tollgate install --agent %s)\n", strings.Join(agent.Names(), ","))
 	}
-	if g.Model {
-		fmt.Fprintf(w, "  guard:      guard.model = true, but asking the model is not implemented yet: calls the rules ask about go to a person\n")
+	if g.Model && !cfg.Model.Configured() {
+		fmt.Fprintf(w, "  guard:      guard.model = true, but no [model] provider is configured: calls the rules ask about go to a person\n")
+	} else if g.Model {
+		fmt.Fprintf(w, "  guard:      guard.model = true: calls the rules would ask about go to the configured model first (timeout %s, %d model denials per session)\n", g.Timeout, g.MaxDenials)
 	}
 	if g.AutoAllow {
 		fmt.Fprintf(w, "  guard:      guard.auto_allow = true: calls the rules judge safe are approved without the agent's prompt\n")

@@ -55,7 +55,7 @@ func guardCommand() *cli.Command {
 
 // runGuard never fails: bad input, a config error or a panic is an explicit answer (ask, or deny
 // where the agent cannot ask).
-func runGuard(_ context.Context, a agent.Agent, stdin io.Reader, configFlag string, stderr io.Writer) (out agent.Output) {
+func runGuard(ctx context.Context, a agent.Agent, stdin io.Reader, configFlag string, stderr io.Writer) (out agent.Output) {
 	rec := auditRecord{Time: time.Now().UTC().Format(time.RFC3339), Agent: a.Name()}
 	defer func() {
 		if r := recover(); r != nil {
@@ -82,13 +82,16 @@ func runGuard(_ context.Context, a agent.Agent, stdin io.Reader, configFlag stri
 	project := projectRoot(a.Name(), call.Cwd)
 	cfg, cfgErr := guardConfig(project, configFlag)
 	var ans guard.Answer
+	source := ""
 	det := lazyDetector()
 	if cfgErr != nil {
 		ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/config-error", Reason: "tollgate's configuration has an error (" + cfgErr.Error() + "), so its policy cannot be applied; a person must decide"}
 	} else {
-		ans = guard.Decide(toGuardCall(call), guardOptions(project, cfg.Guard, det))
+		opts := guardOptions(project, cfg.Guard, det)
+		ans = guard.Decide(toGuardCall(call), opts)
+		source = ans.Rule
 		if ans.Verdict == guard.Ask && cfg.Guard.Model {
-			ans.Reason += " (guard.model is set, but asking the model is not implemented yet: a person decides)"
+			ans, source = consultModel(ctx, toGuardCall(call), call.Session, ans, cfg, opts, det, project)
 		}
 	}
 	d := agent.Decision{Verdict: toVerdict(ans.Verdict), Reason: ans.Reason}
@@ -96,7 +99,10 @@ func runGuard(_ context.Context, a agent.Agent, stdin io.Reader, configFlag stri
 		d.Reason += " [" + ans.Rule + "]"
 	}
 	d = agent.Effective(a, d)
-	rec.Decision, rec.Source, rec.Reason = string(d.Verdict), ans.Rule, ans.Reason
+	rec.Decision, rec.Source, rec.Reason = string(d.Verdict), source, ans.Reason
+	if source == "" {
+		rec.Source = ans.Rule
+	}
 	if rec.Decision == "" {
 		rec.Decision = "no objection"
 	}

@@ -75,7 +75,7 @@ func statusCommand() *cli.Command {
 				fmt.Fprintf(w, "model:       none configured; nothing leaves this machine\n")
 			}
 			fmt.Fprintf(w, "agents:\n")
-			printAgentStatus(w, s.repo.Root, s.cfg.Guard)
+			printAgentStatus(w, s.repo.Root, s.cfg)
 			return nil
 		},
 	}

@@ -21,6 +21,8 @@
 //   - Content written by Write/Edit/MultiEdit/apply_patch is scanned with the redact package's
 //     detector (gitleaks rules plus tollgate's credential rule) and an injected ContentCheck (the
 //     review scanners, supplied by the caller); evidence in an answer is always masked.
-//   - guard imports only policy, redact and the standard library (plus the shell parser): it
-//     never runs a process, opens the network or writes a file.
+//   - The optional model (model.go) only frames the question and reads the answer strictly; it
+//     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
+//   - guard imports only redact and the standard library (plus the shell parser): it never runs
+//     a process, opens the network or writes a file.
 package guard
