@@ -232,74 +232,135 @@ func (j *judge) gitConfigPair(a arg) {
 	}
 }
 
-// gitSub judges what one git subcommand does besides skipping hooks.
-func (j *judge) gitSub(sub string, g *gitArgs, rest []arg) {
-	ask := func(what string) {
-		j.add(Ask, "guard/irreversible-git", "git "+what+" throws away work that cannot be recovered; a person must approve")
+// gitSubs judge what one git subcommand does besides skipping hooks.
+var gitSubs map[string]func(j *judge, g *gitArgs, rest []arg)
+
+func init() {
+	gitSubs = map[string]func(j *judge, g *gitArgs, rest []arg){
+		"reset":      gitReset,
+		"switch":     gitSwitch,
+		"checkout":   gitCheckout,
+		"restore":    gitRestore,
+		"clean":      gitClean,
+		"push":       gitPush,
+		"branch":     gitBranch,
+		"stash":      gitStash,
+		"reflog":     gitReflog,
+		"gc":         gitGc,
+		"update-ref": gitUpdateRef,
+		"rm":         gitRm,
+		"mv":         gitMv,
+		"config":     gitConfig,
+		"rebase":     gitRebase,
+		"submodule":  gitSubmodule,
+		"bisect":     gitBisect,
 	}
-	switch sub {
-	case "reset":
-		if g.long("hard") || g.long("har") {
-			ask("reset --hard")
+}
+
+func gitReset(j *judge, g *gitArgs, _ []arg) {
+	if g.long("hard") || g.long("har") {
+		j.irreversible("reset --hard")
+	}
+}
+
+func gitSwitch(j *judge, g *gitArgs, _ []arg) {
+	if g.short('f') || g.long("force", "discard-changes") {
+		j.irreversible("switch --discard-changes")
+	}
+}
+
+func gitCheckout(j *judge, g *gitArgs, _ []arg) {
+	if g.short('f') || g.long("force") || g.afterDD < len(g.ops) || len(g.ops) >= 2 || hasOp(g.ops, ".") {
+		j.irreversible("checkout of files")
+	}
+}
+
+func gitRestore(j *judge, g *gitArgs, _ []arg) {
+	if !(g.short('S') || g.long("staged")) || g.short('W') || g.long("worktree") {
+		j.irreversible("restore of files")
+	}
+}
+
+func gitClean(j *judge, g *gitArgs, _ []arg) {
+	if (g.short('f') || g.long("force")) && !(g.short('n') || g.long("dry-run")) {
+		j.irreversible("clean -f")
+	}
+}
+
+func gitPush(j *judge, g *gitArgs, _ []arg) { j.gitPush(g) }
+
+func gitBranch(j *judge, g *gitArgs, _ []arg) {
+	if g.short('D') || g.short('M') || g.short('C') || ((g.short('d') || g.long("delete")) && (g.short('f') || g.long("force"))) {
+		j.irreversible("branch -D")
+	}
+}
+
+func gitStash(j *judge, g *gitArgs, _ []arg) { j.firstOp(g, "stash", "drop", "clear") }
+
+func gitReflog(j *judge, g *gitArgs, _ []arg) { j.firstOp(g, "reflog", "expire", "delete") }
+
+func gitGc(j *judge, g *gitArgs, _ []arg) {
+	for _, l := range g.longs {
+		if l == "prune=now" || l == "prune=all" {
+			j.irreversible("gc --" + l)
 		}
-	case "switch":
-		if g.short('f') || g.long("force", "discard-changes") {
-			ask("switch --discard-changes")
-		}
-	case "checkout":
-		if g.short('f') || g.long("force") || g.afterDD < len(g.ops) || len(g.ops) >= 2 || hasOp(g.ops, ".") {
-			ask("checkout of files")
-		}
-	case "restore":
-		if !(g.short('S') || g.long("staged")) || g.short('W') || g.long("worktree") {
-			ask("restore of files")
-		}
-	case "clean":
-		if (g.short('f') || g.long("force")) && !(g.short('n') || g.long("dry-run")) {
-			ask("clean -f")
-		}
-	case "push":
-		j.gitPush(g)
-	case "branch":
-		if g.short('D') || g.short('M') || g.short('C') || ((g.short('d') || g.long("delete")) && (g.short('f') || g.long("force"))) {
-			ask("branch -D")
-		}
-	case "stash":
-		if len(g.ops) > 0 && (g.ops[0].s == "drop" || g.ops[0].s == "clear") {
-			ask("stash " + g.ops[0].s)
-		}
-	case "reflog":
-		if len(g.ops) > 0 && (g.ops[0].s == "expire" || g.ops[0].s == "delete") {
-			ask("reflog " + g.ops[0].s)
-		}
-	case "gc":
-		for _, l := range g.longs {
-			if l == "prune=now" || l == "prune=all" {
-				ask("gc --" + l)
-			}
-		}
-	case "update-ref":
-		if g.short('d') || g.long("delete") {
-			ask("update-ref -d")
-		}
-	case "rm", "mv":
-		if sub == "rm" && g.long("cached") {
-			return
-		}
+	}
+}
+
+func gitUpdateRef(j *judge, g *gitArgs, _ []arg) {
+	if g.short('d') || g.long("delete") {
+		j.irreversible("update-ref -d")
+	}
+}
+
+func gitRm(j *judge, g *gitArgs, _ []arg) {
+	if !g.long("cached") {
 		for _, a := range g.ops {
-			j.target(a, "git "+sub+" of", false)
+			j.target(a, "git rm of", false)
 		}
-	case "config":
-		j.gitConfig(rest)
-	case "rebase":
-		for _, x := range g.execArgs {
-			j.payload(x, "git rebase --exec")
-		}
-	case "submodule":
-		j.gitSubmodule(g)
-	case "bisect":
-		if len(g.ops) > 1 && g.ops[0].s == "run" {
-			j.exec(g.ops[1:], nil)
+	}
+}
+
+func gitMv(j *judge, g *gitArgs, _ []arg) {
+	for _, a := range g.ops {
+		j.target(a, "git mv of", false)
+	}
+}
+
+func gitConfig(j *judge, _ *gitArgs, rest []arg) { j.gitConfig(rest) }
+
+func gitRebase(j *judge, g *gitArgs, _ []arg) {
+	for _, x := range g.execArgs {
+		j.payload(x, "git rebase --exec")
+	}
+}
+
+func gitSubmodule(j *judge, g *gitArgs, _ []arg) { j.gitSubmodule(g) }
+
+func gitBisect(j *judge, g *gitArgs, _ []arg) {
+	if len(g.ops) > 1 && g.ops[0].s == "run" {
+		j.exec(g.ops[1:], nil)
+	}
+}
+
+func (j *judge) gitSub(sub string, g *gitArgs, rest []arg) {
+	if f := gitSubs[sub]; f != nil {
+		f(j, g, rest)
+	}
+}
+
+func (j *judge) irreversible(what string) {
+	j.add(Ask, "guard/irreversible-git", "git "+what+" throws away work that cannot be recovered; a person must approve")
+}
+
+// firstOp asks when the first operand is one of the destructive ones (stash drop, reflog expire).
+func (j *judge) firstOp(g *gitArgs, sub string, destructive ...string) {
+	if len(g.ops) == 0 {
+		return
+	}
+	for _, d := range destructive {
+		if g.ops[0].s == d {
+			j.irreversible(sub + " " + d)
 		}
 	}
 }
@@ -340,27 +401,7 @@ func (j *judge) gitSubmodule(g *gitArgs) {
 
 // gitConfig denies writes of core.hooksPath (and includes, which can set it).
 func (j *judge) gitConfig(args []arg) {
-	read, write := false, false
-	var ops []string
-	values := set("-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t")
-	for i := 0; i < len(args); i++ {
-		s := args[i].s
-		switch {
-		case values[s]:
-			i++
-		case s == "--get" || s == "--get-all" || s == "--get-regexp" || s == "--get-urlmatch" || s == "--list" || s == "-l" || s == "--get-color" || s == "--get-colorbool":
-			read = true
-		case len(ops) == 0 && (s == "get" || s == "list"):
-			read = true
-		case len(ops) == 0 && (s == "set" || s == "unset" || s == "rename-section" || s == "remove-section"):
-			write = true
-		case s == "--unset" || s == "--unset-all" || s == "--add" || s == "--replace-all" || s == "--remove-section" || s == "--rename-section":
-			write = true
-		case strings.HasPrefix(s, "-"):
-		default:
-			ops = append(ops, strings.ToLower(s))
-		}
-	}
+	read, write, ops := gitConfigWords(args)
 	if read || len(ops) == 0 || (!write && len(ops) < 2) {
 		return // reading a value
 	}
@@ -368,6 +409,36 @@ func (j *judge) gitConfig(args []arg) {
 	if key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
 		j.add(Deny, "guard/hook-bypass", "git config "+key+" changes which hooks run; hooks are set up by a person (tollgate install)")
 	}
+}
+
+var (
+	gitConfigValues = set("-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t")
+	gitConfigReads  = set("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool")
+	gitConfigWrites = set("--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section")
+)
+
+// gitConfigWords reads git config's words: is it a read, an explicit write, and its operands
+// (lower-cased).
+func gitConfigWords(args []arg) (read, write bool, ops []string) {
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case gitConfigValues[s]:
+			i++
+		case gitConfigReads[s]:
+			read = true
+		case gitConfigWrites[s]:
+			write = true
+		case len(ops) == 0 && (s == "get" || s == "list"):
+			read = true
+		case len(ops) == 0 && (s == "set" || s == "unset" || s == "rename-section" || s == "remove-section"):
+			write = true
+		case strings.HasPrefix(s, "-"):
+		default:
+			ops = append(ops, strings.ToLower(s))
+		}
+	}
+	return read, write, ops
 }
 
 func hTollgate(j *judge, _ string, args []arg, _ *stdinSrc) {

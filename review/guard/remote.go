@@ -155,11 +155,16 @@ func hGH(j *judge, _ string, args []arg, _ *stdinSrc) {
 
 var sqlWrite = regexp.MustCompile(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
 
-// hSQL asks about SQL writes against a database that is not on this machine.
-func hSQL(j *judge, name string, args []arg, in *stdinSrc) {
-	host := ""
-	var code []arg
-	file := false
+// sqlCall is what a SQL client invocation says: where, and what it runs.
+type sqlCall struct {
+	host string
+	code []arg
+	file bool
+}
+
+// parseSQLArgs reads the host, -c/-e programs and -f files of psql, mysql and friends.
+func parseSQLArgs(name string, args []arg) sqlCall {
+	var c sqlCall
 	for i := 0; i < len(args); i++ {
 		s := args[i].s
 		next := func() arg {
@@ -171,34 +176,40 @@ func hSQL(j *judge, name string, args []arg, in *stdinSrc) {
 		}
 		switch {
 		case s == "-h" || s == "--host" || s == "-S" && name == "sqlcmd":
-			host = next().s
+			c.host = next().s
 		case strings.HasPrefix(s, "--host="):
-			host = strings.TrimPrefix(s, "--host=")
+			c.host = strings.TrimPrefix(s, "--host=")
 		case strings.HasPrefix(s, "-h") && len(s) > 2 && name != "psql":
-			host = s[2:]
+			c.host = s[2:]
 		case s == "-c" || s == "--command" || s == "-e" || s == "--execute" || s == "-Q" || s == "-q" || s == "--query":
-			code = append(code, next())
+			c.code = append(c.code, next())
 		case s == "-f" || s == "--file" || s == "-i":
-			file = true
+			c.file = true
 			next()
 		case s == "-d" || s == "--dbname" || s == "--url":
 			if h := urlHost(next().s); h != "" {
-				host = h
+				c.host = h
 			}
 		case strings.Contains(s, "://"):
-			host = urlHost(s)
+			c.host = urlHost(s)
 		}
 	}
-	if localHost(host) {
+	return c
+}
+
+// hSQL asks about SQL writes against a database that is not on this machine.
+func hSQL(j *judge, name string, args []arg, in *stdinSrc) {
+	c := parseSQLArgs(name, args)
+	if localHost(c.host) {
 		return
 	}
-	what := name + " against " + host
+	what := name + " against " + c.host
 	switch {
-	case file:
+	case c.file:
 		remoteAsk(j, what+" running a SQL file")
-	case len(code) > 0:
-		for _, c := range code {
-			if c.dyn || sqlWrite.MatchString(c.s) {
+	case len(c.code) > 0:
+		for _, code := range c.code {
+			if code.dyn || sqlWrite.MatchString(code.s) {
 				remoteAsk(j, what+" writing")
 				return
 			}
