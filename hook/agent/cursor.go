@@ -2,8 +2,8 @@ package agent
 
 // cursor is Cursor's beforeShellExecution / beforeReadFile hook: stdin {command, cwd} or
 // {file_path, content} (with hook_event_name); answer {"permission": "allow|deny|ask",
-// "user_message", "agent_message"}. tollgate's entries carry failClosed: true, so a hook that
-// cannot run blocks.
+// "user_message", "agent_message"}; no objection is {} (Cursor refuses a silent hook when
+// failClosed is set). tollgate's entries carry failClosed: true, so a hook that cannot run blocks.
 type cursor struct{}
 
 func init() { register(cursor{}) }
@@ -33,7 +33,9 @@ func (cursor) Parse(stdin []byte) (Call, error) {
 
 func (cursor) Render(d Decision) Output {
 	if d.Verdict == None {
-		return Output{}
+		// Cursor refuses a hook that prints nothing when failClosed is set: an empty object
+		// is a valid answer that decides nothing, so Cursor's own permissions apply.
+		return Output{Stdout: []byte("{}\n")}
 	}
 	msg := "tollgate: " + d.Reason
 	return Output{Stdout: mustJSON(map[string]any{"permission": string(d.Verdict), "user_message": msg, "agent_message": msg})}
