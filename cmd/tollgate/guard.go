@@ -189,12 +189,22 @@ func lazyDetector() func() (*redact.Detector, error) {
 
 func guardOptions(project string, g policy.Guard, det func() (*redact.Detector, error)) guard.Options {
 	home, _ := os.UserHomeDir()
+	if home != "" {
+		home = realDir(home)
+	}
+	allowed := make([]string, 0, len(g.AllowedDirs))
+	for _, d := range g.AllowedDirs {
+		if strings.HasPrefix(d, "~/") && home != "" {
+			d = filepath.Join(home, d[2:])
+		}
+		allowed = append(allowed, realDir(d))
+	}
 	temp := []string{realDir(os.TempDir()), "/tmp", "/var/tmp"}
 	if r := realDir("/tmp"); r != "/tmp" {
 		temp = append(temp, r)
 	}
 	return guard.Options{
-		Project: project, Home: home, Temp: temp, AllowedDirs: g.AllowedDirs,
+		Project: project, Home: home, Temp: temp, AllowedDirs: allowed,
 		Protect: g.Protect, Deny: g.Deny, AutoAllow: g.AutoAllow,
 		Detector: det, Content: reviewContentCheck,
 	}

@@ -15,7 +15,8 @@
 //     bounds, or a panic inside the analysis is answered Ask (the caller turns Ask into deny for
 //     agents that cannot ask).
 //   - Paths are compared by cleaned absolute path components, never by string prefix:
-//     /home/u/project-evil is not under /home/u/project.
+//     /home/u/project-evil is not under /home/u/project. Symbolic links in the existing part of a
+//     path are followed, so a link in the project cannot point a write outside it or at the hooks.
 //   - The strictest answer wins: one denied command denies the whole call; Allow is answered only
 //     with Options.AutoAllow and only when nothing objected.
 //   - Content written by Write/Edit/MultiEdit/apply_patch is scanned with the redact package's

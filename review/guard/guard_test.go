@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -190,6 +192,45 @@ func TestProtectExtra(t *testing.T) {
 	} {
 		if got := Decide(Call{Kind: Shell, Command: cmd}, o).Verdict; got != want {
 			t.Errorf("%s: got %s, want %s", cmd, got, want)
+		}
+	}
+}
+
+// TestSymlinksAreFollowed: a link inside the project cannot point a write outside it, at the
+// hooks, or a read at a secret.
+func TestSymlinksAreFollowed(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "project")
+	outside := filepath.Join(root, "outside")
+	for _, d := range []string{filepath.Join(project, ".git", "hooks"), outside, filepath.Join(root, "home", ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "home", ".ssh", "id_rsa"), []byte("k"), 0o600)
+	links := map[string]string{
+		"out": outside, "h": filepath.Join(project, ".git", "hooks"), "key": filepath.Join(root, "home", ".ssh", "id_rsa"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(project, name)); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	o := Options{Project: project, Home: filepath.Join(root, "home"), Temp: []string{"/nonexistent-tmp"}}
+	for _, c := range []struct {
+		call Call
+		want Verdict
+	}{
+		{Call{Kind: Write, Path: filepath.Join(project, "out", "x.txt"), Content: "x"}, Ask},
+		{Call{Kind: Shell, Command: "echo x > out/new.txt", Cwd: project}, Ask},
+		{Call{Kind: Write, Path: filepath.Join(project, "h", "pre-commit"), Content: "exit 0"}, Deny},
+		{Call{Kind: Shell, Command: "rm h/pre-push", Cwd: project}, Deny},
+		{Call{Kind: Read, Path: filepath.Join(project, "key")}, Ask},
+		{Call{Kind: Shell, Command: "cat ./key", Cwd: project}, Ask},
+		{Call{Kind: Write, Path: filepath.Join(project, "src", "a.go"), Content: "package a"}, NoObjection},
+	} {
+		if got := Decide(c.call, o); got.Verdict != c.want {
+			t.Errorf("%+v: got %s (%s), want %s", c.call, got.Verdict, got.Reason, c.want)
 		}
 	}
 }

@@ -215,13 +215,36 @@ func (j *judge) secretWhy(p string) string {
 	return ""
 }
 
+// resolve follows the symbolic links in the longest existing prefix of p (absolute, clean), so
+// a link inside the project cannot point a write or a read somewhere else. Only link targets and
+// directory entries are looked at, never file contents.
+func resolve(p string) string {
+	dir, rest := p, ""
+	for i := 0; i < 256; i++ {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+	return p
+}
+
 // readPath judges a read of one literal path.
 func (j *judge) readPath(raw string) {
 	p, ok := j.abs(raw)
 	if !ok {
 		return
 	}
-	if why := j.secretWhy(p); why != "" {
+	why := j.secretWhy(p)
+	if why == "" {
+		why = j.secretWhy(resolve(p))
+	}
+	if why != "" {
 		j.add(Ask, "guard/secret-read", "reads "+raw+" ("+why+"); a person must approve exposing a secret")
 	}
 }
@@ -235,21 +258,30 @@ func (j *judge) writePath(raw, verb string, recursive bool) {
 		return
 	}
 	p = globRoot(p)
-	if why := j.protectedWhy(p); why != "" {
+	real := resolve(p)
+	why := j.protectedWhy(p)
+	if why == "" {
+		why = j.protectedWhy(real)
+	}
+	if why != "" {
 		j.add(Deny, "guard/protected-file", verb+" "+raw+" is not allowed: "+why+". Hooks and their configuration are changed by a person, not by an agent")
 		return
 	}
 	if verb != "write" {
-		if why := j.holdsProtected(p); why != "" {
+		why := j.holdsProtected(p)
+		if why == "" {
+			why = j.holdsProtected(real)
+		}
+		if why != "" {
 			j.add(Deny, "guard/protected-file", verb+" "+raw+" is not allowed: "+why)
 			return
 		}
 	}
-	if recursive && j.wide(p) {
+	if recursive && (j.wide(p) || j.wide(real)) {
 		j.add(Ask, "guard/wide-destruction", verb+" "+raw+" reaches far beyond the project; a person must approve")
 		return
 	}
-	if !j.writable(p) {
+	if !j.writable(real) {
 		j.add(Ask, "guard/outside-write", verb+" "+raw+" is outside the project, the temp dir and guard.allowed_dirs; a person must approve")
 	}
 }
