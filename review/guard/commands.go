@@ -21,7 +21,7 @@ func init() {
 		"sh": hShellCmd, "bash": hShellCmd, "zsh": hShellCmd, "dash": hShellCmd, "ksh": hShellCmd,
 		"mksh": hShellCmd, "ash": hShellCmd, "fish": hShellCmd, "csh": hShellCmd, "tcsh": hShellCmd,
 		"cd": hCd, "pushd": hCd,
-		"git": hGit, "tollgate": hTollgate,
+		"git": hGit, "tollgate": hTollgate, "pre-commit": hHookManager, "lefthook": hHookManager, "husky": hHookManager,
 	}
 	for name, h := range fileHandlers {
 		handlers[name] = h
@@ -144,6 +144,11 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	if a0.dyn {
 		j.dynamic(a0, "the command name")
 		return
+	}
+	if builtAtRunTime(a0.w) {
+		// known here ($(printf rm), CMD=git; $CMD), but built at run time: ask, and still judge
+		// what it resolves to, so a bypass behind it is denied
+		j.dynamic(a0, "the command name")
 	}
 	name := cmdName(a0.s)
 	if name == "" {

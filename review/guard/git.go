@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -202,6 +203,13 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 		return
 	}
 	g := parseGit(rest, spec)
+	if g.bypass == "" && spec.noVerify {
+		for _, a := range g.ops {
+			if a.dyn && unknownParam.MatchString(a.s) {
+				j.add(Ask, "guard/dynamic", "git "+sub+" gets "+shorten(a.s, 40)+", known only at run time, which could be --no-verify; a person must check it")
+			}
+		}
+	}
 	if g.bypass != "" {
 		j.add(Deny, "guard/hook-bypass", "git "+sub+" "+g.bypass+" skips the hooks (tollgate reviews every commit and push); commit without it and fix what the hooks report")
 		return
@@ -439,6 +447,22 @@ func gitConfigWords(args []arg) (read, write bool, ops []string) {
 		}
 	}
 	return read, write, ops
+}
+
+// unknownParam marks a word holding a variable tollgate could not resolve.
+var unknownParam = regexp.MustCompile(`\$[A-Za-z_{@*]`)
+
+// hHookManager denies uninstalling another hook manager's hooks (tollgate may run under it).
+func hHookManager(j *judge, name string, args []arg, _ *stdinSrc) {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		if a.s == "uninstall" {
+			j.add(Deny, "guard/hook-bypass", name+" uninstall removes the hooks (tollgate may run under it); a person does that, not an agent")
+		}
+		return
+	}
 }
 
 func hTollgate(j *judge, _ string, args []arg, _ *stdinSrc) {

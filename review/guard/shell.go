@@ -310,10 +310,54 @@ func (j *judge) wordPart(b *strings.Builder, part syntax.WordPart, dyn *bool, in
 			*dyn = true
 			b.WriteString("$" + name)
 		}
+	case *syntax.CmdSubst:
+		if text, ok := j.printedText(p); ok {
+			b.WriteString(text) // $(echo --no-verify) is --no-verify
+			return
+		}
+		*dyn = true
+		b.WriteString("$(…)")
 	default:
 		*dyn = true
 		b.WriteString("$(…)")
 	}
+}
+
+// printedText returns what a command substitution prints when it is only echo or printf of
+// literal words.
+func (j *judge) printedText(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 || len(ce.Assigns) > 0 {
+		return "", false
+	}
+	words := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		a := j.word(w)
+		if a.dyn {
+			return "", false
+		}
+		words = append(words, a.s)
+	}
+	switch cmdName(words[0]) {
+	case "echo":
+		rest := words[1:]
+		for len(rest) > 0 && (rest[0] == "-n" || rest[0] == "-e" || rest[0] == "-E") {
+			rest = rest[1:]
+		}
+		return strings.Join(rest, " "), true
+	case "printf":
+		rest := words[1:]
+		if rest[0] == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) == 1 && !strings.Contains(rest[0], "%") {
+			return strings.TrimRight(ansiReplacer.Replace(rest[0]), "\n"), true
+		}
+	}
+	return "", false
 }
 
 func simpleParam(p *syntax.ParamExp) (string, bool) {
@@ -406,6 +450,29 @@ func cmdName(s string) string {
 	s = strings.ToLower(s)
 	s = strings.TrimSuffix(s, ".exe")
 	return s
+}
+
+// builtAtRunTime reports whether a command word is assembled when the shell runs: a command
+// or process substitution, arithmetic, or a variable other than HOME, PWD and the temp dir.
+// Such a command name is asked about even when tollgate could work it out ($(printf rm)).
+func builtAtRunTime(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
+			found = true
+		case *syntax.ParamExp:
+			name, simple := simpleParam(n)
+			if !simple || (name != "HOME" && name != "PWD" && name != "TMPDIR") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // wordHas reports whether w holds a command or process substitution running a downloader.

@@ -129,6 +129,16 @@ var shellTable = []struct {
 	{"D", `declare -x TOLLGATE=0`},
 	{"D", `tollgate uninstall`},
 	{"D", `/usr/local/bin/tollgate uninstall`},
+	{"D", `pre-commit uninstall`},
+	{"D", `lefthook uninstall`},
+	{"D", `git commit $(echo --no-verify) -m x`},
+	{"D", `git commit "$(printf -- '-n')" -m x`},
+	{"D", `X=--no-verify; git commit $X -m x`},
+	{"D", `f=.git/hooks/pre-commit; echo 'exit 0' > "$f"`},
+	{"D", `H=.git/hooks; rm $H/pre-push`},
+	{"D", `$'\x67it' commit -n -m x`},
+	{"D", `G=git; $G commit -n -m x`},
+	{"D", `$(echo git) commit --no-verify -m x`},
 	// protected files, by any command or redirection
 	{"D", `rm .git/hooks/pre-commit`},
 	{"D", `rm -f /home/u/project/.git/hooks/pre-push`},
@@ -380,6 +390,9 @@ var shellTable = []struct {
 	{"A", `cat script.sh | bash`},
 	{"A", `some_tool --emit | sh`},
 	{"A", `xargs sh -c "$1"`},
+	{"A", `git commit $FLAGS -m x`},
+	{"A", `git push origin "$REF"`},
+	{"A", `CMD=rm; $CMD -rf /`},
 	// parse failures and limits are never no objection
 	{"A", `echo 'unterminated`},
 	{"A", `git commit -m "unterminated`},
@@ -589,6 +602,11 @@ var shellTable = []struct {
 	{"N", `find . -type f -name '*.log' -mtime +7 -print`},
 	{"N", `sudoku --help`},
 	{"N", `envsubst < in.tmpl > out.txt`},
+	{"N", `git push origin $(git branch --show-current)`},
+	{"N", `git commit -m "$MSG"`},
+	{"N", `pre-commit run --all-files`},
+	{"N", `lefthook run pre-commit`},
+	{"N", `git add "$FILE"`},
 }
 
 func testOptions() Options {
