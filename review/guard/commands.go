@@ -20,7 +20,7 @@ func init() {
 		"ssh": hSSH, "find": hFind, "source": hSource, ".": hSource,
 		"sh": hShellCmd, "bash": hShellCmd, "zsh": hShellCmd, "dash": hShellCmd, "ksh": hShellCmd,
 		"mksh": hShellCmd, "ash": hShellCmd, "fish": hShellCmd, "csh": hShellCmd, "tcsh": hShellCmd,
-		"cd": hCd, "pushd": hCd,
+		"cd": hCd, "pushd": hCd, "alias": hAlias, "script": hScript,
 		"git": hGit, "tollgate": hTollgate, "pre-commit": hHookManager, "lefthook": hHookManager, "husky": hHookManager,
 	}
 	for name, h := range fileHandlers {
@@ -152,6 +152,14 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	}
 	name := cmdName(a0.s)
 	if name == "" {
+		return
+	}
+	if body, ok := j.aliases[a0.s]; ok && !j.inAlias[a0.s] {
+		// an alias (agents' shells often load the user's): judge what it expands to
+		j.inAlias[a0.s] = true
+		rest, _ := joinArgs(args[1:])
+		j.script(body + " " + rest)
+		delete(j.inAlias, a0.s)
 		return
 	}
 	j.denyPrefix(name, args[1:])
@@ -431,6 +439,38 @@ func hSSH(j *judge, _ string, args []arg, _ *stdinSrc) {
 	j.remote++
 	defer func() { j.remote-- }()
 	j.payload(arg{s: p, dyn: dyn, w: args[i].w}, "ssh")
+}
+
+// hAlias remembers alias NAME=VALUE definitions.
+func hAlias(j *judge, _ string, args []arg, _ *stdinSrc) {
+	for _, a := range args {
+		name, value, ok := strings.Cut(a.s, "=")
+		if !ok || a.dyn || name == "" {
+			continue
+		}
+		if j.aliases == nil {
+			j.aliases, j.inAlias = map[string]string{}, map[string]bool{}
+		}
+		j.aliases[name] = value
+	}
+}
+
+// hScript judges script -c 'command' (util-linux) and script -q file command (BSD).
+func hScript(j *judge, _ string, args []arg, _ *stdinSrc) {
+	for i, a := range args {
+		switch {
+		case (a.s == "-c" || a.s == "--command") && i+1 < len(args):
+			j.payload(args[i+1], "script -c")
+			return
+		case strings.HasPrefix(a.s, "--command="):
+			j.payload(arg{s: strings.TrimPrefix(a.s, "--command="), dyn: a.dyn, w: a.w}, "script -c")
+			return
+		}
+	}
+	_, ops := operands(args, set("-c", "-E", "--echo", "-I", "-O", "-T", "-B", "-t", "-F"))
+	if len(ops) > 1 {
+		j.exec(ops[1:], nil) // BSD script: script [-q] file command ...
+	}
 }
 
 func hCd(j *judge, _ string, args []arg, _ *stdinSrc) {

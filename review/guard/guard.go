@@ -152,6 +152,8 @@ type judge struct {
 	vars       map[string]string // literal assignments seen so far
 	fetched    map[string]bool   // files a downloader wrote
 	gitAliases map[string]arg    // git -c alias.x='!cmd'
+	aliases    map[string]string // alias NAME=VALUE seen so far
+	inAlias    map[string]bool   // aliases being expanded (no recursion)
 	remote     int               // >0 inside an ssh payload: paths are another machine's
 }
 

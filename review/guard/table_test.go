@@ -138,6 +138,19 @@ var shellTable = []struct {
 	{"D", `H=.git/hooks; rm $H/pre-push`},
 	{"D", `$'\x67it' commit -n -m x`},
 	{"D", `G=git; $G commit -n -m x`},
+	{"D", `alias g=git; g commit -n -m x`},
+	{"D", `alias gc='git commit --no-verify'; gc -m x`},
+	{"D", `script -q -c 'git commit -n -m x' /dev/null`},
+	{"D", `git config -f .git/config core.hooksPath /tmp/x`},
+	{"D", `git commit -"n" -m x`},
+	{"D", `git commit --no-verif\y -m x`},
+	{"D", `sh -s <<'EOF'
+git push --no-verify
+EOF`},
+	{"D", `env -S'git commit -n -m x'`},
+	{"D", `command -p git commit -n -m x`},
+	{"D", `exec -a x git commit -n -m x`},
+	{"D", `doas -u root git commit -n`},
 	{"D", `$(echo git) commit --no-verify -m x`},
 	// protected files, by any command or redirection
 	{"D", `rm .git/hooks/pre-commit`},
@@ -607,6 +620,8 @@ var shellTable = []struct {
 	{"N", `pre-commit run --all-files`},
 	{"N", `lefthook run pre-commit`},
 	{"N", `git add "$FILE"`},
+	{"N", `alias ll='ls -la'; ll`},
+	{"N", `script -q -c 'make test' /dev/null`},
 }
 
 func testOptions() Options {
