@@ -113,11 +113,11 @@ newrepo guard
 guard_dir="$work/guard"
 export XDG_STATE_HOME="$work/state"
 printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git add -A && git commit -m \\"fix: parser\\" && git push origin main"}}\n' "$guard_dir" >"$work/guard-bash.json"
-awk -v dir="$guard_dir" 'BEGIN {
-	srand(1); s = ""; chars = "abcdefghijklmnopqrstuvwxyz     \\n(){};=.,0123456789"
-	while (length(s) < 100000) s = s substr(chars, int(rand() * length(chars)) + 1, 1)
-	printf "{\"session_id\":\"bench\",\"cwd\":\"%s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"%s/big.go\",\"content\":\"%s\"}}\n", dir, dir, s
-}' >"$work/guard-write.json"
+# 100 KB of real Go source (net/http/server.go), JSON-escaped
+guard_src=$(head -c 100000 "$(go env GOROOT)/src/net/http/server.go" |
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' -e 's/\r//g' | awk '{printf "%s\\n", $0}')
+printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s/server.go","content":"%s"}}\n' \
+	"$guard_dir" "$guard_dir" "$guard_src" >"$work/guard-write.json"
 guard_call() { (cd "$guard_dir" && "$work/bin/tollgate" guard --agent claude <"$1"); }
 guard_runs=$((runs * 3))
 gb=() gw=() gv=()

@@ -234,3 +234,11 @@ func TestSymlinksAreFollowed(t *testing.T) {
 		}
 	}
 }
+
+func TestContentCheckPanicAsks(t *testing.T) {
+	o := testOptions()
+	o.Content = func(string, string) []Hit { panic("boom") }
+	if got := Decide(Call{Kind: Write, Path: "/home/u/project/a.go", Content: "x"}, o); got.Verdict != Ask || got.Rule != "guard/scan-failed" {
+		t.Errorf("a panicking content check answered %+v", got)
+	}
+}
