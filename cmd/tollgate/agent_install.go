@@ -126,7 +126,7 @@ func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
 	if g.Model && !cfg.Model.Configured() {
 		fmt.Fprintf(w, "  guard:      guard.model = true, but no [model] provider is configured: calls the rules ask about go to a person\n")
 	} else if g.Model {
-		fmt.Fprintf(w, "  guard:      guard.model = true: calls the rules would ask about go to the configured model first (timeout %s, %d model denials per session)\n", g.Timeout, g.MaxDenials)
+		fmt.Fprintf(w, "  guard:      guard.model = true: calls the rules would ask about go to the configured model first (timeout %s, %d model denials per session)\n", modelTimeout(g.Timeout), g.MaxDenials)
 	}
 	if g.AutoAllow {
 		fmt.Fprintf(w, "  guard:      guard.auto_allow = true: calls the rules judge safe are approved without the agent's prompt\n")

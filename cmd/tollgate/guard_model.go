@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/tollgate-dev/tollgate/hook/agent"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -62,7 +64,7 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 	if err != nil {
 		return escalate("the model is not usable: " + err.Error())
 	}
-	tctx, cancel := context.WithTimeout(ctx, cfg.Guard.Timeout)
+	tctx, cancel := context.WithTimeout(ctx, modelTimeout(cfg.Guard.Timeout))
 	defer cancel()
 	reply, err := p.Complete(tctx, system, red)
 	if err != nil {
@@ -77,6 +79,13 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 		writeCount(breaker, readCount(breaker)+1)
 	}
 	return guard.ApplyModel(ans, v, opts.AutoAllow), "model"
+}
+
+// modelTimeout keeps the model's time well below the hook timeout tollgate writes: an agent
+// whose hook times out lets the call through.
+func modelTimeout(t time.Duration) time.Duration {
+	limit := time.Duration(agent.HookTimeoutSeconds)*time.Second - 8*time.Second
+	return min(t, limit)
 }
 
 func oneLineErr(err error) string {

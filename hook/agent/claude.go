@@ -68,7 +68,7 @@ func (claude) Render(d Decision) Output {
 func (claude) config() configSpec {
 	return configSpec{
 		project: ".claude/settings.json", user: ".claude/settings.json",
-		install: groupedInstall("PreToolUse", claudeMatcher, 30),
+		install: groupedInstall("PreToolUse", claudeMatcher, HookTimeoutSeconds),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

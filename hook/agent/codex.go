@@ -52,7 +52,7 @@ func (codex) Render(d Decision) Output {
 func (codex) config() configSpec {
 	return configSpec{
 		project: ".codex/hooks.json", user: ".codex/hooks.json",
-		install: groupedInstall("PreToolUse", "Bash|apply_patch", 30),
+		install: groupedInstall("PreToolUse", "Bash|apply_patch", HookTimeoutSeconds),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

@@ -11,6 +11,10 @@ import (
 // marker identifies tollgate's entries in an agent's hook configuration.
 const marker = "tollgate-guard"
 
+// HookTimeoutSeconds is the hook timeout tollgate writes into agents' configs. The guard must
+// answer well within it: an agent whose hook times out lets the call through.
+const HookTimeoutSeconds = 30
+
 // configSpec is where an agent keeps its hooks and how tollgate's entry looks there.
 type configSpec struct {
 	project string // file path relative to the project root

@@ -67,7 +67,7 @@ func (copilot) config() configSpec {
 				e.keys = append([]string{"type"}, e.keys...)
 				e.vals["type"] = "command"
 			}
-			e.set("timeoutSec", 30)
+			e.set("timeoutSec", HookTimeoutSeconds)
 		}),
 		entries: flatEntries("bash"), remove: flatRemove("bash"),
 		ownFile: true,

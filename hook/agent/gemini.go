@@ -61,7 +61,7 @@ func (gemini) Render(d Decision) Output {
 func (gemini) config() configSpec {
 	return configSpec{
 		project: ".gemini/settings.json", user: ".gemini/settings.json",
-		install: groupedInstall("BeforeTool", geminiMatcher, 30000),
+		install: groupedInstall("BeforeTool", geminiMatcher, HookTimeoutSeconds*1000),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }
