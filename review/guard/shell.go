@@ -3,6 +3,7 @@ package guard
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -63,6 +64,7 @@ func (j *judge) script(src string) {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			j.redirects(n, stdin)
+			j.shellContent(n)
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				j.pipe(n, stdin)
@@ -130,6 +132,92 @@ func (j *judge) redirects(st *syntax.Stmt, stdin map[*syntax.CallExpr]*stdinSrc)
 			stdin[ce] = &stdinSrc{text: a.s, literal: !a.dyn, what: "a here-document"}
 		}
 	}
+}
+
+// shellContent scans what a shell command writes into a file with cat/tee and a heredoc, or
+// with echo/printf and a redirection, as the file tools' content is scanned: a secret, a key or
+// prompt injection in an instruction file is denied however it is written.
+func (j *judge) shellContent(st *syntax.Stmt) {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || j.remote > 0 {
+		return
+	}
+	name := cmdName(j.word(ce.Args[0]).s)
+	var text string
+	var targets []string
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				text = j.word(r.Hdoc).s
+			}
+		case syntax.WordHdoc:
+			if r.Word != nil {
+				text = j.word(r.Word).s
+			}
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+			if r.Word != nil {
+				if a := j.word(r.Word); !a.dyn {
+					targets = append(targets, a.s)
+				}
+			}
+		}
+	}
+	switch name {
+	case "cat":
+	case "tee":
+		for _, w := range ce.Args[1:] {
+			if a := j.word(w); !a.dyn && !strings.HasPrefix(a.s, "-") {
+				targets = append(targets, a.s)
+			}
+		}
+	case "echo", "printf":
+		var parts []string
+		for i, w := range ce.Args[1:] {
+			a := j.word(w)
+			if i == 0 && name == "echo" && strings.HasPrefix(a.s, "-") {
+				continue
+			}
+			parts = append(parts, a.s)
+		}
+		text = strings.Join(parts, " ")
+	default:
+		return
+	}
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	for _, t := range targets {
+		p, ok := j.abs(t)
+		if !ok || strings.HasPrefix(p, "/dev/") {
+			continue
+		}
+		// a quick look first: most echo > file calls carry nothing secret-shaped, and the
+		// detector's setup is the larger part of their cost
+		if isInstructionFile(p) || mayHoldSecret(text) {
+			j.content(t, text)
+		}
+	}
+}
+
+var (
+	longToken  = regexp.MustCompile(`[A-Za-z0-9+/=_\-.]{16,}`)
+	secretHint = regexp.MustCompile(`(?i)pass|secret|token|api.?key|auth|cred|private|BEGIN|://[^/\s]*@`)
+	aDigit     = regexp.MustCompile(`[0-9]`)
+)
+
+// mayHoldSecret is a cheap pre-filter for shell-written text: a long token with digits, or a
+// word that names a secret.
+func mayHoldSecret(text string) bool {
+	if secretHint.MatchString(text) {
+		return true
+	}
+	for _, t := range longToken.FindAllString(text, 64) {
+		if aDigit.MatchString(t) {
+			return true
+		}
+	}
+	return false
 }
 
 func (j *judge) redirectWrite(target string) {
