@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -577,7 +576,7 @@ func interpreter(name string) string {
 	return ""
 }
 
-var pythonName = regexp.MustCompile(`^(?:python|pypy)[0-9.]*$`)
+var pythonName = lazy(`^(?:python|pypy)[0-9.]*$`)
 
 // codeFlags are the options that carry a program in each language.
 var codeFlags = map[string]map[string]bool{
@@ -638,9 +637,9 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 
 // riskyCode marks one-liners whose effect tollgate cannot read: processes, files, network,
 // dynamic evaluation.
-var riskyCode = regexp.MustCompile(`(?i)\b(?:os|subprocess|shutil|socket|urllib\d?|requests|http|httpx|ctypes|importlib|__import__|eval|exec|execfile|compile|open|system|popen\d?|spawn\w*|fork|child_process|require|process|unlink\w*|rmtree|remove|rmdir|chmod|chown|kill|fetch|write\w*|pathlib|path|glob|pickle|marshal|getattr|setattr|globals|builtins|syscall|file|dir|fileutils|kernel|runtime|deno|bun|function|net|fs|io|pty|signal|shell|backticks|qx|sqlite3|tempfile|webbrowser|sys\.modules|dlopen|ffi|encodedcommand)\b|` + "`" + `|\$\(|%x|\bdo\s+shell\s+script\b|<<|>\s*\S`)
+var riskyCode = lazy(`(?i)\b(?:os|subprocess|shutil|socket|urllib\d?|requests|http|httpx|ctypes|importlib|__import__|eval|exec|execfile|compile|open|system|popen\d?|spawn\w*|fork|child_process|require|process|unlink\w*|rmtree|remove|rmdir|chmod|chown|kill|fetch|write\w*|pathlib|path|glob|pickle|marshal|getattr|setattr|globals|builtins|syscall|file|dir|fileutils|kernel|runtime|deno|bun|function|net|fs|io|pty|signal|shell|backticks|qx|sqlite3|tempfile|webbrowser|sys\.modules|dlopen|ffi|encodedcommand)\b|` + "`" + `|\$\(|%x|\bdo\s+shell\s+script\b|<<|>\s*\S`)
 
-var pyImport = regexp.MustCompile(`(?:^|;|\n)\s*(?:from\s+([\w.]+)\s+import\s+[\w, *]+|import\s+([\w., ]+))`)
+var pyImport = lazy(`(?:^|;|\n)\s*(?:from\s+([\w.]+)\s+import\s+[\w, *]+|import\s+([\w., ]+))`)
 
 var safeModules = set("json", "sys", "math", "re", "base64", "datetime", "time", "collections", "itertools",
 	"functools", "string", "textwrap", "hashlib", "uuid", "random", "platform", "decimal", "fractions",
@@ -676,7 +675,7 @@ func (j *judge) code(name string, c arg) {
 	}
 }
 
-var awkRisky = regexp.MustCompile(`\bsystem\s*\(|\|\s*"|"\s*\|\s*getline|\|&|\bprint[^;}]*>\s*"`)
+var awkRisky = lazy(`\bsystem\s*\(|\|\s*"|"\s*\|\s*getline|\|&|\bprint[^;}]*>\s*"`)
 
 func (j *judge) awk(args []arg) {
 	for i := 0; i < len(args); i++ {

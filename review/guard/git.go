@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -450,7 +449,7 @@ func gitConfigWords(args []arg) (read, write bool, ops []string) {
 }
 
 // unknownParam marks a word holding a variable tollgate could not resolve.
-var unknownParam = regexp.MustCompile(`\$[A-Za-z_{@*]`)
+var unknownParam = lazy(`\$[A-Za-z_{@*]`)
 
 // hHookManager denies uninstalling another hook manager's hooks (tollgate may run under it).
 func hHookManager(j *judge, name string, args []arg, _ *stdinSrc) {

@@ -3,6 +3,7 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -275,6 +276,14 @@ func TestShellWritesAreScanned(t *testing.T) {
 		}
 		if strings.Contains(got.Reason, token) {
 			t.Errorf("%q: the answer shows the secret", cmd)
+		}
+	}
+}
+
+func TestLazyExpressionsCompile(t *testing.T) {
+	for _, l := range allLazy {
+		if _, err := regexp.Compile(l.src); err != nil {
+			t.Errorf("%s: %v", l.src, err)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -173,7 +172,7 @@ func (j *judge) wide(p string) bool {
 }
 
 var (
-	secretStem = regexp.MustCompile(`(?i)^(?:.*[._-])?(?:credentials?|secrets?|tokens?|passwords?|private[._-]?key)(?:[._-].*)?$`)
+	secretStem = lazy(`(?i)^(?:.*[._-])?(?:credentials?|secrets?|tokens?|passwords?|private[._-]?key)(?:[._-].*)?$`)
 	codeExt    = map[string]bool{".go": true, ".py": true, ".js": true, ".ts": true, ".tsx": true, ".jsx": true,
 		".rs": true, ".java": true, ".rb": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".cs": true,
 		".md": true, ".rst": true, ".html": true, ".css": true, ".kt": true, ".swift": true,
@@ -181,7 +180,7 @@ var (
 		".exs": true, ".lua": true, ".tf": true, ".proto": true, ".sql": true, ".mjs": true, ".cjs": true}
 	keyExt = map[string]bool{".pem": true, ".key": true, ".p12": true, ".pfx": true, ".jks": true,
 		".keystore": true, ".kdbx": true, ".ppk": true, ".asc": true, ".gpg": true}
-	envTemplate = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|schema|tmpl|tpl)$`)
+	envTemplate = lazy(`(?i)\.(?:example|sample|template|dist|defaults?|schema|tmpl|tpl)$`)
 )
 
 // secretWhy returns why p (absolute, clean) holds a secret, or "".

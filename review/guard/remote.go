@@ -2,7 +2,6 @@ package guard
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -86,7 +85,7 @@ func hPulumi(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 }
 
-var awsMutating = regexp.MustCompile(`^(?:create|delete|put|update|modify|terminate|run|start|stop|reboot|attach|detach|associate|disassociate|remove|add|deregister|register|set|revoke|authorize|import|restore|invoke|send|publish|tag|untag|enable|disable|reset|copy|upload|replace|purge|cancel|execute|deploy|rotate|batch-write|batch-delete|write)\b`)
+var awsMutating = lazy(`^(?:create|delete|put|update|modify|terminate|run|start|stop|reboot|attach|detach|associate|disassociate|remove|add|deregister|register|set|revoke|authorize|import|restore|invoke|send|publish|tag|untag|enable|disable|reset|copy|upload|replace|purge|cancel|execute|deploy|rotate|batch-write|batch-delete|write)\b`)
 
 func hAWS(j *judge, _ string, args []arg, _ *stdinSrc) {
 	ops := firstOperands(args, set("--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-input-json", "--bucket", "--key", "--function-name"))
@@ -153,7 +152,7 @@ func hGH(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 }
 
-var sqlWrite = regexp.MustCompile(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
+var sqlWrite = lazy(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
 
 // sqlCall is what a SQL client invocation says: where, and what it runs.
 type sqlCall struct {

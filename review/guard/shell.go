@@ -3,7 +3,6 @@ package guard
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -201,9 +200,9 @@ func (j *judge) shellContent(st *syntax.Stmt) {
 }
 
 var (
-	longToken  = regexp.MustCompile(`[A-Za-z0-9+/=_\-.]{16,}`)
-	secretHint = regexp.MustCompile(`(?i)pass|secret|token|api.?key|auth|cred|private|BEGIN|://[^/\s]*@`)
-	aDigit     = regexp.MustCompile(`[0-9]`)
+	longToken  = lazy(`[A-Za-z0-9+/=_\-.]{16,}`)
+	secretHint = lazy(`(?i)pass|secret|token|api.?key|auth|cred|private|BEGIN|://[^/\s]*@`)
+	aDigit     = lazy(`[0-9]`)
 )
 
 // mayHoldSecret is a cheap pre-filter for shell-written text: a long token with digits, or a
