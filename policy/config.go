@@ -214,14 +214,13 @@ func Load(layers ...*Layer) (Config, error) {
 			return Config{}, &ConfigError{File: l.Name, Key: keys[0], Msg: "unknown key (see `tollgate init` for every key)"}
 		}
 		if !l.Trusted {
-			key := firstUntrustedKey(md)
-			if key == "" {
-				key = untrustedGuardKey(md)
-			}
-			if key != "" {
+			if key := firstUntrustedKey(md); key != "" {
 				return Config{}, &ConfigError{File: l.Name, Key: key, Msg: "not allowed in a repository's config: " +
 					"only your user config (" + displayUserPath() + ") or flags may turn on egress, " +
 					"name network destinations or configure a model, so a cloned repository can never make tollgate send anything"}
+			}
+			if err := untrustedGuard(l.Name, md); err != nil {
+				return Config{}, err
 			}
 		}
 		// Validate each layer on its own first, so an error names the file that holds the key.

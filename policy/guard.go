@@ -39,14 +39,16 @@ func defaultGuard() Guard {
 	return Guard{Protect: []string{}, Deny: []string{}, AllowedDirs: []string{}, Timeout: 20 * time.Second, MaxDenials: 3}
 }
 
-// untrustedGuardKey returns a widening [guard] key set in a repository's file, or "".
-func untrustedGuardKey(md toml.MetaData) string {
+// untrustedGuard refuses a widening [guard] key in a repository's file.
+func untrustedGuard(file string, md toml.MetaData) error {
 	for _, k := range md.Keys() {
 		if len(k) > 1 && k[0] == "guard" && slices.Contains(guardWidening, k[1]) {
-			return k.String()
+			return &ConfigError{File: file, Key: k.String(), Msg: "not allowed in a repository's config: only your user config (" +
+				displayUserPath() + ") may widen what the agent guard lets an agent do; a repository may only add " +
+				"guard.protect paths and guard.deny prefixes"}
 		}
 	}
-	return ""
+	return nil
 }
 
 // overlayGuard merges [guard]: protect and deny add up across layers (a repository's
