@@ -19,7 +19,8 @@
 //     path are followed, so a link in the project cannot point a write outside it or at the hooks.
 //   - The strictest answer wins: one denied command denies the whole call; Allow is answered only
 //     with Options.AutoAllow and only when nothing objected.
-//   - Content written by Write/Edit/MultiEdit/apply_patch is scanned with the redact package's
+//   - Content written by Write/Edit/MultiEdit/apply_patch (and by cat/tee heredocs or echo/printf
+//     redirected into a file) is scanned with the redact package's
 //     detector (gitleaks rules plus tollgate's credential rule) and an injected ContentCheck (the
 //     review scanners, supplied by the caller); evidence in an answer is always masked.
 //   - The optional model (model.go) only frames the question and reads the answer strictly; it
