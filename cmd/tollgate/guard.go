@@ -203,11 +203,49 @@ func guardOptions(project string, g policy.Guard, det func() (*redact.Detector, 
 	if r := realDir("/tmp"); r != "/tmp" {
 		temp = append(temp, r)
 	}
+	protect := g.Protect
+	if hp := hooksPathOf(project); hp != "" {
+		protect = append(append([]string{}, protect...), "./"+hp) // relative to the root
+
+	}
 	return guard.Options{
 		Project: project, Home: home, Temp: temp, AllowedDirs: allowed,
-		Protect: g.Protect, Deny: g.Deny, AutoAllow: g.AutoAllow,
+		Protect: protect, Deny: g.Deny, AutoAllow: g.AutoAllow,
 		Detector: det, Content: reviewContentCheck,
 	}
+}
+
+var hooksPathLine = regexp.MustCompile(`(?im)^\s*hookspath\s*=\s*"?([^"\n#;]+?)"?\s*(?:[#;].*)?$`)
+
+// hooksPathOf reads core.hooksPath from the repository's own .git/config (without running
+// git), so a custom hooks directory inside the project is protected like .git/hooks. Only a
+// relative path inside the project is returned.
+func hooksPathOf(project string) string {
+	data, err := os.ReadFile(filepath.Join(project, ".git", "config"))
+	if err != nil || len(data) > 1<<20 {
+		return ""
+	}
+	inCore := false
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			inCore = strings.EqualFold(strings.Trim(t, "[] \t"), "core")
+			continue
+		}
+		if m := hooksPathLine.FindStringSubmatch(t); inCore && m != nil {
+			p := strings.TrimSpace(m[1])
+			if filepath.IsAbs(p) {
+				if rel, err := filepath.Rel(project, p); err == nil && filepath.IsLocal(rel) {
+					return filepath.ToSlash(rel)
+				}
+				return ""
+			}
+			if filepath.IsLocal(p) {
+				return filepath.ToSlash(filepath.Clean(p))
+			}
+		}
+	}
+	return ""
 }
 
 // auditRecord is one line of guard.jsonl.

@@ -33,7 +33,7 @@ var protectedBases = map[string]bool{
 
 // protectedDirs are protected with everything under them: consecutive path components.
 var protectedDirs = [][]string{
-	{".git", "hooks"}, {".husky"}, {".github", "hooks"},
+	{".git", "hooks"}, {".husky"}, {".github", "hooks"}, {".copilot", "hooks"},
 }
 
 // protectedFiles are agent hook configs and git's own config: consecutive components at the end.
