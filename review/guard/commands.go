@@ -297,6 +297,9 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 		}
 		break
 	}
+	if i > len(args) {
+		i = len(args) // env -C with its value missing
+	}
 	return args[i:], assigns
 }
 
