@@ -68,6 +68,7 @@ type raw struct {
 	Policy struct {
 		Text *string `toml:"text"`
 	} `toml:"policy"`
+	Guard rawGuard `toml:"guard"`
 }
 
 // Config is the compiled, validated policy for one review.
@@ -86,6 +87,7 @@ type Config struct {
 	Connect       []string
 	Model         Model
 	PolicyText    string
+	Guard         Guard // [guard]: the agent guard
 	// Files lists the config files that applied, lowest layer first.
 	Files []string
 }
@@ -128,6 +130,7 @@ func Default() Config {
 		ReviewTimeout:  30 * time.Second,
 		Connect:        []string{},
 		Model:          Model{Timeout: 60 * time.Second, Verify: true, Audit: true, Args: []string{}},
+		Guard:          defaultGuard(),
 	}
 }
 
@@ -220,6 +223,9 @@ func Load(layers ...*Layer) (Config, error) {
 					"only your user config (" + displayUserPath() + ") or flags may turn on egress, " +
 					"name network destinations, configure a model, weaken what is filtered before a send or set the review policy text, " +
 					"so a cloned repository can never make tollgate send anything or steer the reviewer"}
+			}
+			if err := untrustedGuard(l.Name, md); err != nil {
+				return Config{}, err
 			}
 		}
 		// Validate each layer on its own first, so an error names the file that holds the key.
@@ -376,6 +382,7 @@ func overlay(dst, src *raw, md toml.MetaData) {
 	if set("policy", "text") {
 		dst.Policy.Text = src.Policy.Text
 	}
+	overlayGuard(&dst.Guard, &src.Guard, md)
 }
 
 // compile validates the merged raw config and writes it onto cfg.
@@ -510,5 +517,5 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 	if v := r.Policy.Text; v != nil {
 		cfg.PolicyText = *v
 	}
-	return nil
+	return compileGuard(&cfg.Guard, &r.Guard, bad)
 }

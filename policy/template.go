@@ -33,6 +33,13 @@ max_findings = 100
 # and says which files were not finished.
 timeout = "30s"
 
+[guard]
+# The agent guard (tollgate guard, in coding agents' pre-tool hooks). A repository may only add
+# restrictions: more protected paths (relative to the root, or a file name) and more denied
+# command prefixes. Your user config's entries add to these.
+protect = []
+deny = []
+
 # The keys below are honoured ONLY in your user config
 # ($XDG_CONFIG_HOME/tollgate/config.toml or ~/.config/tollgate/config.toml) or flags.
 # In this file they are an error: a repository can never make tollgate send anything, weaken
@@ -60,4 +67,11 @@ timeout = "30s"
 # args = []                # extra arguments for an agent CLI; flags that widen its powers are refused
 # allow_unsafe_args = false
 # audit = true             # one JSONL line per model exchange under the user state dir
+#
+# [guard]
+# auto_allow = false       # answer "allow" (skip the agent's prompt) for calls the rules judge safe
+# allowed_dirs = []        # writable directories outside the project (absolute, or ~/...)
+# model = false            # ask the [model] about calls the rules would ask a person about
+# timeout = "20s"          # how long the model may take before the call goes to a person
+# max_denials = 3          # model denials per agent session before every ask goes to a person
 `

@@ -109,6 +109,37 @@ rm .git/hooks/pre-commit
 hooked=$(commit_ms)
 printf '\ngit commit: plain sh hook %sms, tollgate hook %sms, overhead %sms (goal <= 40ms)\n' "$plain" "$hooked" "$((hooked - plain))"
 
+# Agent guard: `tollgate guard --agent claude` per call, process start included, on a Bash call
+# (goal: median <= 15 ms) and on a Write of 100 KB (goal <= 50 ms); `tollgate version` as the
+# floor (process start of the binary). BENCH_CC_SAFETY_NET=1 also times cc-safety-net
+# (npm install -g cc-safety-net) on the same Bash call.
+newrepo guard
+guard_dir="$work/guard"
+export XDG_STATE_HOME="$work/state"
+printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git add -A && git commit -m \\"fix: parser\\" && git push origin main"}}\n' "$guard_dir" >"$work/guard-bash.json"
+# 100 KB of real Go source (net/http/server.go), JSON-escaped
+guard_src=$(head -c 100000 "$(go env GOROOT)/src/net/http/server.go" |
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' -e 's/\r//g' | awk '{printf "%s\\n", $0}')
+printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s/server.go","content":"%s"}}\n' \
+	"$guard_dir" "$guard_dir" "$guard_src" >"$work/guard-write.json"
+guard_call() { (cd "$guard_dir" && "$work/bin/tollgate" guard --agent claude <"$1"); }
+guard_runs=$((runs * 3))
+gb=() gw=() gv=()
+for _ in $(seq "$guard_runs"); do
+	gb+=("$(ms guard_call "$work/guard-bash.json")")
+	gw+=("$(ms guard_call "$work/guard-write.json")")
+	gv+=("$(ms "$work/bin/tollgate" version)")
+done
+printf '\nguard: Bash call %sms (goal <= 15ms), Write 100 KB %sms (goal <= 50ms), tollgate version %sms (process floor), %d runs each\n' \
+	"$(echo "${gb[*]}" | median)" "$(echo "${gw[*]}" | median)" "$(echo "${gv[*]}" | median)" "$guard_runs"
+if [ "${BENCH_CC_SAFETY_NET:-}" = 1 ] && command -v cc-safety-net >/dev/null; then
+	cc=()
+	for _ in $(seq "$guard_runs"); do
+		cc+=("$(ms sh -c "cd '$guard_dir' && cc-safety-net hook --claude-code <'$work/guard-bash.json'")")
+	done
+	printf 'guard: cc-safety-net on the same Bash call %sms\n' "$(echo "${cc[*]}" | median)"
+fi
+
 # Memory: peak RSS of one review of a large staged file (slow: run once, not timed).
 [ "${BENCH_MEMORY:-1}" = 0 ] && exit 0
 newrepo empty

@@ -16,14 +16,17 @@ func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "write the hook shims into the hooks directory git uses",
-		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit along)",
-		Flags: []cli.Flag{
+		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit along)\n   tollgate install --agent claude[,codex,gemini,cursor,copilot] [--user]",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit), pre-merge-commit, pre-push"},
 			&cli.BoolFlag{Name: "force", Usage: "install even where core.hooksPath points to another directory"},
-		},
+		}, agentFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
+			}
+			if c.IsSet("agent") {
+				return installAgents(c)
 			}
 			var hooks []string
 			for _, h := range strings.Split(c.String("hooks"), ",") {

@@ -120,6 +120,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			reviewCommand(),
 			initCommand(),
 			versionCommand(),
+			guardCommand(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {

@@ -87,6 +87,8 @@ func TestScripts(t *testing.T) {
 			"modelcount":   cmdModelCount,
 			"modelfixture": cmdModelFixture,
 			"expandenv":    cmdExpandEnv,
+			"guardfixture": cmdGuardFixture,
+			"guardhook":    cmdGuardHook,
 		},
 	})
 }

@@ -76,6 +76,8 @@ func statusCommand() *cli.Command {
 			} else {
 				fmt.Fprintf(w, "model:       none configured; nothing leaves this machine\n")
 			}
+			fmt.Fprintf(w, "agents:\n")
+			printAgentStatus(w, s.repo.Root, s.cfg)
 			return nil
 		},
 	}

@@ -13,9 +13,13 @@ func uninstallCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "uninstall",
 		Usage: "remove tollgate's shims and restore the hooks install kept",
+		Flags: agentFlags(),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
+			}
+			if c.IsSet("agent") {
+				return uninstallAgents(c)
 			}
 			cwd, err := os.Getwd()
 			if err != nil {

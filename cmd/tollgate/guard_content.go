@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/guard"
+)
+
+// reviewContentCheck runs the commit-time scanners review/guard cannot import over content an
+// agent is about to write: prompt injection and tollgate's key and credential file rules.
+// (Secrets are scanned by review/guard itself, through redact.)
+func reviewContentCheck(path, content string) []guard.Hit {
+	lines := strings.Split(content, "\n")
+	h := review.Hunk{NewStart: 1, NewLines: len(lines)}
+	for i, l := range lines {
+		h.Lines = append(h.Lines, review.Line{Kind: review.Add, New: i + 1, Text: l})
+	}
+	u := &review.Unit{Files: []review.FileDiff{{NewPath: path, Status: review.Added, Hunks: []review.Hunk{h}}}}
+	var res review.Result
+	ctx := context.Background()
+	for _, s := range []review.Scanner{review.InjectionScanner{}, review.BuiltinScanner{}} {
+		if err := s.Scan(ctx, u, &res); err != nil {
+			return []guard.Hit{{Rule: "guard/scan-failed", Message: "tollgate's " + s.Name() + " scanner failed: " + err.Error()}}
+		}
+	}
+	var hits []guard.Hit
+	for _, f := range res.Findings {
+		switch f.RuleID {
+		case "tollgate/prompt-injection-attempt":
+			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message, Evidence: f.Evidence})
+		case "tollgate/private-key-file", "tollgate/credential-file":
+			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message})
+		}
+	}
+	return hits
+}

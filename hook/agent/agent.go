@@ -1,0 +1,156 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Kinds of call (the same words as review/guard's Kind).
+const (
+	KindShell   = "shell"
+	KindRead    = "read"
+	KindWrite   = "write"
+	KindEdit    = "edit"
+	KindPatch   = "patch"
+	KindSearch  = "search"
+	KindOther   = "other"
+	KindUnknown = "unknown"
+)
+
+// Call is one tool call in neutral form.
+type Call struct {
+	Agent   string
+	Event   string
+	Session string
+	Cwd     string
+	Tool    string // the agent's own tool name
+	Kind    string
+	Command string // shell command line
+	Path    string // file read or written
+	Content string // text written (whole file, new text of an edit, or an apply_patch envelope)
+}
+
+// Verdict is what the guard answers.
+type Verdict string
+
+// Verdicts; None prints nothing (the agent's own permissions apply).
+const (
+	None  Verdict = ""
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
+)
+
+// Decision is the guard's answer about one call.
+type Decision struct {
+	Verdict Verdict
+	Reason  string
+}
+
+// Output is what the hook process prints and how it exits.
+type Output struct {
+	Stdout []byte
+	Stderr string
+	Exit   int
+}
+
+// Agent is one coding agent's hook protocol and configuration.
+type Agent interface {
+	Name() string
+	// CanAsk reports whether the agent has a working "ask a person" answer.
+	CanAsk() bool
+	// Parse reads the hook's stdin.
+	Parse(stdin []byte) (Call, error)
+	// Render answers in the agent's format.
+	Render(d Decision) Output
+	// config describes the agent's hook configuration file.
+	config() configSpec
+}
+
+var agents = map[string]Agent{}
+
+func register(a Agent) { agents[a.Name()] = a }
+
+// Get returns the named agent.
+func Get(name string) (Agent, bool) {
+	a, ok := agents[strings.ToLower(strings.TrimSpace(name))]
+	return a, ok
+}
+
+// Names lists the agents, sorted.
+func Names() []string {
+	out := make([]string, 0, len(agents))
+	for n := range agents {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Effective turns ask into deny for an agent that cannot ask, with a reason that says a person
+// must run or approve the call.
+func Effective(a Agent, d Decision) Decision {
+	if d.Verdict == Ask && !a.CanAsk() {
+		return Decision{Verdict: Deny, Reason: "needs a person: " + d.Reason + " (" + a.Name() + " cannot ask, so tollgate denies; a person may run or approve it)"}
+	}
+	return d
+}
+
+// object decodes a JSON object, keeping numbers as written.
+func object(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("failed to parse the hook input as a JSON object: %w", err)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("failed to parse the hook input: not a JSON object")
+	}
+	return m, nil
+}
+
+func str(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+func sub(m map[string]any, key string) map[string]any {
+	v, _ := m[key].(map[string]any)
+	if v == nil {
+		return map[string]any{}
+	}
+	return v
+}
+
+// shellJoin quotes argv words for a shell (codex may send the command as an array).
+func shellJoin(words []any) string {
+	parts := make([]string, 0, len(words))
+	for _, w := range words {
+		s, _ := w.(string)
+		parts = append(parts, shq(s))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shq quotes s for POSIX sh.
+func shq(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only plain maps and strings are marshalled here
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,140 @@
+package agent
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseKinds(t *testing.T) {
+	cases := []struct {
+		agent, in       string
+		kind, cmd, path string
+		content         string
+	}{
+		{"claude", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, KindShell, "ls", "", ""},
+		{"claude", `{"tool_name":"MultiEdit","tool_input":{"file_path":"a.go","edits":[{"new_string":"x"},{"new_string":"y"}]}}`, KindEdit, "", "a.go", "x\ny"},
+		{"claude", `{"tool_name":"NotebookEdit","tool_input":{"notebook_path":"n.ipynb","new_source":"print(1)"}}`, KindEdit, "", "n.ipynb", "print(1)"},
+		{"claude", `{"tool_name":"mcp__github__create_issue","tool_input":{}}`, KindOther, "", "", ""},
+		{"claude", `{"tool_name":"Brand New","tool_input":{}}`, KindUnknown, "", "", ""},
+		{"codex", `{"tool_name":"Bash","tool_input":{"command":["bash","-lc","echo 'a b'"]}}`, KindShell, `bash -lc 'echo '\''a b'\'''`, "", ""},
+		{"codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}}`, KindPatch, "", "", "*** Begin Patch"},
+		{"gemini", `{"tool_name":"replace","tool_input":{"file_path":"/p/a.go","old_string":"a","new_string":"b"}}`, KindEdit, "", "/p/a.go", "b"},
+		{"gemini", `{"tool_name":"run_shell_command","tool_input":{"command":"make"}}`, KindShell, "make", "", ""},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","command":"make","cwd":"/p"}`, KindShell, "make", "", ""},
+		{"cursor", `{"hook_event_name":"beforeReadFile","file_path":"/p/.env","content":"A=1"}`, KindRead, "", "/p/.env", ""},
+		{"cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"x"}`, KindUnknown, "", "", ""},
+		{"copilot", `{"toolName":"edit","toolArgs":"{\"path\":\"a.go\",\"old_str\":\"a\",\"new_str\":\"b\"}"}`, KindEdit, "", "a.go", "b"},
+		{"copilot", `{"toolName":"bash","toolArgs":{"command":"ls"}}`, KindShell, "ls", "", ""},
+	}
+	for _, c := range cases {
+		a, _ := Get(c.agent)
+		call, err := a.Parse([]byte(c.in))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.agent, c.in, err)
+			continue
+		}
+		if call.Kind != c.kind || call.Command != c.cmd || call.Path != c.path || call.Content != c.content {
+			t.Errorf("%s %s: got %+v", c.agent, c.in, call)
+		}
+	}
+}
+
+func TestAskBecomesDenyWhereAgentsCannotAsk(t *testing.T) {
+	for _, name := range Names() {
+		a, _ := Get(name)
+		d := Effective(a, Decision{Verdict: Ask, Reason: "sudo"})
+		out := string(a.Render(d).Stdout)
+		if a.CanAsk() {
+			if d.Verdict != Ask || !strings.Contains(out, "ask") {
+				t.Errorf("%s: ask rendered as %s", name, out)
+			}
+			continue
+		}
+		if d.Verdict != Deny || !strings.Contains(out, "deny") || !strings.Contains(out, "needs a person") {
+			t.Errorf("%s: ask rendered as %s", name, out)
+		}
+		if out := string(a.Render(Decision{}).Stdout); out != "" && out != "{}\n" {
+			t.Errorf("%s: no objection printed %q", name, out)
+		}
+	}
+}
+
+// TestHookCommandQuoting runs the installed command through sh with a binary whose path holds
+// spaces, quotes and dollars: the right binary runs; without it, exit 2.
+func TestHookCommandQuoting(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := filepath.Join(t.TempDir(), `we'ird $dir "x"`)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "tollgate")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho \"ran $1 $2 $3\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names() {
+		a, _ := Get(name)
+		cmd := HookCommand(a, bin)
+		if got := binaryOf(cmd); got != bin {
+			t.Errorf("%s: binaryOf = %q, want %q", name, got, bin)
+		}
+		run := exec.Command(sh, "-c", cmd)
+		run.Env = []string{"PATH=/usr/bin:/bin"}
+		out, err := run.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "ran guard --agent "+name {
+			t.Errorf("%s: %v %q", name, err, out)
+		}
+	}
+	os.Remove(bin)
+	for _, name := range Names() {
+		a, _ := Get(name)
+		run := exec.Command(sh, "-c", HookCommand(a, bin))
+		run.Env = []string{"PATH=/usr/bin:/bin"}
+		out, err := run.CombinedOutput()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "so this call is blocked") {
+			t.Errorf("%s: missing binary gave %v %q", name, err, out)
+		}
+	}
+}
+
+func TestInstallKeepsForeignEntriesAndOrder(t *testing.T) {
+	root := t.TempDir()
+	a, _ := Get("gemini")
+	path := Path(a, Scope{Root: root})
+	orig := "{\n  \"theme\": \"dark\",\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\n        \"matcher\": \"write_file\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./mine.sh\",\n            \"timeout\": 1000\n          }\n        ]\n      }\n    ]\n  },\n  \"zz\": 1.50\n}\n"
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(orig), 0o600)
+	if _, err := Install(a, Scope{Root: root}, "/opt/tollgate"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	s := string(data)
+	if !strings.Contains(s, "./mine.sh") || strings.Index(s, "theme") > strings.Index(s, "zz") || !strings.Contains(s, "1.50") {
+		t.Errorf("install rewrote foreign content:\n%s", s)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode changed to %v", fi.Mode())
+	}
+	if st := Status(a, Scope{Root: root}); st.Binary != "/opt/tollgate" {
+		t.Errorf("status: %+v", st)
+	}
+	// a new binary path updates the entry in place
+	Install(a, Scope{Root: root}, "/usr/local/bin/tollgate")
+	data, _ = os.ReadFile(path)
+	if strings.Count(string(data), marker) != 1 || !strings.Contains(string(data), "/usr/local/bin/tollgate") {
+		t.Errorf("reinstall did not update in place:\n%s", data)
+	}
+	if _, err := Uninstall(a, Scope{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(path)
+	if string(data) != orig {
+		t.Errorf("uninstall did not restore the file:\n%s\nwant\n%s", data, orig)
+	}
+}

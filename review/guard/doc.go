@@ -1,0 +1,30 @@
+// Package guard decides about one tool call a coding agent is about to make: deny, ask (a
+// person must approve), no objection (the agent's own permissions apply) or allow (only with
+// auto_allow, and only for calls the rules judge safe).
+//
+// Rules and guarantees:
+//   - Shell is read with a real parser (mvdan.cc/sh/v3/syntax), never with regular expressions
+//     over the raw string: every command that will execute is judged (lists, pipelines,
+//     subshells, command and process substitution, unquoted heredocs, the payloads of sh -c,
+//     eval, env -S, su -c, xargs, find -exec, parallel, watch, ssh), through wrappers (sudo, env,
+//     command, nice, timeout, ...), with leading assignments checked. Payload (quoted heredoc
+//     bodies, commit messages, printed text, grep patterns) is data and is never judged as a
+//     command.
+//   - A failure to decide is never a silent pass: a parse error, a command word built at run
+//     time, an interpreter one-liner whose risk cannot be read, input over the size or depth
+//     bounds, or a panic inside the analysis is answered Ask (the caller turns Ask into deny for
+//     agents that cannot ask).
+//   - Paths are compared by cleaned absolute path components, never by string prefix:
+//     /home/u/project-evil is not under /home/u/project. Symbolic links in the existing part of a
+//     path are followed, so a link in the project cannot point a write outside it or at the hooks.
+//   - The strictest answer wins: one denied command denies the whole call; Allow is answered only
+//     with Options.AutoAllow and only when nothing objected.
+//   - Content written by Write/Edit/MultiEdit/apply_patch (and by cat/tee heredocs or echo/printf
+//     redirected into a file) is scanned with the redact package's
+//     detector (gitleaks rules plus tollgate's credential rule) and an injected ContentCheck (the
+//     review scanners, supplied by the caller); evidence in an answer is always masked.
+//   - The optional model (model.go) only frames the question and reads the answer strictly; it
+//     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
+//   - guard imports only redact and the standard library (plus the shell parser): it never runs
+//     a process, opens the network or writes a file.
+package guard

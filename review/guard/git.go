@@ -1,0 +1,477 @@
+package guard
+
+import (
+	"strings"
+)
+
+// gitSpec is the part of one git subcommand's option table that decides how words are read:
+// which short letters take a value (so -tn is a template named "n", not -t -n), which long
+// options take the next word, and which short letter skips the hooks.
+type gitSpec struct {
+	shortValue string   // letters taking a value (rest of the cluster, or the next word)
+	shortOpt   string   // letters taking an optional value, stuck only
+	longValue  []string // long options taking a value (the next word when there is no =)
+	noVerifyN  bool     // -n means --no-verify (commit, am); elsewhere it is --dry-run or --no-stat
+	noVerify   bool     // the subcommand has --no-verify
+}
+
+// gitSpecs follow git's own option tables (builtin/commit.c, push.c, merge.c, am.c, ...).
+var gitSpecs = map[string]gitSpec{
+	"commit": {shortValue: "mFCct", shortOpt: "Su", noVerifyN: true, noVerify: true,
+		longValue: []string{"message", "file", "reuse-message", "reedit-message", "fixup", "squash", "template", "author", "date", "cleanup", "trailer", "pathspec-from-file"}},
+	"push":        {shortValue: "o", noVerify: true, longValue: []string{"repo", "receive-pack", "exec", "push-option"}},
+	"merge":       {shortValue: "mFsX", shortOpt: "S", noVerify: true, longValue: []string{"message", "file", "strategy", "strategy-option", "into-name", "cleanup"}},
+	"pull":        {shortValue: "sXo", shortOpt: "S", noVerify: true, longValue: []string{"strategy", "strategy-option", "upload-pack", "depth", "shallow-since", "shallow-exclude", "negotiation-tip", "server-option"}},
+	"am":          {shortValue: "pC", shortOpt: "S", noVerifyN: true, noVerify: true, longValue: []string{"patch-format", "exclude", "include", "directory", "resolvemsg", "whitespace", "quoted-cr", "empty"}},
+	"rebase":      {shortValue: "sXxC", shortOpt: "S", noVerify: true, longValue: []string{"onto", "strategy", "strategy-option", "exec", "whitespace", "empty", "upstream"}},
+	"checkout":    {shortValue: "bBt", longValue: []string{"orphan", "conflict", "pathspec-from-file"}},
+	"switch":      {shortValue: "cC", longValue: []string{"orphan", "conflict"}},
+	"restore":     {shortValue: "s", longValue: []string{"source", "conflict", "pathspec-from-file"}},
+	"clean":       {shortValue: "e", longValue: []string{"exclude"}},
+	"branch":      {shortValue: "t", longValue: []string{"set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format", "color"}},
+	"reset":       {longValue: []string{"pathspec-from-file"}},
+	"rm":          {longValue: []string{"pathspec-from-file"}},
+	"mv":          {},
+	"stash":       {shortValue: "m", longValue: []string{"message", "pathspec-from-file"}},
+	"reflog":      {},
+	"gc":          {},
+	"update-ref":  {shortValue: "m"},
+	"config":      {shortValue: "f", longValue: []string{"file", "blob", "type", "default", "comment", "value"}},
+	"submodule":   {},
+	"bisect":      {},
+	"send-email":  {noVerify: true},
+	"cherry-pick": {shortValue: "mX", longValue: []string{"mainline", "strategy", "strategy-option"}},
+}
+
+// gitArgs is one subcommand's words, read with its option table.
+type gitArgs struct {
+	shorts   string   // boolean short letters seen
+	longs    []string // long option names as written (no dashes; the =value kept)
+	ops      []arg    // operands
+	afterDD  int      // operands from this index came after "--" (len(ops) if none)
+	bypass   string   // the spelling that skips the hooks
+	execArgs []arg    // values of -x/--exec (rebase): shell commands
+}
+
+func parseGit(args []arg, spec gitSpec) gitArgs {
+	g := gitArgs{afterDD: -1}
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case s == "--":
+			g.afterDD = len(g.ops)
+			g.ops = append(g.ops, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(s, "--") && !args[i].dyn:
+			name, _, hasValue := strings.Cut(s[2:], "=")
+			g.longs = append(g.longs, s[2:])
+			if spec.noVerify && len(name) >= 4 && strings.HasPrefix("no-verify", name) {
+				g.bypass = s
+			}
+			if !hasValue && longTakesValue(name, spec.longValue) && i+1 < len(args) {
+				i++
+				if name == "exec" || (len(name) >= 3 && strings.HasPrefix("exec", name)) {
+					g.execArgs = append(g.execArgs, args[i])
+				}
+			}
+		case len(s) > 1 && s[0] == '-' && !args[i].dyn:
+			i += g.cluster(s[1:], args, i, spec)
+		default:
+			g.ops = append(g.ops, args[i])
+		}
+	}
+	if g.afterDD < 0 {
+		g.afterDD = len(g.ops)
+	}
+	return g
+}
+
+// cluster reads one short-option cluster; it returns how many following words it consumed.
+func (g *gitArgs) cluster(letters string, args []arg, i int, spec gitSpec) int {
+	for k := 0; k < len(letters); k++ {
+		c := letters[k]
+		if strings.IndexByte(spec.shortValue, c) >= 0 {
+			if k == len(letters)-1 && i+1 < len(args) {
+				if c == 'x' {
+					g.execArgs = append(g.execArgs, args[i+1])
+				}
+				return 1
+			}
+			if c == 'x' {
+				g.execArgs = append(g.execArgs, arg{s: letters[k+1:]})
+			}
+			return 0
+		}
+		if strings.IndexByte(spec.shortOpt, c) >= 0 {
+			return 0
+		}
+		g.shorts += string(c)
+		if c == 'n' && spec.noVerifyN {
+			g.bypass = "-" + letters
+		}
+	}
+	return 0
+}
+
+func longTakesValue(name string, values []string) bool {
+	for _, v := range values {
+		if name == v || (len(name) >= 4 && strings.HasPrefix(v, name)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *gitArgs) short(c byte) bool { return strings.IndexByte(g.shorts, c) >= 0 }
+
+func (g *gitArgs) long(names ...string) bool {
+	for _, l := range g.longs {
+		name, _, _ := strings.Cut(l, "=")
+		for _, n := range names {
+			if name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitGlobalValues are git's own options that take the next word.
+var gitGlobalValues = set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path", "--list-cmds", "--config-env", "--attr-source")
+
+func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
+	i := 0
+	for ; i < len(args); i++ {
+		s := args[i].s
+		if args[i].dyn {
+			if i > 0 && args[i-1].s == "-c" {
+				continue // judged below as a -c value
+			}
+			j.dynamic(args[i], "the git subcommand")
+			return
+		}
+		if s == "-c" && i+1 < len(args) {
+			j.gitConfigPair(args[i+1])
+			i++
+			continue
+		}
+		if strings.HasPrefix(s, "-c") && len(s) > 2 {
+			j.gitConfigPair(arg{s: s[2:], w: args[i].w})
+			continue
+		}
+		if s == "--config-env" || strings.HasPrefix(s, "--config-env=") {
+			j.add(Deny, "guard/hook-bypass", "git --config-env sets configuration (such as core.hooksPath) from the environment; let the hooks run")
+			return
+		}
+		if gitGlobalValues[s] {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(s, "-") {
+			break
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	sub := strings.ToLower(args[i].s)
+	rest := args[i+1:]
+	if alias, ok := j.gitAliases[sub]; ok {
+		if strings.HasPrefix(alias.s, "!") {
+			j.payload(arg{s: alias.s[1:], w: alias.w}, "a git alias")
+			return
+		}
+		words := strings.Fields(alias.s)
+		if len(words) == 0 {
+			return
+		}
+		expanded := make([]arg, 0, len(words)+len(rest))
+		for _, w := range words {
+			expanded = append(expanded, arg{s: w})
+		}
+		j.gitAliases = nil // an alias does not expand twice
+		hGit(j, "git", append(expanded, rest...), nil)
+		return
+	}
+	if sub == "filter-branch" || sub == "filter-repo" {
+		j.add(Ask, "guard/irreversible-git", "git "+sub+" rewrites history; a person must approve")
+		return
+	}
+	spec, known := gitSpecs[sub]
+	if !known {
+		return
+	}
+	g := parseGit(rest, spec)
+	if g.bypass == "" && spec.noVerify {
+		for _, a := range g.ops {
+			if a.dyn && unknownParam.MatchString(a.s) {
+				j.add(Ask, "guard/dynamic", "git "+sub+" gets "+shorten(a.s, 40)+", known only at run time, which could be --no-verify; a person must check it")
+			}
+		}
+	}
+	if g.bypass != "" {
+		j.add(Deny, "guard/hook-bypass", "git "+sub+" "+g.bypass+" skips the hooks (tollgate reviews every commit and push); commit without it and fix what the hooks report")
+		return
+	}
+	j.gitSub(sub, &g, rest)
+}
+
+// gitConfigPair judges one git -c name=value.
+func (j *judge) gitConfigPair(a arg) {
+	name, value, _ := strings.Cut(a.s, "=")
+	key := strings.ToLower(name)
+	switch {
+	case a.dyn && !strings.Contains(name, "$"):
+		if key == "core.hookspath" || strings.HasPrefix(key, "include") {
+			j.add(Deny, "guard/hook-bypass", "git -c "+name+" changes which hooks run; let the hooks run")
+		}
+	case a.dyn:
+		j.add(Deny, "guard/hook-bypass", "git -c with a name only known at run time may change which hooks run")
+	case key == "core.hookspath":
+		j.add(Deny, "guard/hook-bypass", "git -c core.hooksPath=... points git at other hooks, skipping tollgate; let the hooks run")
+	case strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif."):
+		j.add(Deny, "guard/hook-bypass", "git -c "+name+" pulls in configuration that may change which hooks run")
+	case strings.HasPrefix(key, "alias."):
+		if j.gitAliases == nil {
+			j.gitAliases = map[string]arg{}
+		}
+		j.gitAliases[strings.TrimPrefix(key, "alias.")] = arg{s: value, w: a.w}
+	}
+}
+
+// gitSubs judge what one git subcommand does besides skipping hooks.
+var gitSubs map[string]func(j *judge, g *gitArgs, rest []arg)
+
+func init() {
+	gitSubs = map[string]func(j *judge, g *gitArgs, rest []arg){
+		"reset":      gitReset,
+		"switch":     gitSwitch,
+		"checkout":   gitCheckout,
+		"restore":    gitRestore,
+		"clean":      gitClean,
+		"push":       gitPush,
+		"branch":     gitBranch,
+		"stash":      gitStash,
+		"reflog":     gitReflog,
+		"gc":         gitGc,
+		"update-ref": gitUpdateRef,
+		"rm":         gitRm,
+		"mv":         gitMv,
+		"config":     gitConfig,
+		"rebase":     gitRebase,
+		"submodule":  gitSubmodule,
+		"bisect":     gitBisect,
+	}
+}
+
+func gitReset(j *judge, g *gitArgs, _ []arg) {
+	if g.long("hard") || g.long("har") {
+		j.irreversible("reset --hard")
+	}
+}
+
+func gitSwitch(j *judge, g *gitArgs, _ []arg) {
+	if g.short('f') || g.long("force", "discard-changes") {
+		j.irreversible("switch --discard-changes")
+	}
+}
+
+func gitCheckout(j *judge, g *gitArgs, _ []arg) {
+	if g.short('f') || g.long("force") || g.afterDD < len(g.ops) || len(g.ops) >= 2 || hasOp(g.ops, ".") {
+		j.irreversible("checkout of files")
+	}
+}
+
+func gitRestore(j *judge, g *gitArgs, _ []arg) {
+	if !(g.short('S') || g.long("staged")) || g.short('W') || g.long("worktree") {
+		j.irreversible("restore of files")
+	}
+}
+
+func gitClean(j *judge, g *gitArgs, _ []arg) {
+	if (g.short('f') || g.long("force")) && !(g.short('n') || g.long("dry-run")) {
+		j.irreversible("clean -f")
+	}
+}
+
+func gitPush(j *judge, g *gitArgs, _ []arg) { j.gitPush(g) }
+
+func gitBranch(j *judge, g *gitArgs, _ []arg) {
+	if g.short('D') || g.short('M') || g.short('C') || ((g.short('d') || g.long("delete")) && (g.short('f') || g.long("force"))) {
+		j.irreversible("branch -D")
+	}
+}
+
+func gitStash(j *judge, g *gitArgs, _ []arg) { j.firstOp(g, "stash", "drop", "clear") }
+
+func gitReflog(j *judge, g *gitArgs, _ []arg) { j.firstOp(g, "reflog", "expire", "delete") }
+
+func gitGc(j *judge, g *gitArgs, _ []arg) {
+	for _, l := range g.longs {
+		if l == "prune=now" || l == "prune=all" {
+			j.irreversible("gc --" + l)
+		}
+	}
+}
+
+func gitUpdateRef(j *judge, g *gitArgs, _ []arg) {
+	if g.short('d') || g.long("delete") {
+		j.irreversible("update-ref -d")
+	}
+}
+
+func gitRm(j *judge, g *gitArgs, _ []arg) {
+	if !g.long("cached") {
+		for _, a := range g.ops {
+			j.target(a, "git rm of", false)
+		}
+	}
+}
+
+func gitMv(j *judge, g *gitArgs, _ []arg) {
+	for _, a := range g.ops {
+		j.target(a, "git mv of", false)
+	}
+}
+
+func gitConfig(j *judge, _ *gitArgs, rest []arg) { j.gitConfig(rest) }
+
+func gitRebase(j *judge, g *gitArgs, _ []arg) {
+	for _, x := range g.execArgs {
+		j.payload(x, "git rebase --exec")
+	}
+}
+
+func gitSubmodule(j *judge, g *gitArgs, _ []arg) { j.gitSubmodule(g) }
+
+func gitBisect(j *judge, g *gitArgs, _ []arg) {
+	if len(g.ops) > 1 && g.ops[0].s == "run" {
+		j.exec(g.ops[1:], nil)
+	}
+}
+
+func (j *judge) gitSub(sub string, g *gitArgs, rest []arg) {
+	if f := gitSubs[sub]; f != nil {
+		f(j, g, rest)
+	}
+}
+
+func (j *judge) irreversible(what string) {
+	j.add(Ask, "guard/irreversible-git", "git "+what+" throws away work that cannot be recovered; a person must approve")
+}
+
+// firstOp asks when the first operand is one of the destructive ones (stash drop, reflog expire).
+func (j *judge) firstOp(g *gitArgs, sub string, destructive ...string) {
+	if len(g.ops) == 0 {
+		return
+	}
+	for _, d := range destructive {
+		if g.ops[0].s == d {
+			j.irreversible(sub + " " + d)
+		}
+	}
+}
+
+func hasOp(ops []arg, want string) bool {
+	for _, a := range ops {
+		if a.s == want {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *judge) gitPush(g *gitArgs) {
+	force := g.short('f') || g.short('d') || g.long("mirror", "delete", "prune")
+	for _, l := range g.longs {
+		if strings.HasPrefix(l, "force") {
+			force = true
+		}
+	}
+	for _, a := range g.ops {
+		if strings.HasPrefix(a.s, "+") || strings.HasPrefix(a.s, ":") {
+			force = true
+		}
+	}
+	if force {
+		j.add(Ask, "guard/irreversible-git", "git push with --force, --mirror, --delete or a +/: refspec rewrites or deletes what others have; a person must approve")
+	}
+}
+
+func (j *judge) gitSubmodule(g *gitArgs) {
+	if len(g.ops) < 2 || g.ops[0].s != "foreach" {
+		return
+	}
+	p, dyn := joinArgs(g.ops[1:])
+	j.payload(arg{s: p, dyn: dyn, w: g.ops[1].w}, "git submodule foreach")
+}
+
+// gitConfig denies writes of core.hooksPath (and includes, which can set it).
+func (j *judge) gitConfig(args []arg) {
+	read, write, ops := gitConfigWords(args)
+	if read || len(ops) == 0 || (!write && len(ops) < 2) {
+		return // reading a value
+	}
+	key := ops[0]
+	if key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
+		j.add(Deny, "guard/hook-bypass", "git config "+key+" changes which hooks run; hooks are set up by a person (tollgate install)")
+	}
+}
+
+var (
+	gitConfigValues = set("-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t")
+	gitConfigReads  = set("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool")
+	gitConfigWrites = set("--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section")
+)
+
+// gitConfigWords reads git config's words: is it a read, an explicit write, and its operands
+// (lower-cased).
+func gitConfigWords(args []arg) (read, write bool, ops []string) {
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case gitConfigValues[s]:
+			i++
+		case gitConfigReads[s]:
+			read = true
+		case gitConfigWrites[s]:
+			write = true
+		case len(ops) == 0 && (s == "get" || s == "list"):
+			read = true
+		case len(ops) == 0 && (s == "set" || s == "unset" || s == "rename-section" || s == "remove-section"):
+			write = true
+		case strings.HasPrefix(s, "-"):
+		default:
+			ops = append(ops, strings.ToLower(s))
+		}
+	}
+	return read, write, ops
+}
+
+// unknownParam marks a word holding a variable tollgate could not resolve.
+var unknownParam = lazy(`\$[A-Za-z_{@*]`)
+
+// hHookManager denies uninstalling another hook manager's hooks (tollgate may run under it).
+func hHookManager(j *judge, name string, args []arg, _ *stdinSrc) {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		if a.s == "uninstall" {
+			j.add(Deny, "guard/hook-bypass", name+" uninstall removes the hooks (tollgate may run under it); a person does that, not an agent")
+		}
+		return
+	}
+}
+
+func hTollgate(j *judge, _ string, args []arg, _ *stdinSrc) {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		if a.s == "uninstall" {
+			j.add(Deny, "guard/hook-bypass", "tollgate uninstall removes the hooks; a person does that, not an agent")
+		}
+		return
+	}
+}

@@ -1,0 +1,196 @@
+package guard
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/redact"
+)
+
+// Verdict is a decision, ordered from the weakest to the strictest.
+type Verdict int
+
+const (
+	// NoObjection: nothing is answered; the agent's own permission rules apply.
+	NoObjection Verdict = iota
+	// Allow: the call is approved without the agent's prompt (only with auto_allow).
+	Allow
+	// Ask: a person must approve the call.
+	Ask
+	// Deny: the call must not run.
+	Deny
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "no objection"
+}
+
+// Kind is what a tool call does, whatever the agent calls the tool.
+type Kind string
+
+// The kinds of call.
+const (
+	Shell   Kind = "shell"   // Command is a shell command line
+	Read    Kind = "read"    // Path is read
+	Write   Kind = "write"   // Path is written with Content (the whole file)
+	Edit    Kind = "edit"    // Path is edited; Content is the new text
+	Patch   Kind = "patch"   // Content is an apply_patch envelope naming its own paths
+	Search  Kind = "search"  // Path is searched (grep, glob)
+	Other   Kind = "other"   // a tool with no local effect the rules judge (web fetch, todo lists)
+	Unknown Kind = "unknown" // a tool the guard does not know
+)
+
+// Call is one tool call in neutral form.
+type Call struct {
+	Tool    string // the agent's own tool name, for messages
+	Kind    Kind
+	Command string
+	Path    string
+	Content string
+	Cwd     string // the agent's working directory ("" = the project root)
+}
+
+// Answer is the decision about one call.
+type Answer struct {
+	Verdict Verdict
+	Rule    string // e.g. guard/hook-bypass, secrets/github-pat
+	Reason  string
+}
+
+// Hit is one finding of an injected content check.
+type Hit struct {
+	Rule     string
+	Message  string
+	Evidence string // already masked
+}
+
+// ContentCheck runs the commit-time scanners the guard cannot import (prompt injection,
+// tollgate's file rules) over content about to be written at path.
+type ContentCheck func(path, content string) []Hit
+
+// Options is the compiled guard policy for one call.
+type Options struct {
+	Project     string   // the project root, absolute and clean
+	Home        string   // the user's home directory
+	Temp        []string // temporary directories writes may go to
+	AllowedDirs []string // guard.allowed_dirs: more writable directories
+	Protect     []string // guard.protect: more protected paths (relative to the project, or a base name)
+	Deny        []string // guard.deny: more denied command prefixes
+	AutoAllow   bool     // guard.auto_allow
+	// Detector returns the secret detector; it is called only when content must be scanned.
+	Detector func() (*redact.Detector, error)
+	// Content is the injected content check (nil: none).
+	Content ContentCheck
+}
+
+// Limits bound the analysis; beyond them the answer is Ask.
+const (
+	maxCommandBytes = 256 << 10
+	maxContentBytes = 8 << 20
+	maxDepth        = 8
+	maxCommands     = 4000
+)
+
+// Decide judges one call. It never panics: an internal error is Ask.
+func Decide(call Call, opts Options) (ans Answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			ans = Answer{Verdict: Ask, Rule: "guard/internal-error",
+				Reason: fmt.Sprintf("tollgate could not judge this call (internal error: %v); a person must decide", r)}
+		}
+	}()
+	opts.Project = filepath.Clean(opts.Project)
+	ans = decide(call, &opts)
+	if ans.Verdict == NoObjection && opts.AutoAllow {
+		ans = Answer{Verdict: Allow, Rule: "guard/safe", Reason: "tollgate's rules found nothing to object to (guard.auto_allow)"}
+	}
+	return ans
+}
+
+func decide(call Call, o *Options) Answer {
+	cwd := call.Cwd
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		cwd = o.Project
+	}
+	j := &judge{o: o, cwd: filepath.Clean(cwd)}
+	switch call.Kind {
+	case Shell:
+		j.shell(call.Command)
+	case Read, Search:
+		if call.Path != "" {
+			j.readPath(call.Path)
+		}
+	case Write, Edit:
+		j.writePath(call.Path, "write", false)
+		j.content(call.Path, call.Content)
+	case Patch:
+		j.patch(call.Content)
+	case Other:
+	default:
+		j.add(Ask, "guard/unknown-tool", fmt.Sprintf("tollgate does not know the tool %q; a person must decide", call.Tool))
+	}
+	return j.best
+}
+
+// judge collects the strictest answer over everything one call does.
+type judge struct {
+	o    *Options
+	cwd  string // "" when a cd made it unknown
+	best Answer
+	// shell state
+	depth      int
+	commands   int
+	vars       map[string]string // literal assignments seen so far
+	fetched    map[string]bool   // files a downloader wrote
+	gitAliases map[string]arg    // git -c alias.x='!cmd'
+	aliases    map[string]string // alias NAME=VALUE seen so far
+	inAlias    map[string]bool   // aliases being expanded (no recursion)
+	remote     int               // >0 inside an ssh payload: paths are another machine's
+}
+
+// add records an answer; the strictest (first among equals) wins.
+func (j *judge) add(v Verdict, rule, reason string) {
+	if v > j.best.Verdict {
+		j.best = Answer{Verdict: v, Rule: rule, Reason: reason}
+	}
+}
+
+// abs resolves p (after ~ and $HOME expansion) against the working directory. ok is false
+// when the working directory is unknown and p is relative.
+func (j *judge) abs(p string) (string, bool) {
+	p = j.expandHome(p)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), true
+	}
+	if j.cwd == "" {
+		return "", false
+	}
+	return filepath.Join(j.cwd, p), true
+}
+
+func (j *judge) expandHome(p string) string {
+	home := j.o.Home
+	switch {
+	case p == "~" || p == "$HOME" || p == "${HOME}":
+		return home
+	case strings.HasPrefix(p, "~/"):
+		return filepath.Join(home, p[2:])
+	case strings.HasPrefix(p, "$HOME/"):
+		return filepath.Join(home, p[6:])
+	case strings.HasPrefix(p, "${HOME}/"):
+		return filepath.Join(home, p[8:])
+	case strings.HasPrefix(p, "~"):
+		// ~user: another user's home, outside the project in any case.
+		return filepath.Join("/home", p[1:])
+	}
+	return p
+}

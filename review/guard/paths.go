@@ -1,0 +1,302 @@
+package guard
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// under reports whether p is dir or inside it, comparing path components (never a string
+// prefix: /home/u/project-evil is not under /home/u/project).
+func under(p, dir string) bool {
+	if dir == "" || p == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel))
+}
+
+// components splits a clean absolute path into its names.
+func components(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+}
+
+// protectedBases are protected wherever they are.
+var protectedBases = map[string]bool{
+	".tollgate.toml": true, ".tollgate-baseline.json": true, ".gitleaks.toml": true,
+	".gitleaksignore": true, ".pre-commit-config.yaml": true, ".pre-commit-config.yml": true,
+	"lefthook.yml": true, "lefthook.yaml": true, ".lefthook.yml": true, ".lefthook.yaml": true,
+	"lefthook-local.yml": true, ".huskyrc": true, ".huskyrc.json": true,
+}
+
+// protectedDirs are protected with everything under them: consecutive path components.
+var protectedDirs = [][]string{
+	{".git", "hooks"}, {".husky"}, {".github", "hooks"}, {".copilot", "hooks"},
+}
+
+// protectedFiles are agent hook configs and git's own config: consecutive components at the end.
+var protectedFiles = [][]string{
+	{".git", "config"},
+	{".claude", "settings.json"}, {".claude", "settings.local.json"},
+	{".codex", "hooks.json"}, {".codex", "config.toml"},
+	{".gemini", "settings.json"}, {".cursor", "hooks.json"},
+	{".config", "tollgate"},
+}
+
+// protectedWhy returns what protects p (an absolute clean path), or "".
+func (j *judge) protectedWhy(p string) string {
+	parts := components(p)
+	if len(parts) == 0 {
+		return ""
+	}
+	base := parts[len(parts)-1]
+	if protectedBases[base] {
+		return base + " is tollgate's or a hook manager's configuration"
+	}
+	for _, d := range protectedDirs {
+		if hasRun(parts, d, true) {
+			return strings.Join(d, "/") + "/ holds git hooks"
+		}
+	}
+	for _, f := range protectedFiles {
+		if hasRun(parts, f, f[0] == ".config") {
+			return strings.Join(f, "/") + " configures hooks (git's or an agent's)"
+		}
+	}
+	if j.o.Home != "" && under(p, filepath.Join(j.o.Home, ".config", "tollgate")) {
+		return "tollgate's user configuration"
+	}
+	for _, extra := range j.o.Protect {
+		extra = strings.TrimSuffix(filepath.ToSlash(extra), "/")
+		if extra == "" {
+			continue
+		}
+		if !strings.Contains(extra, "/") {
+			if base == extra {
+				return extra + " is protected by guard.protect"
+			}
+			continue
+		}
+		if under(p, filepath.Join(j.o.Project, filepath.Clean(extra))) {
+			return extra + " is protected by guard.protect"
+		}
+	}
+	return ""
+}
+
+// hasRun reports whether run occurs as consecutive components of parts: anywhere (a
+// directory and everything under it), or else only at the end of the path (a file).
+func hasRun(parts, run []string, anywhere bool) bool {
+	for i := 0; i+len(run) <= len(parts); i++ {
+		if !anywhere && i+len(run) != len(parts) {
+			continue
+		}
+		match := true
+		for k := range run {
+			if parts[i+k] != run[k] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsProtected reports whether removing or moving directory p would take a protected path
+// with it (p is .git, .github, .claude, ... inside the project).
+func (j *judge) holdsProtected(p string) string {
+	if !under(p, j.o.Project) || p == j.o.Project {
+		return ""
+	}
+	rel, _ := filepath.Rel(j.o.Project, p)
+	first := strings.SplitN(filepath.ToSlash(rel), "/", 2)
+	if len(first) == 1 {
+		switch first[0] {
+		case ".git", ".github", ".husky", ".claude", ".codex", ".gemini", ".cursor":
+			return first[0] + " holds hooks or an agent's hook configuration"
+		}
+	}
+	return ""
+}
+
+// writable reports whether writes to p need no person: the project, a temp dir, an allowed dir,
+// or a harmless device.
+func (j *judge) writable(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero":
+		return true
+	}
+	if strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/") {
+		return true
+	}
+	if under(p, j.o.Project) {
+		return true
+	}
+	for _, d := range j.o.Temp {
+		if d != "" && under(p, filepath.Clean(d)) {
+			return true
+		}
+	}
+	for _, d := range j.o.AllowedDirs {
+		if d != "" && under(p, filepath.Clean(j.expandHome(d))) {
+			return true
+		}
+	}
+	return false
+}
+
+var systemDirs = map[string]bool{
+	"/": true, "/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
+	"/lib32": true, "/lib64": true, "/opt": true, "/proc": true, "/root": true, "/sbin": true,
+	"/srv": true, "/sys": true, "/usr": true, "/var": true, "/mnt": true, "/media": true,
+	"/Users": true, "/System": true, "/Library": true, "/Applications": true, "/private": true,
+	"/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/usr/share": true, "/var/lib": true,
+	"/var/log": true, "/snap": true, "/nix": true,
+}
+
+// wide reports whether destroying p destroys far more than a project: the root, a system
+// directory, the home directory, or an ancestor of the project or of the home directory.
+func (j *judge) wide(p string) bool {
+	if systemDirs[p] {
+		return true
+	}
+	if j.o.Home != "" && (p == j.o.Home || under(j.o.Home, p)) {
+		return true
+	}
+	return under(j.o.Project, p)
+}
+
+var (
+	secretStem = lazy(`(?i)^(?:.*[._-])?(?:credentials?|secrets?|tokens?|passwords?|private[._-]?key)(?:[._-].*)?$`)
+	codeExt    = map[string]bool{".go": true, ".py": true, ".js": true, ".ts": true, ".tsx": true, ".jsx": true,
+		".rs": true, ".java": true, ".rb": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".cs": true,
+		".md": true, ".rst": true, ".html": true, ".css": true, ".kt": true, ".swift": true,
+		".php": true, ".sh": true, ".mdx": true, ".vue": true, ".svelte": true, ".scala": true, ".ex": true,
+		".exs": true, ".lua": true, ".tf": true, ".proto": true, ".sql": true, ".mjs": true, ".cjs": true}
+	keyExt = map[string]bool{".pem": true, ".key": true, ".p12": true, ".pfx": true, ".jks": true,
+		".keystore": true, ".kdbx": true, ".ppk": true, ".asc": true, ".gpg": true}
+	envTemplate = lazy(`(?i)\.(?:example|sample|template|dist|defaults?|schema|tmpl|tpl)$`)
+)
+
+// secretWhy returns why p (absolute, clean) holds a secret, or "".
+func (j *judge) secretWhy(p string) string {
+	parts := components(p)
+	if len(parts) == 0 {
+		return ""
+	}
+	base := parts[len(parts)-1]
+	lower := strings.ToLower(base)
+	ext := strings.ToLower(filepath.Ext(base))
+	home := j.o.Home
+	inHome := func(rel string) bool { return home != "" && under(p, filepath.Join(home, rel)) }
+	switch {
+	case hasRun(parts, []string{".ssh"}, true) && strings.HasPrefix(lower, "id_") && ext != ".pub":
+		return "an SSH private key"
+	case inHome(".aws/credentials"), inHome(".aws/sso/cache"), inHome(".config/gcloud"), inHome(".azure"),
+		inHome(".kube/config"), inHome(".netrc"), inHome(".git-credentials"), inHome(".docker/config.json"),
+		inHome(".npmrc"), inHome(".pypirc"), inHome(".gnupg/private-keys-v1.d"), inHome(".password-store"),
+		inHome(".config/gh/hosts.yml"), inHome(".terraform.d/credentials.tfrc.json"), inHome(".vault-token"):
+		return "a credential store in your home directory"
+	case lower == ".netrc" || lower == ".git-credentials" || lower == ".pgpass":
+		return "a credential store"
+	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !envTemplate.MatchString(lower)):
+		return "an environment file with secrets"
+	case keyExt[ext] && !strings.HasSuffix(lower, ".pub.asc"):
+		return "a key file"
+	case !codeExt[ext] && secretStem.MatchString(strings.TrimSuffix(lower, ext)):
+		return "a file named for a secret"
+	}
+	return ""
+}
+
+// resolve follows the symbolic links in the longest existing prefix of p (absolute, clean), so
+// a link inside the project cannot point a write or a read somewhere else. Only link targets and
+// directory entries are looked at, never file contents.
+func resolve(p string) string {
+	dir, rest := p, ""
+	for i := 0; i < 256; i++ {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+	return p
+}
+
+// readPath judges a read of one literal path.
+func (j *judge) readPath(raw string) {
+	p, ok := j.abs(raw)
+	if !ok {
+		return
+	}
+	why := j.secretWhy(p)
+	if why == "" {
+		why = j.secretWhy(resolve(p))
+	}
+	if why != "" {
+		j.add(Ask, "guard/secret-read", "reads "+raw+" ("+why+"); a person must approve exposing a secret")
+	}
+}
+
+// writePath judges a write (or removal, move, mode change) of one literal path. verb names
+// the act in the reason; recursive marks rm -r / chmod -R style acts.
+func (j *judge) writePath(raw, verb string, recursive bool) {
+	p, ok := j.abs(raw)
+	if !ok {
+		j.add(Ask, "guard/outside-write", verb+" "+raw+" with an unknown working directory; a person must check where it lands")
+		return
+	}
+	p = globRoot(p)
+	real := resolve(p)
+	why := j.protectedWhy(p)
+	if why == "" {
+		why = j.protectedWhy(real)
+	}
+	if why != "" {
+		j.add(Deny, "guard/protected-file", verb+" "+raw+" is not allowed: "+why+". Hooks and their configuration are changed by a person, not by an agent")
+		return
+	}
+	if verb != "write" {
+		why := j.holdsProtected(p)
+		if why == "" {
+			why = j.holdsProtected(real)
+		}
+		if why != "" {
+			j.add(Deny, "guard/protected-file", verb+" "+raw+" is not allowed: "+why)
+			return
+		}
+	}
+	if recursive && (j.wide(p) || j.wide(real)) {
+		j.add(Ask, "guard/wide-destruction", verb+" "+raw+" reaches far beyond the project; a person must approve")
+		return
+	}
+	if !j.writable(real) {
+		j.add(Ask, "guard/outside-write", verb+" "+raw+" is outside the project, the temp dir and guard.allowed_dirs; a person must approve")
+	}
+}
+
+// globRoot cuts a path at its first component holding a glob character: /* is /, ~/x* is ~.
+func globRoot(p string) string {
+	i := strings.IndexAny(p, "*?[")
+	if i < 0 {
+		return p
+	}
+	dir := p[:i]
+	if k := strings.LastIndexByte(dir, '/'); k >= 0 {
+		dir = dir[:k]
+	}
+	if dir == "" {
+		return "/"
+	}
+	return filepath.Clean(dir)
+}

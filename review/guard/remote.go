@@ -1,0 +1,262 @@
+package guard
+
+import (
+	"net/url"
+	"strings"
+)
+
+var remoteHandlers = map[string]handler{
+	"kubectl": hKube, "oc": hKube, "helm": hHelm, "terraform": hTerraform, "tofu": hTerraform,
+	"terragrunt": hTerraform, "pulumi": hPulumi, "aws": hAWS, "gcloud": hCloudVerbs, "az": hCloudVerbs,
+	"doctl": hCloudVerbs, "gh": hGH, "psql": hSQL, "mysql": hSQL, "mariadb": hSQL, "sqlcmd": hSQL,
+	"cockroach": hSQL, "clickhouse-client": hSQL, "redis-cli": hRedis, "fly": hCloudVerbs, "flyctl": hCloudVerbs,
+	"heroku": hCloudVerbs, "vercel": hCloudVerbs, "netlify": hCloudVerbs, "firebase": hCloudVerbs, "wrangler": hCloudVerbs,
+}
+
+func remoteAsk(j *judge, what string) {
+	j.add(Ask, "guard/remote-mutation", what+" changes remote infrastructure or data; a person must approve")
+}
+
+// firstOperands returns the operands after skipping options (and the values of valued ones).
+func firstOperands(args []arg, values map[string]bool) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if strings.HasPrefix(s, "-") {
+			if values[s] {
+				i++
+			}
+			continue
+		}
+		out = append(out, strings.ToLower(s))
+	}
+	return out
+}
+
+var kubeMutating = set("apply", "create", "delete", "replace", "patch", "edit", "scale", "rollout", "drain", "cordon",
+	"uncordon", "taint", "label", "annotate", "set", "autoscale", "expose", "run", "exec", "cp", "debug", "attach", "port-forward")
+
+func hKube(j *judge, name string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--token", "--as", "-l", "-f", "-o", "-c", "--container"))
+	if len(ops) > 0 && kubeMutating[ops[0]] {
+		if ops[0] == "rollout" && len(ops) > 1 && (ops[1] == "status" || ops[1] == "history") {
+			return
+		}
+		remoteAsk(j, name+" "+ops[0])
+	}
+}
+
+func hHelm(j *judge, _ string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("-n", "--namespace", "--kube-context", "--kubeconfig", "-f", "--values", "--set", "--version"))
+	if len(ops) > 0 && set("install", "upgrade", "uninstall", "delete", "del", "rollback", "push", "un")[ops[0]] {
+		remoteAsk(j, "helm "+ops[0])
+	}
+}
+
+func hTerraform(j *judge, name string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("-var", "-var-file", "-target", "-state"))
+	if len(ops) == 0 {
+		return
+	}
+	switch ops[0] {
+	case "apply", "destroy", "import", "taint", "untaint", "force-unlock", "run-all":
+		remoteAsk(j, name+" "+ops[0])
+	case "state":
+		if len(ops) > 1 && set("rm", "mv", "push", "replace-provider")[ops[1]] {
+			remoteAsk(j, name+" state "+ops[1])
+		}
+	case "workspace":
+		if len(ops) > 1 && ops[1] == "delete" {
+			remoteAsk(j, name+" workspace delete")
+		}
+	}
+}
+
+func hPulumi(j *judge, _ string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("-s", "--stack", "-C", "--cwd", "-c", "--config"))
+	if len(ops) == 0 {
+		return
+	}
+	switch {
+	case set("up", "update", "destroy", "import", "refresh", "cancel")[ops[0]]:
+		remoteAsk(j, "pulumi "+ops[0])
+	case (ops[0] == "stack" || ops[0] == "state") && len(ops) > 1 && set("rm", "delete", "unprotect")[ops[1]]:
+		remoteAsk(j, "pulumi "+ops[0]+" "+ops[1])
+	}
+}
+
+var awsMutating = lazy(`^(?:create|delete|put|update|modify|terminate|run|start|stop|reboot|attach|detach|associate|disassociate|remove|add|deregister|register|set|revoke|authorize|import|restore|invoke|send|publish|tag|untag|enable|disable|reset|copy|upload|replace|purge|cancel|execute|deploy|rotate|batch-write|batch-delete|write)\b`)
+
+func hAWS(j *judge, _ string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-input-json", "--bucket", "--key", "--function-name"))
+	if len(ops) < 2 {
+		return
+	}
+	svc, op := ops[0], ops[1]
+	if svc == "s3" {
+		switch op {
+		case "rm", "rb", "mb", "mv":
+			remoteAsk(j, "aws s3 "+op)
+		case "cp", "sync":
+			if strings.HasPrefix(ops[len(ops)-1], "s3://") {
+				remoteAsk(j, "aws s3 "+op+" to a bucket")
+			}
+		}
+		return
+	}
+	if awsMutating.MatchString(op) {
+		remoteAsk(j, "aws "+svc+" "+op)
+	}
+}
+
+var cloudVerbs = set("create", "delete", "update", "deploy", "destroy", "set", "patch", "resize", "stop", "start",
+	"restart", "reset", "import", "rollback", "apply", "remove", "add", "undelete", "restore", "cancel", "submit",
+	"execute", "purge", "add-iam-policy-binding", "remove-iam-policy-binding", "set-iam-policy", "scale", "rm",
+	"apps:destroy", "config:set", "config:unset", "pg:reset", "releases:rollback", "secrets", "publish", "ssh")
+
+func hCloudVerbs(j *judge, name string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("--project", "--account", "--region", "--zone", "--subscription", "-g", "--resource-group", "-a", "--app", "--context", "--configuration", "--format", "--output", "-o"))
+	if len(ops) == 0 || set("config", "auth", "login", "logout", "account", "version", "help", "components")[ops[0]] {
+		return
+	}
+	for _, op := range ops {
+		if cloudVerbs[op] {
+			remoteAsk(j, name+" "+op)
+			return
+		}
+	}
+	if (name == "vercel" || name == "netlify") && hasArg(args, "--prod") {
+		remoteAsk(j, name+" --prod")
+	}
+}
+
+func hGH(j *judge, _ string, args []arg, _ *stdinSrc) {
+	ops := firstOperands(args, set("-R", "--repo", "-b", "--body", "-t", "--title", "-F", "--body-file", "-X", "--method", "-f", "--field", "-H", "--header", "-q", "--jq", "-l", "--label", "-a", "--assignee", "-m", "--milestone", "-B", "--base", "--head"))
+	if len(ops) == 0 {
+		return
+	}
+	switch {
+	case len(ops) > 1 && set("delete", "archive", "delete-asset", "transfer")[ops[1]] && set("repo", "release", "secret", "variable", "ruleset", "gpg-key", "ssh-key", "label", "cache", "run")[ops[0]]:
+		remoteAsk(j, "gh "+ops[0]+" "+ops[1])
+	case len(ops) > 1 && (ops[0] == "secret" || ops[0] == "variable") && ops[1] == "set":
+		remoteAsk(j, "gh "+ops[0]+" set")
+	case ops[0] == "api":
+		for i, a := range args {
+			if (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.ToUpper(args[i+1].s) == "DELETE" {
+				remoteAsk(j, "gh api -X DELETE")
+			}
+			if strings.HasPrefix(a.s, "--method=") && strings.EqualFold(strings.TrimPrefix(a.s, "--method="), "DELETE") {
+				remoteAsk(j, "gh api --method DELETE")
+			}
+		}
+	}
+}
+
+var sqlWrite = lazy(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
+
+// sqlCall is what a SQL client invocation says: where, and what it runs.
+type sqlCall struct {
+	host string
+	code []arg
+	file bool
+}
+
+// parseSQLArgs reads the host, -c/-e programs and -f files of psql, mysql and friends.
+func parseSQLArgs(name string, args []arg) sqlCall {
+	var c sqlCall
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		next := func() arg {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return arg{}
+		}
+		switch {
+		case s == "-h" || s == "--host" || s == "-S" && name == "sqlcmd":
+			c.host = next().s
+		case strings.HasPrefix(s, "--host="):
+			c.host = strings.TrimPrefix(s, "--host=")
+		case strings.HasPrefix(s, "-h") && len(s) > 2 && name != "psql":
+			c.host = s[2:]
+		case s == "-c" || s == "--command" || s == "-e" || s == "--execute" || s == "-Q" || s == "-q" || s == "--query":
+			c.code = append(c.code, next())
+		case s == "-f" || s == "--file" || s == "-i":
+			c.file = true
+			next()
+		case s == "-d" || s == "--dbname" || s == "--url":
+			if h := urlHost(next().s); h != "" {
+				c.host = h
+			}
+		case strings.Contains(s, "://"):
+			c.host = urlHost(s)
+		}
+	}
+	return c
+}
+
+// hSQL asks about SQL writes against a database that is not on this machine.
+func hSQL(j *judge, name string, args []arg, in *stdinSrc) {
+	c := parseSQLArgs(name, args)
+	if localHost(c.host) {
+		return
+	}
+	what := name + " against " + c.host
+	switch {
+	case c.file:
+		remoteAsk(j, what+" running a SQL file")
+	case len(c.code) > 0:
+		for _, code := range c.code {
+			if code.dyn || sqlWrite.MatchString(code.s) {
+				remoteAsk(j, what+" writing")
+				return
+			}
+		}
+	case in != nil && in.literal:
+		if sqlWrite.MatchString(in.text) {
+			remoteAsk(j, what+" writing")
+		}
+	case in != nil:
+		remoteAsk(j, what+" with SQL read from another command")
+	}
+}
+
+func urlHost(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Hostname()
+}
+
+func localHost(h string) bool {
+	h = strings.ToLower(strings.Trim(h, "[]"))
+	return h == "" || h == "localhost" || h == "127.0.0.1" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "/") || strings.HasPrefix(h, "127.")
+}
+
+var redisWrite = set("flushall", "flushdb", "del", "set", "unlink", "config", "shutdown", "debug", "eval", "hset", "lpush", "rpush", "sadd", "zadd", "expire", "rename", "restore", "migrate", "script")
+
+func hRedis(j *judge, _ string, args []arg, _ *stdinSrc) {
+	host := ""
+	var ops []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case s == "-h" && i+1 < len(args):
+			i++
+			host = args[i].s
+		case s == "-u" && i+1 < len(args):
+			i++
+			host = urlHost(args[i].s)
+		case s == "-p" || s == "-a" || s == "-n" || s == "--user" || s == "--pass":
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			ops = append(ops, strings.ToLower(s))
+		}
+	}
+	if !localHost(host) && len(ops) > 0 && redisWrite[ops[0]] {
+		remoteAsk(j, "redis-cli "+ops[0]+" against "+host)
+	}
+}
