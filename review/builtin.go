@@ -1,6 +1,8 @@
 package review
 
 import (
+	"github.com/tollgate-dev/tollgate/review/lang"
+
 	"context"
 	"strings"
 
@@ -28,7 +30,7 @@ type Example struct {
 // lineRule is a rule matched on one added line's code (comments stripped unless inComments).
 type lineRule struct {
 	Rule
-	kinds      []kind // nil: every kind that is not prose
+	kinds      []lang.Kind // nil: every kind that is not prose
 	re         *lazyRE
 	unless     *lazyRE // the line is safe if this matches
 	check      func(code string, m []int) bool
@@ -38,9 +40,9 @@ type lineRule struct {
 	inComments bool
 }
 
-func (r *lineRule) applies(k kind) bool {
+func (r *lineRule) applies(k lang.Kind) bool {
 	if r.kinds == nil {
-		return !k.isProse()
+		return !k.IsProse()
 	}
 	for _, x := range r.kinds {
 		if x == k {
@@ -92,7 +94,7 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 		return
 	}
 	p := f.Path()
-	k := kindOf(p)
+	k := lang.KindOf(p)
 	added := f.AddedLines()
 	scanFile(u, f, p, added, r)
 	if f.Binary {
@@ -100,7 +102,7 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 	}
 	for _, l := range added {
 		scanCredentials(u, p, k, l, r)
-		if k.isProse() {
+		if k.IsProse() {
 			continue
 		}
 		code, lower := "", ""
@@ -121,7 +123,7 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 			text := l.Text
 			if !rule.inComments {
 				if !codeDone {
-					code, codeDone = codePart(k, l.Text), true
+					code, codeDone = lang.CodePart(k, l.Text), true
 				}
 				text = code
 			}
@@ -141,7 +143,7 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 			sev, msg := testSeverity(p, rule.Severity, rule.Description)
 			r.add(Finding{
 				RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
-				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + InCommit(u),
 				Evidence: redact.Mask(l.Text), Source: "builtin",
 			})
 		}
@@ -150,17 +152,10 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 
 // testSeverity lowers a code or credential finding in test code to low.
 func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, string) {
-	if isTestPath(p) && sev > policy.Low {
+	if lang.IsTestPath(p) && sev > policy.Low {
 		return policy.Low, msg + " (in test code: lowered to low)"
 	}
 	return sev, msg
-}
-
-func inCommit(u *Unit) string {
-	if u.Commit == "" {
-		return ""
-	}
-	return " (in commit " + short(u.Commit) + ")"
 }
 
 // joinLines joins added lines' text with newlines.
@@ -173,4 +168,13 @@ func joinLines(ls []Line) string {
 		b.WriteString(l.Text)
 	}
 	return b.String()
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
