@@ -1,13 +1,12 @@
 package review
 
 import (
-	"github.com/tollgate-dev/tollgate/review/lang"
-
 	"context"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // Rule documents one built-in rule: what it is, and an example of what it catches and what it

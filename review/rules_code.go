@@ -1,9 +1,8 @@
 package review
 
 import (
-	"github.com/tollgate-dev/tollgate/review/lang"
-
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // sqlVerb starts a SQL statement; sqlJoin glues non-literal text to it.

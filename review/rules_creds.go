@@ -1,12 +1,11 @@
 package review
 
 import (
-	"github.com/tollgate-dev/tollgate/review/lang"
-
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // credentialRule finds passwords and secrets written into config and code that gitleaks'

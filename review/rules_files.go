@@ -1,13 +1,12 @@
 package review
 
 import (
-	"github.com/tollgate-dev/tollgate/review/lang"
-
 	"fmt"
 	"path"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // fileRule matches a committed file by path and, where content decides, by its added text.

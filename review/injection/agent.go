@@ -55,48 +55,25 @@ var (
 	envTemplateRe   = lazyre.New(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
 )
 
+// agentLine inspects a line of an agent instruction file (signal 11).
 func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {
 	low := string(lowb)
 	if fs.kind.AgentConfig != "" {
-		if m := configCommandRe.FindStringSubmatchIndex(clean); m != nil {
-			fs.report(hit{
-				detail: fmt.Sprintf("agent configuration adds a program the agent will start (%s): %s", fs.kind.AgentConfig, quoteVisible(clean[m[2]:m[3]])),
-				conf:   0.9, focus: orig(m[0]),
-			})
-		}
+		fs.agentCommand(clean, orig)
 	}
 	var whats []string
 	first, conf := -1, 0.0
 	frag := ""
-	for _, p := range agentPatterns {
-		if p.gate != nil && !containsAny(low, p.gate) {
+	for i := range agentPatterns {
+		p := &agentPatterns[i]
+		loc := p.find(low, clean)
+		if loc == nil {
 			continue
 		}
-		in := low
-		if p.exact {
-			in = clean
-		}
-		for _, loc := range p.re.FindAllStringIndex(in, 4) {
-			if negated(low, loc[0]) {
-				continue
-			}
-			if strings.Contains(low[loc[0]:loc[1]], ".env") && envTemplateRe.MatchString(low) {
-				continue
-			}
-			if strings.HasPrefix(p.what, "eval") && shellInitRe.MatchString(low[loc[0]:]) {
-				continue
-			}
-			if strings.Contains(p.what, "curl") && isLocal(low[loc[0]:]) {
-				continue
-			}
-			whats = append(whats, p.what)
-			if p.conf > conf {
-				conf = p.conf
-			}
-			if first < 0 || loc[0] < first {
-				first, frag = loc[0], clauseFrom(clean, loc[0], loc[1])
-			}
-			break
+		whats = append(whats, p.what)
+		conf = max(conf, p.conf)
+		if first < 0 || loc[0] < first {
+			first, frag = loc[0], clauseFrom(clean, loc[0], loc[1])
 		}
 	}
 	if first >= 0 {
@@ -105,6 +82,46 @@ func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {
 			conf:   conf, focus: orig(first),
 		})
 	}
+}
+
+// agentCommand reports a "command" an agent configuration adds (an MCP server, a hook).
+func (fs *fileScan) agentCommand(clean string, orig func(int) int) {
+	if m := configCommandRe.FindStringSubmatchIndex(clean); m != nil {
+		fs.report(hit{
+			detail: fmt.Sprintf("agent configuration adds a program the agent will start (%s): %s", fs.kind.AgentConfig, quoteVisible(clean[m[2]:m[3]])),
+			conf:   0.9, focus: orig(m[0]),
+		})
+	}
+}
+
+// find returns the first of the pattern's first four matches that is not an exception: a
+// negated instruction, an .env template, a shell-init eval, a curl to a loopback address.
+func (p *agentPattern) find(low, clean string) []int {
+	if p.gate != nil && !containsAny(low, p.gate) {
+		return nil
+	}
+	in := low
+	if p.exact {
+		in = clean
+	}
+	for _, loc := range p.re.FindAllStringIndex(in, 4) {
+		if !p.excepted(low, loc) {
+			return loc
+		}
+	}
+	return nil
+}
+
+func (p *agentPattern) excepted(low string, loc []int) bool {
+	switch {
+	case negated(low, loc[0]):
+		return true
+	case strings.Contains(low[loc[0]:loc[1]], ".env") && envTemplateRe.MatchString(low):
+		return true
+	case strings.HasPrefix(p.what, "eval") && shellInitRe.MatchString(low[loc[0]:]):
+		return true
+	}
+	return strings.Contains(p.what, "curl") && isLocal(low[loc[0]:])
 }
 
 // clauseFrom returns the text from start to the end of its clause (a closing backtick, the end

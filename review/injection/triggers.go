@@ -89,28 +89,40 @@ func triggerScan(low []byte, tp *trigPos) uint32 {
 		if i > 0 && isLetterByte(c) && isLetterByte(low[i-1]) {
 			continue
 		}
-		ts := triggerTable[c]
-		for _, t := range ts {
-			if len(low)-i >= len(t.word) && (len(t.word) < 2 || low[i+1] == t.word[1]) &&
-				string(low[i:i+len(t.word)]) == t.word &&
-				(!t.whole || i+len(t.word) == len(low) || !isWordByte(low[i+len(t.word)])) {
-				m |= t.bits
-				if tp != nil {
-					for b := 0; b < nFamilies; b++ {
-						if t.bits&(1<<b) == 0 {
-							continue
-						}
-						if len(tp.at[b]) >= maxTrigAt {
-							tp.overflow |= 1 << b
-						} else if n := len(tp.at[b]); n == 0 || tp.at[b][n-1] != i {
-							tp.at[b] = append(tp.at[b], i)
-						}
-					}
-				}
+		for _, t := range triggerTable[c] {
+			if !t.at(low, i) {
+				continue
+			}
+			m |= t.bits
+			if tp != nil {
+				tp.record(t.bits, i)
 			}
 		}
 	}
 	return m
+}
+
+// at reports the trigger word at low[i:] (ending a word, if it must).
+func (t *trigger) at(low []byte, i int) bool {
+	n := len(t.word)
+	if len(low)-i < n || n >= 2 && low[i+1] != t.word[1] || string(low[i:i+n]) != t.word {
+		return false
+	}
+	return !t.whole || i+n == len(low) || !isWordByte(low[i+n])
+}
+
+// record notes that the trigger families bits start at i.
+func (tp *trigPos) record(bits uint32, i int) {
+	for b := 0; b < nFamilies; b++ {
+		if bits&(1<<b) == 0 {
+			continue
+		}
+		if len(tp.at[b]) >= maxTrigAt {
+			tp.overflow |= 1 << b
+		} else if n := len(tp.at[b]); n == 0 || tp.at[b][n-1] != i {
+			tp.at[b] = append(tp.at[b], i)
+		}
+	}
 }
 
 // searcher runs regular expressions over a lowercased line: the whole line when it is short,

@@ -97,11 +97,16 @@ func (fs *fileScan) verdictLoc(ln *line, hv *hunkView, j int, recent bool) []int
 	if !named {
 		return nil
 	}
+	return hiddenVerdict(ln, order, claim)
+}
+
+// hiddenVerdict: inside a hidden carrier, reviewers addressed as people count too.
+func hiddenVerdict(ln *line, order, claim []int) []int {
 	for _, l := range [][]int{order, claim} {
 		if l == nil {
 			continue
 		}
-		if sp := inSpans(ln.segs, ln.orig(l[0])); sp != nil && sp.Carrier != "" && sr.match(hiddenVocativeRe, tAddr) {
+		if sp := inSpans(ln.segs, ln.orig(l[0])); sp != nil && sp.Carrier != "" && ln.sr.match(hiddenVocativeRe, tAddr) {
 			return l
 		}
 	}

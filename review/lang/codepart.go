@@ -21,29 +21,31 @@ func CodePart(k Kind, line string) string {
 	if len(syn.Line) == 0 && !syn.Block {
 		return line
 	}
-	quotes := k.quotesStrings()
+	return line[:codeEnd(line, syn, k.quotesStrings())]
+}
+
+// codeEnd returns where the first comment outside string literals starts (quotes: the kind's
+// quotes delimit strings), or len(line).
+func codeEnd(line string, syn Syntax, quotes bool) int {
 	var quote byte
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if quote != 0 {
-			if c == '\\' {
-				i++
-			} else if c == quote {
+		switch {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
 				quote = 0
 			}
-			continue
-		}
-		if c == '"' || c == '\'' || c == '`' {
+		case c == '"' || c == '\'' || c == '`':
 			if quotes {
 				quote = c
 			}
-			continue
-		}
-		if commentAt(line, i, syn) {
-			return line[:i]
+		case commentAt(line, i, syn):
+			return i
 		}
 	}
-	return line
+	return len(line)
 }
 
 // blockLine reports a trimmed line that starts inside a block comment.

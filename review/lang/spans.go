@@ -169,12 +169,20 @@ func (f *File) codeStep(s string, i int, st *State, out []Span) (int, []Span, bo
 		st.block = true
 		return i + 2, out, false
 	}
-	for _, l := range syn.Line {
-		if c == l[0] && strings.HasPrefix(s[i:], l) && markerOK(s, i, l) {
-			return len(s), append(out, Span{i + len(l), len(s), "", false}), true
-		}
+	if n := lineComment(s, i, syn); n > 0 {
+		return len(s), append(out, Span{i + n, len(s), "", false}), true
 	}
 	return i + 1, out, false
+}
+
+// lineComment returns the length of the line-comment marker at s[i:], or 0.
+func lineComment(s string, i int, syn *Syntax) int {
+	for _, l := range syn.Line {
+		if s[i] == l[0] && strings.HasPrefix(s[i:], l) && markerOK(s, i, l) {
+			return len(l)
+		}
+	}
+	return 0
 }
 
 // stringEnd returns the offset after the string literal that starts at i.
