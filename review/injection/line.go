@@ -55,7 +55,8 @@ func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 		fs.report(hit{detail: x.Detail, conf: x.Conf, focus: x.At})
 	}
 	fs.lower = lang.AppendLower(fs.lower[:0], h.Clean)
-	ln := &line{text: text, segs: segs, clean: h.Clean, cmap: h.Map, wide: h.Wide, low: fs.lower}
+	ln := &fs.ln // reused: one line at a time, no allocation per line
+	*ln = line{text: text, segs: segs, clean: h.Clean, cmap: h.Map, wide: h.Wide, low: fs.lower}
 	ln.sr = searcher{low: ln.low}
 	if len(ln.low) > longLine {
 		for b := range fs.tp.at {

@@ -65,6 +65,7 @@ type fileScan struct {
 	userTurns []pendingTurn // user/human turns, reported only next to a validated turn
 	lower     []byte        // scratch buffer
 	tp        trigPos       // trigger positions of a long line (reused)
+	ln        line          // the added line being inspected (reused)
 }
 
 // hunkView is one hunk's new side: context and added lines, their prose spans, and where a

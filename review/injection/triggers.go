@@ -90,7 +90,10 @@ func triggerScan(low []byte, tp *trigPos) uint32 {
 			continue
 		}
 		for _, t := range triggerTable[c] {
-			if !t.at(low, i) {
+			n := len(t.word)
+			// Inline, not a call: this runs for every word start of every added line.
+			if len(low)-i < n || n >= 2 && low[i+1] != t.word[1] || string(low[i:i+n]) != t.word ||
+				t.whole && i+n < len(low) && isWordByte(low[i+n]) {
 				continue
 			}
 			m |= t.bits
@@ -100,15 +103,6 @@ func triggerScan(low []byte, tp *trigPos) uint32 {
 		}
 	}
 	return m
-}
-
-// at reports the trigger word at low[i:] (ending a word, if it must).
-func (t *trigger) at(low []byte, i int) bool {
-	n := len(t.word)
-	if len(low)-i < n || n >= 2 && low[i+1] != t.word[1] || string(low[i:i+n]) != t.word {
-		return false
-	}
-	return !t.whole || i+n == len(low) || !isWordByte(low[i+n])
 }
 
 // record notes that the trigger families bits start at i.

@@ -116,6 +116,8 @@ func (f *File) codeSpans(s string, st *State, out []Span) []Span {
 			i, out, done = blockRest(s, i, st, out)
 		case st.triple != "":
 			i, out, done = tripleRest(s, i, st, out)
+		case plainCode(s[i]):
+			i++ // the common case, without a call
 		default:
 			i, out, done = f.codeStep(s, i, st, out)
 		}
@@ -124,6 +126,11 @@ func (f *File) codeSpans(s string, st *State, out []Span) []Span {
 		}
 	}
 	return out
+}
+
+// plainCode reports a byte that can start neither a string nor a comment in any syntax.
+func plainCode(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == ' ' || c == '\t' || c == '_' || c == '.' || c == ',' || c == '(' || c == ')'
 }
 
 // blockRest ends a block comment open at i, or takes the rest of the line.
