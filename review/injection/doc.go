@@ -1,5 +1,6 @@
-// Package injection is the prompt-injection detector. It looks at added lines only and reports text that tries to address a
-// reviewer or a coding agent. Findings are reported, never obeyed. One finding per line
+// Package injection is the prompt-injection detector. It looks at added lines only and
+// reports text that tries to address a reviewer or a coding agent. Findings are reported,
+// never obeyed; the scanner keeps no state between files. One finding per line
 // (rule tollgate/prompt-injection-attempt, high, CWE-1427) lists every signal that fired, with
 // hidden text decoded; the evidence shows every invisible character as <U+XXXX>.
 //
@@ -30,6 +31,7 @@
 // there (on lines past 4 KiB, only in windows around them). Expressions are compiled once.
 //
 // Inline `tollgate:allow` markers are deliberately not honoured here: the text under review is
+// the attacker's text, and it could carry the marker itself.
 //
 // Layout, by signal: scanner.go (the per-file and per-hunk loops, one finding per line),
 // line.go (the per-line scan), triggers.go (trigger words and windowed search), override.go
