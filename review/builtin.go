@@ -142,7 +142,7 @@ func builtinFile(u *Unit, f *FileDiff, r *Result) {
 			sev, msg := testSeverity(p, rule.Severity, rule.Description)
 			r.add(Finding{
 				RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
-				Path: p, Line: l.New, EndLine: l.New, Message: msg + InCommit(u),
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
 				Evidence: redact.Mask(l.Text), Source: "builtin",
 			})
 		}
@@ -155,6 +155,13 @@ func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, s
 		return policy.Low, msg + " (in test code: lowered to low)"
 	}
 	return sev, msg
+}
+
+func inCommit(u *Unit) string {
+	if u.Commit == "" {
+		return ""
+	}
+	return " (in commit " + short(u.Commit) + ")"
 }
 
 // joinLines joins added lines' text with newlines.

@@ -183,7 +183,7 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 		}
 		r.add(Finding{
 			RuleID: e.Tool + "/" + res.rule, Severity: res.sev, Confidence: res.conf, CWE: res.cwe,
-			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + InCommit(u),
+			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + inCommit(u),
 			Evidence: evidence, Source: e.Tool,
 		})
 	}

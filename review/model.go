@@ -277,7 +277,7 @@ func anchor(raw []modelFinding, sent map[string][]matLine, u *Unit) ([]Finding, 
 		}
 		kept = append(kept, Finding{
 			RuleID: rule, Severity: sev, Confidence: conf, CWE: cwe, Path: f.Path, Line: line, EndLine: end,
-			Message: msg + InCommit(u), Evidence: redact.Mask(firstEvidenceLine(f.Evidence)), Source: "model",
+			Message: msg + inCommit(u), Evidence: redact.Mask(firstEvidenceLine(f.Evidence)), Source: "model",
 		})
 	}
 	for i := range kept {

@@ -43,7 +43,7 @@ func scanCredentials(u *Unit, p string, k lang.Kind, l Line, r *Result) {
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	r.add(Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
-		Path: p, Line: l.New, EndLine: l.New, Message: msg + InCommit(u),
+		Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u),
 		Evidence: redact.Mask(l.Text, value), Source: "builtin",
 	})
 }

@@ -151,7 +151,7 @@ func scanFile(u *Unit, f *FileDiff, p string, added []Line, r *Result) {
 		}
 		r.add(Finding{
 			RuleID: fr.ID, Severity: fr.Severity, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
-			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, InCommit(u)),
+			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, inCommit(u)),
 			Evidence: "file: " + path.Base(p), Source: "builtin",
 		})
 	}

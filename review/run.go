@@ -53,12 +53,7 @@ func (r *Result) Add(f Finding) { r.add(f) }
 const InjectionRuleID = "tollgate/prompt-injection-attempt"
 
 // InCommit returns " (in commit X)" for a finding of a commit's unit, "" for a staged change.
-func InCommit(u *Unit) string {
-	if u.Commit == "" {
-		return ""
-	}
-	return " (in commit " + short(u.Commit) + ")"
-}
+func InCommit(u *Unit) string { return inCommit(u) }
 
 // uniq returns xs without repeats, in first-seen order.
 func uniq(xs []string) []string {
