@@ -48,17 +48,21 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 		for _, h := range l.Hits {
-			if h.At < 0 || h.At > len(text) || h.Conf <= 0 || h.Conf > 1 {
-				t.Fatalf("hit %+v", h)
-			}
-			if !utf8.ValidString(h.Detail) {
-				t.Fatalf("invalid UTF-8 in %q", h.Detail)
-			}
-			for _, r := range h.Detail {
-				if r != ' ' && (IsHidden(r) || IsBidi(r) || IsZeroWidth(r)) {
-					t.Fatalf("raw U+%04X in %q", r, h.Detail)
-				}
-			}
+			checkHit(t, h, text)
 		}
 	})
+}
+
+func checkHit(t *testing.T, h Hit, text string) {
+	if h.At < 0 || h.At > len(text) || h.Conf <= 0 || h.Conf > 1 {
+		t.Fatalf("hit %+v", h)
+	}
+	if !utf8.ValidString(h.Detail) {
+		t.Fatalf("invalid UTF-8 in %q", h.Detail)
+	}
+	for _, r := range h.Detail {
+		if r != ' ' && (IsHidden(r) || IsBidi(r) || IsZeroWidth(r)) {
+			t.Fatalf("raw U+%04X in %q", r, h.Detail)
+		}
+	}
 }
