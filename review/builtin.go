@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // Rule documents one built-in rule: what it is, and an example of what it catches and what it
@@ -27,7 +28,7 @@ type Example struct {
 // lineRule is a rule matched on one added line's code (comments stripped unless inComments).
 type lineRule struct {
 	Rule
-	kinds      []kind // nil: every kind that is not prose
+	kinds      []lang.Kind // nil: every kind that is not prose
 	re         *lazyRE
 	unless     *lazyRE // the line is safe if this matches
 	check      func(code string, m []int) bool
@@ -37,9 +38,9 @@ type lineRule struct {
 	inComments bool
 }
 
-func (r *lineRule) applies(k kind) bool {
+func (r *lineRule) applies(k lang.Kind) bool {
 	if r.kinds == nil {
-		return !k.isProse()
+		return !k.IsProse()
 	}
 	for _, x := range r.kinds {
 		if x == k {
@@ -96,7 +97,7 @@ func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 		return
 	}
 	p := f.Path()
-	k := kindOf(p)
+	k := lang.KindOf(p)
 	added := f.AddedLines()
 	scanFile(u, f, p, added, r)
 	if f.Binary {
@@ -107,7 +108,7 @@ func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 			return
 		}
 		scanCredentials(u, p, k, l, r)
-		if k.isProse() {
+		if k.IsProse() {
 			continue
 		}
 		code, lower := "", ""
@@ -128,7 +129,7 @@ func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 			text := l.Text
 			if !rule.inComments {
 				if !codeDone {
-					code, codeDone = codePart(k, l.Text), true
+					code, codeDone = lang.CodePart(k, l.Text), true
 				}
 				text = code
 			}
@@ -149,14 +150,14 @@ func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
 			r.add(Finding{
 				RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
 				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u), Source: "builtin",
-			}.lineEvidence(l.Text, m[0]))
+			}.LineEvidence(l.Text, m[0]))
 		}
 	}
 }
 
 // testSeverity lowers a code or credential finding in test code to low.
 func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, string) {
-	if isTestPath(p) && sev > policy.Low {
+	if lang.IsTestPath(p) && sev > policy.Low {
 		return policy.Low, msg + " (in test code: lowered to low)"
 	}
 	return sev, msg
@@ -179,4 +180,13 @@ func joinLines(ls []Line) string {
 		b.WriteString(l.Text)
 	}
 	return b.String()
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

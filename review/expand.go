@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // Step 4 of the pipeline: deterministic expansion outward from the change. Round 1 starts from
@@ -26,8 +27,8 @@ import (
 const maxSymlinkHops = 8
 
 var (
+	// jsExts: the extensions a JS/TS import specifier may leave out, in resolution order.
 	jsExts     = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"}
-	pyExts     = map[string]bool{".py": true, ".pyw": true}
 	schemaExts = map[string]bool{
 		".sql": true, ".proto": true, ".graphql": true, ".gql": true, ".json": true,
 		".yaml": true, ".yml": true, ".xsd": true, ".avsc": true,
@@ -187,28 +188,24 @@ func (e *expander) candidates(s expansionSource) []string {
 			}
 		}
 	}
-	ext := path.Ext(s.path)
-	isJS := false
-	for _, x := range jsExts {
-		isJS = isJS || ext == x
-	}
+	kind := lang.KindOf(s.path)
 	if s.changed {
-		switch {
-		case ext == ".go":
+		switch kind {
+		case lang.Go:
 			add(e.goTests(s.path)...)
-		case pyExts[ext]:
+		case lang.Python:
 			add(e.pyTests(s.path)...)
-		case isJS:
+		case lang.JS:
 			add(e.jsTests(s.path)...)
 		}
 		add(e.schemas(s)...)
 	}
-	switch {
-	case ext == ".go":
+	switch kind {
+	case lang.Go:
 		add(e.goImports(s)...)
-	case pyExts[ext]:
+	case lang.Python:
 		add(e.pyImports(s)...)
-	case isJS:
+	case lang.JS:
 		add(e.jsImports(s)...)
 	}
 	return out

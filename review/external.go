@@ -181,7 +181,7 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + inCommit(u), Source: e.Tool,
 		}
 		if t, ok := lines[res.line]; ok {
-			fd = fd.lineEvidence(t, 0)
+			fd = fd.LineEvidence(t, 0)
 		}
 		r.add(fd)
 	}

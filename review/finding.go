@@ -34,9 +34,9 @@ type Finding struct {
 	secrets []string
 }
 
-// lineEvidence sets the finding's evidence from the whole line text, the match at byte offset
+// LineEvidence sets the finding's evidence from the whole line text, the match at byte offset
 // focus, secrets known to be on it.
-func (f Finding) lineEvidence(text string, focus int, secrets ...string) Finding {
+func (f Finding) LineEvidence(text string, focus int, secrets ...string) Finding {
 	f.text, f.focus, f.secrets = text, focus, secrets
 	f.Evidence, _ = redact.Evidence(nil, f.Path, text, focus, secrets...)
 	return f

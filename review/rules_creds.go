@@ -5,6 +5,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // credentialRule finds passwords and secrets written into config and code that gitleaks'
@@ -17,31 +18,31 @@ var credentialRule = Rule{
 }
 
 // scanCredentials reports a secret written on an added line.
-func scanCredentials(u *Unit, p string, k kind, l Line, r *Result) {
+func scanCredentials(u *Unit, p string, k lang.Kind, l Line, r *Result) {
 	text := l.Text
-	if k.isCode() || k.isConfig() {
-		text = codePart(k, text)
+	if k.IsCode() || k.IsConfig() {
+		text = lang.CodePart(k, text)
 	}
 	if text == "" || len(text) > 4000 {
 		return
 	}
 	c, ok := redact.FindCredential(text, redact.CredentialOptions{
-		QuotedOnly: k.isCode() && k != kShell && k != kDocker && k != kMake,
-		Attributes: k == kXML || strings.HasPrefix(strings.TrimSpace(text), "<"),
-		Define:     k == kPHP,
-		Assign:     !k.isProse(),
+		QuotedOnly: k.IsCode() && k != lang.Shell && k != lang.Docker && k != lang.Make,
+		Attributes: k == lang.XML || strings.HasPrefix(strings.TrimSpace(text), "<"),
+		Define:     k == lang.PHP,
+		Assign:     !k.IsProse(),
 	})
 	if !ok {
 		return
 	}
 	value, what := c.Value, c.Key
 	conf := 0.9
-	if k.isCode() {
+	if k.IsCode() {
 		conf = 0.8
 	}
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	r.add(Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u), Source: "builtin",
-	}.lineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
+	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // fileRule matches a committed file by path and, where content decides, by its added text.
@@ -63,7 +64,7 @@ func all(fs ...func(string) bool) func(string) bool {
 
 // anySecretAssignment reports a line of text assigning a plausible secret to a key that names
 // one (the generic credential test, used where a file's name makes it a credential store).
-func anySecretAssignment(k kind) func(string) bool {
+func anySecretAssignment(k lang.Kind) func(string) bool {
 	return func(text string) bool {
 		for _, line := range strings.Split(text, "\n") {
 			var r Result
@@ -91,7 +92,7 @@ var fileRules = []fileRule{
 	{Rule: privateKeyFile, what: "GnuPG secret keyring", path: re(`(?:^|/)(?:secring\.gpg|private-keys-v1\.d/.*\.key)$`), content: func(string) bool { return true }, binary: true},
 
 	{Rule: credentialFile, what: ".env file with secret values", path: re(`(?:^|/)\.env(?:\.[\w.-]+)?$`), except: re(templateSuffix),
-		content: anySecretAssignment(kEnv)},
+		content: anySecretAssignment(lang.Env)},
 	{Rule: credentialFile, what: "git credential store", path: re(`(?:^|/)\.git-credentials$`), content: contains(`://[^:\s/]+:[^@\s]+@`)},
 	{Rule: credentialFile, what: "netrc with a password", path: re(`(?:^|/)[._]netrc$`), content: contains(`(?m)\bpassword\s+\S+`)},
 	{Rule: credentialFile, what: "PostgreSQL password file", path: re(`(?:^|/)\.pgpass$`), content: contains(`(?m)^[^#:\s][^:]*:[^:]*:[^:]*:[^:]*:\S+`)},
@@ -105,7 +106,7 @@ var fileRules = []fileRule{
 	{Rule: credentialFile, what: "kubeconfig with credentials", path: re(`(?:^|/)(?:kubeconfig[\w.-]*|\.kube/config|[\w.-]+\.ya?ml|config)$`),
 		content: all(contains(`(?m)^\s*kind:\s*Config\s*$`), contains(`(?m)^\s*(?:token|client-key-data|password):\s*["']?[^\s"'$]{8,}`))},
 	{Rule: credentialFile, what: "Rails master key", path: re(`(?:^|/)(?:master\.key|credentials/[\w-]+\.key)$`), content: contains(`(?m)^[0-9a-f]{32}\s*$`)},
-	{Rule: credentialFile, what: "Terraform variables with secrets", path: re(`\.tfvars(?:\.json)?$`), except: re(templateSuffix), content: anySecretAssignment(kTOML)},
+	{Rule: credentialFile, what: "Terraform variables with secrets", path: re(`\.tfvars(?:\.json)?$`), except: re(templateSuffix), content: anySecretAssignment(lang.HCL)},
 	{Rule: credentialFile, what: "cloud credentials file", path: re(`(?:^|/)(?:\.aws/credentials|credentials|\.s3cfg|\.boto|\.azure/[\w.-]+\.json|application_default_credentials\.json|credentials\.db|access_tokens\.db|[\w.-]*service[-_]?account[\w.-]*\.json|[\w.-]+\.json)$`),
 		content: contains(`(?mi)^\s*aws_secret_access_key\s*=\s*\S{16,}`, `"type"\s*:\s*"service_account"[\s\S]*"private_key"\s*:\s*"-----BEGIN`, `"private_key"\s*:\s*"-----BEGIN[\s\S]*"client_email"`, `(?m)^\s*secret_key\s*=\s*\S{16,}`, `"refresh_token"\s*:\s*"[^"]{16,}"[\s\S]*"client_secret"|"client_secret"\s*:\s*"[^"]{8,}"[\s\S]*"refresh_token"`)},
 	{Rule: credentialFile, what: "FTP/SFTP client config with a password", path: re(`(?:^|/)(?:sftp-config\.json|sftp\.json|\.ftpconfig|\.remote-sync\.json|deployment-config\.json|webservers\.xml|recentservers\.xml|sitemanager\.xml|filezilla\.xml|ftpsync\.settings|\.ftppass|winscp\.ini)$`),

@@ -45,6 +45,29 @@ func (r *Result) add(f Finding) {
 	r.Findings = append(r.Findings, f)
 }
 
+// Add records a finding of a scanner, with its fingerprint.
+func (r *Result) Add(f Finding) { r.add(f) }
+
+// InjectionRuleID is the rule of every prompt-injection finding. Inline markers never
+// suppress it: the text under review is the attacker's, and could carry the marker itself.
+const InjectionRuleID = "tollgate/prompt-injection-attempt"
+
+// InCommit returns " (in commit X)" for a finding of a commit's unit, "" for a staged change.
+func InCommit(u *Unit) string { return inCommit(u) }
+
+// uniq returns xs without repeats, in first-seen order.
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // Options configure one review.
 type Options struct {
 	Config   policy.Config

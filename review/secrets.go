@@ -133,7 +133,7 @@ func (s *SecretsScanner) reportAt(u *Unit, path, where string, sec redact.Secret
 		Path: path, Line: line, EndLine: end, Message: msg, Evidence: "file name: " + path, Source: "secrets",
 	}
 	if !sec.PathOnly {
-		fd = fd.lineEvidence(sec.LineText, max(sec.StartColumn-1, 0), sec.Value, sec.Match)
+		fd = fd.LineEvidence(sec.LineText, max(sec.StartColumn-1, 0), sec.Value, sec.Match)
 	}
 	r.add(fd)
 }

@@ -104,7 +104,7 @@ func (s *suppressor) suppressed(f *Finding) bool {
 	if i := strings.IndexByte(f.RuleID, '/'); i >= 0 {
 		ids = append(ids, f.RuleID[i+1:])
 	}
-	if f.RuleID == injectionRuleID {
+	if f.RuleID == InjectionRuleID {
 		return s.named(f, ids)
 	}
 	if t, ok := s.line(f.Path, f.Line); ok && markerAllows(t, allowMarker, ids...) {

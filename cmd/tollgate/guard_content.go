@@ -6,6 +6,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/guard"
+	"github.com/tollgate-dev/tollgate/review/injection"
 )
 
 // reviewContentCheck runs the commit-time scanners review/guard cannot import over content an
@@ -20,7 +21,7 @@ func reviewContentCheck(path, content string) []guard.Hit {
 	u := &review.Unit{Files: []review.FileDiff{{NewPath: path, Status: review.Added, Hunks: []review.Hunk{h}}}}
 	var res review.Result
 	ctx := context.Background()
-	for _, s := range []review.Scanner{review.InjectionScanner{}, review.BuiltinScanner{}} {
+	for _, s := range []review.Scanner{injection.Scanner{}, review.BuiltinScanner{}} {
 		if err := s.Scan(ctx, u, &res); err != nil {
 			return []guard.Hit{{Rule: "guard/scan-failed", Message: "tollgate's " + s.Name() + " scanner failed: " + err.Error()}}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/injection"
 )
 
 // maxConfigBytes bounds the config files read from a repository.
@@ -151,7 +152,7 @@ func (s *session) review(ctx context.Context, ch *review.Change, o output, stdou
 	ver, _, _ := buildVersion()
 	// What git could not read of the change (a partial clone's missing objects) is not run.
 	notRun := append([]review.NotRun{}, s.repo.Unreadable...)
-	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, review.InjectionScanner{}}
+	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, injection.Scanner{}}
 	for _, name := range s.cfg.External {
 		if err := s.scratchOutside(); err != nil {
 			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})

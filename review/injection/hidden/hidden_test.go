@@ -1,0 +1,68 @@
+package hidden
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestScan(t *testing.T) {
+	l := Scan("x := say\u041Dello() // \u200B", false)
+	if len(l.Hits) != 2 || !strings.Contains(l.Hits[0].Detail, "Cyrillic") || !strings.Contains(l.Hits[1].Detail, "ZERO WIDTH SPACE") {
+		t.Fatalf("hits %+v", l.Hits)
+	}
+	if l.Clean != "x := say\u041Dello() // " || l.Map == nil {
+		t.Errorf("clean %q map %v", l.Clean, l.Map)
+	}
+	if l := Scan("\uFEFFpackage main", true); len(l.Hits) != 0 {
+		t.Errorf("a BOM at the start of a file: %+v", l.Hits)
+	}
+	if l := Scan("\uFEFFpackage main", false); len(l.Hits) != 1 {
+		t.Errorf("a BOM inside a file: %+v", l.Hits)
+	}
+	if l := Scan("ｉｇｎｏｒｅ", false); l.Clean != "ignore" {
+		t.Errorf("fullwidth not folded: %q", l.Clean)
+	}
+	if l := Scan("plain ascii", false); l.Clean != "plain ascii" || l.Map != nil || l.Hits != nil {
+		t.Errorf("plain line: %+v", l)
+	}
+	if l := Scan("echo \x1b[31mred", false); len(l.Hits) != 1 || !strings.Contains(l.Hits[0].Detail, `"<U+001B>[31m"`) {
+		t.Errorf("escape: %+v", l.Hits)
+	}
+}
+
+// FuzzScan: the clean text maps back into the line, offsets are in range, and no message
+// shows a hidden character raw.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{"x := say\u041Dello()", "\u202Eabc\u2066", "a\U000E0068\U000E0069b", "\x1b]8;;http://x\x07", "\xff\xfe\x1b[2K", "ｉｇｎｏｒｅ\uFE0F\uFE01\uFE02\uFE03\uFE04"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, text string, first bool) {
+		l := Scan(text, first)
+		if l.Map != nil && len(l.Map) != len(l.Clean) {
+			t.Fatalf("map has %d offsets for %d bytes", len(l.Map), len(l.Clean))
+		}
+		for i := 1; i < len(l.Map); i++ {
+			if l.Map[i] <= l.Map[i-1] || l.Map[i] >= len(text) {
+				t.Fatalf("map not increasing within the line: %v", l.Map)
+			}
+		}
+		for _, h := range l.Hits {
+			checkHit(t, h, text)
+		}
+	})
+}
+
+func checkHit(t *testing.T, h Hit, text string) {
+	if h.At < 0 || h.At > len(text) || h.Conf <= 0 || h.Conf > 1 {
+		t.Fatalf("hit %+v", h)
+	}
+	if !utf8.ValidString(h.Detail) {
+		t.Fatalf("invalid UTF-8 in %q", h.Detail)
+	}
+	for _, r := range h.Detail {
+		if r != ' ' && (IsHidden(r) || IsBidi(r) || IsZeroWidth(r)) {
+			t.Fatalf("raw U+%04X in %q", r, h.Detail)
+		}
+	}
+}

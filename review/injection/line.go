@@ -1,0 +1,95 @@
+package injection
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review/injection/hidden"
+	"github.com/tollgate-dev/tollgate/review/lang"
+)
+
+// line is one added line under inspection: the text as written, its prose spans, the text
+// without invisible characters (clean), its lowercased form and the trigger families in it.
+type line struct {
+	text  string
+	segs  []lang.Span
+	clean string
+	cmap  []int // clean offset -> text offset; nil when clean is text
+	wide  bool  // holds Cyrillic, CJK, Hangul ... (the other-script override expressions)
+	low   []byte
+	mask  uint32
+	sr    searcher
+}
+
+// orig maps an offset of clean to an offset of text.
+func (ln *line) orig(i int) int {
+	if ln.cmap == nil {
+		return i
+	}
+	if i >= len(ln.cmap) {
+		return len(ln.text)
+	}
+	return ln.cmap[i]
+}
+
+// scanLine inspects added line j of a hunk: the character signals, then each text signal.
+func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
+	ln := fs.prepare(hv.texts[j], hv.segs[j])
+	fs.chatTokens(ln)
+	fs.overrides(ln)
+	fs.turns(ln, next)
+	fs.verdict(ln, hv, j)
+	if ln.mask&tAddr != 0 && len(ln.segs) > 0 {
+		hv.addrCand = j
+	}
+	if fs.kind.Agent {
+		fs.agentLine(ln.clean, ln.low, ln.orig)
+	}
+}
+
+// prepare runs the character checks (package hidden) and finds the trigger words of a line.
+func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
+	h := hidden.Scan(text, fs.cur.line == 1)
+	for _, x := range h.Hits {
+		fs.report(hit{detail: x.Detail, conf: x.Conf, focus: x.At})
+	}
+	fs.lower = lang.AppendLower(fs.lower[:0], h.Clean)
+	ln := &fs.ln // reused: one line at a time, no allocation per line
+	*ln = line{text: text, segs: segs, clean: h.Clean, cmap: h.Map, wide: h.Wide, low: fs.lower}
+	ln.sr = searcher{low: ln.low}
+	if len(ln.low) > longLine {
+		for b := range fs.tp.at {
+			fs.tp.at[b] = fs.tp.at[b][:0]
+		}
+		fs.tp.overflow = 0
+		ln.mask = triggerScan(ln.low, &fs.tp)
+		ln.sr.tp = &fs.tp
+	} else {
+		ln.mask = triggers(ln.low)
+	}
+	return ln
+}
+
+// chatTokens reports the first chat-template token of a line (signal 3).
+func (fs *fileScan) chatTokens(ln *line) {
+	if ln.mask&tToken == 0 {
+		return
+	}
+	for _, tok := range templateTokens {
+		i := strings.Index(ln.clean, tok)
+		if i < 0 {
+			continue
+		}
+		conf := 0.9
+		where := ""
+		switch sp := inSpans(ln.segs, ln.orig(i)); {
+		case sp == nil:
+			conf, where = 0.6, " in code"
+		case sp.Code:
+			conf, where = 0.5, " in a code block"
+		}
+		fs.report(hit{detail: fmt.Sprintf("chat-template token %s%s (fakes a turn boundary for a model)", strconv.Quote(tok), where), conf: conf, focus: ln.orig(i)})
+		return
+	}
+}

@@ -1,0 +1,149 @@
+package injection
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+)
+
+type phrasePattern struct {
+	need       uint32 // every one of these trigger families must be present
+	re         *lazyre.RE
+	conf       float64
+	imperative bool       // the verb must start a clause ("override your rules", not "you can override your rules")
+	follow     *lazyre.RE // what must come after the phrase, if anything
+}
+
+// newInstrFollowRe: "New instructions:" is an override only when what follows talks to the
+// model ("reply only with ...", "you are ...", "ignore ..."), not "see docs/setup.md".
+var newInstrFollowRe = lazyre.New(`^\s*(?:\S+\s+){0,3}?(?:you\b|your\b|ignore|disregard|forget|reply|respond|answer|output|print|reveal|approve|always|never|do\s+not|don't|from\s+now\s+on|act\s+as|pretend|say|return|mark|report|classify|treat|only)`)
+
+var overridePatterns = []phrasePattern{
+	// ignore/disregard/forget (all) (the) previous/prior/above instructions ...
+	{need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,3}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
+	// ... your instructions / your system prompt
+	{need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
+	{need: tOverride, re: lazyre.New(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
+	// ignore everything above
+	{need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
+	// you are now ...
+	{need: tYou | tNow, re: lazyre.New(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
+	// new instructions:
+	{need: tInstr, re: lazyre.New(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
+	// reveal / print your system prompt
+	{need: tInstr, re: lazyre.New(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|expose|tell\s+me|tell\s+us|give\s+me|share|return|echo|write\s+out|recite|spell\s+out)\s+(?:me\s+|us\s+)?(?:all\s+)?(?:of\s+)?your\s+(?:(?:full|entire|complete|original|hidden|secret|initial|exact|internal|confidential|verbatim)\s+)*(?:system\s+(?:prompt|message|instructions)|initial\s+(?:prompt|instructions)|hidden\s+(?:prompt|instructions)|(?:prompt|instructions)\s+verbatim|pre-?prompt|instructions\s+word\s+for\s+word)`), conf: 0.85},
+	{need: tRepeat, re: lazyre.New(`\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|instructions)\s+above\b`), conf: 0.75},
+}
+
+// imperativeAt reports whether the verb at i starts a clause (an order, not a description).
+func imperativeAt(s string, i int) bool {
+	pre := strings.TrimRight(s[:i], " \t")
+	low := strings.ToLower(pre)
+	for _, w := range []string{"please", "now", "must", "then", "and", "important", "urgent", "attention", "your", "here are", "note"} {
+		if strings.HasSuffix(low, w) && (len(low) == len(w) || !isWordByte(low[len(low)-len(w)-1])) {
+			return true
+		}
+	}
+	if pre == "" {
+		return true
+	}
+	c := pre[len(pre)-1]
+	return strings.IndexByte(".!?:;,>-*#/\"'([{|`", c) >= 0
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// foreignLatinRe: the same phrase in Spanish, French, German, Portuguese and Italian, matched
+// on the ASCII-lowercased line. Go's \b is ASCII-only, so non-letters bound the words.
+var foreignLatinRe = lazyre.New(strings.Join([]string{
+	// Spanish
+	`(?:^|\P{L})(?:ignora|ignore|ignorad|ignoren|ignorar|olvida|olvide|olvidad|olviden|olvidar|descarta|descarte|omite|omita|desatiende|desatienda|haz\s+caso\s+omiso\s+de|hagan?\s+caso\s+omiso\s+de)\s+(?:(?:todas|todos|las|los|tus|sus|de|mis)\s+){0,3}(?:instrucciones|indicaciones|reglas|órdenes|ordenes|directrices|directivas|pautas)\s+(?:anteriores|previas|precedentes|de\s+arriba|iniciales|originales)`,
+	`(?:^|\P{L})(?:ignora|ignore|ignorad|olvida|olvide|olvidad|descarta)\s+(?:todas\s+)?(?:tus|sus)\s+(?:instrucciones|reglas|directrices)`,
+	// French
+	`(?:^|\P{L})(?:ignore|ignorez|ignorer|ignores|oublie|oubliez|oublier|néglige|négligez|negligez|fais\s+abstraction\s+des|faites\s+abstraction\s+des)\s+(?:(?:toutes|tous|les|tes|vos|des|mes)\s+){0,3}(?:instructions|consignes|règles|regles|directives|indications|ordres)\s+(?:précédentes|precedentes|antérieures|anterieures|ci-dessus|initiales|d'origine|originales|préalables|prealables)`,
+	`(?:^|\P{L})(?:ignore|ignorez|oublie|oubliez)\s+(?:toutes\s+)?(?:tes|vos)\s+(?:instructions|consignes|règles|regles|directives)`,
+	`(?:^|\P{L})(?:ignore|ignorez|oublie|oubliez)\s+tout\s+ce\s+qui\s+(?:précède|precede)`,
+	// German
+	`(?:^|\P{L})(?:ignorier(?:e|en|t)?|vergiss|vergesst|vergessen|missachte|missachten|missachtet)\s+(?:sie\s+)?(?:bitte\s+)?(?:(?:alle|sämtliche|saemtliche|die|jegliche)\s+){0,2}(?:vorherigen|vorigen|bisherigen|früheren|frueheren|obigen|vorangegangenen|vorstehenden|vorhergehenden|ursprünglichen|urspruenglichen)\s+(?:anweisungen|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien)`,
+	`(?:^|\P{L})(?:ignorier(?:e|en|t)?|vergiss|vergesst|vergessen|missachte|missachten)\s+(?:sie\s+)?(?:bitte\s+)?(?:alle\s+)?(?:deine|ihre|eure)\s+(?:anweisungen|instruktionen|regeln|vorgaben|richtlinien)`,
+	`(?:^|\P{L})(?:alle\s+)?(?:vorherigen|vorigen|bisherigen|früheren|obigen|vorangegangenen|vorstehenden|vorhergehenden)\s+(?:anweisungen|instruktionen|befehle|regeln|vorgaben)\s+(?:\S+\s+){0,2}(?:ignorieren|vergessen|missachten)`,
+	// Portuguese
+	`(?:^|\P{L})(?:ignore|ignora|ignorar|ignorem|esqueça|esqueca|esqueçam|esquecam|esquecer|desconsidere|desconsidera|desconsiderar|despreze|descarte)\s+(?:(?:todas|todos|as|os|suas|tuas|de)\s+){0,3}(?:instruções|instrucoes|regras|orientações|orientacoes|diretrizes|diretivas|ordens|indicações|indicacoes)\s+(?:anteriores|prévias|previas|acima|iniciais|originais)`,
+	// Italian
+	`(?:^|\P{L})(?:ignora|ignorate|ignori|ignorare|dimentica|dimenticate|dimentichi|dimenticare|trascura|trascurate|tralascia)\s+(?:(?:tutte|tutti|le|gli|i|tue|sue|vostre)\s+){0,3}(?:istruzioni|regole|indicazioni|direttive|disposizioni|linee\s+guida|ordini)\s+(?:precedenti|sopra|anteriori|di\s+prima|iniziali|originali|ricevute)`,
+}, "|"))
+
+// foreignWide: Russian (case-insensitive: Cyrillic capitals), Chinese, Japanese and Korean.
+// Each runs only when the line holds one of its verbs.
+var foreignWide = []struct {
+	gate []string
+	re   *lazyre.RE
+}{
+	{[]string{"гнор", "ГНОР", "абуд", "АБУД", "абыть", "тброс", "ТБРОС", "ренебр", "РЕНЕБР", "бращай", "БРАЩАЙ"},
+		lazyre.New(`(?i)` + strings.Join([]string{
+			`(?:^|\P{L})(?:игнорируй(?:те)?|проигнорируй(?:те)?|игнорировать|забудь(?:те)?|забыть|отбрось(?:те)?|пренебреги(?:те)?|не\s+обращай(?:те)?\s+внимания\s+на)\s+(?:(?:все|всё|мои|эти)\s+)?(?:предыдущие|прежние|предшествующие|вышеуказанные|вышеизложенные|вышеприведённые|вышеприведенные|изначальные|исходные|прошлые|ранее\s+данные|данные\s+ранее|предыдущих|прежних)\s+(?:инструкции|указания|правила|команды|директивы|установки|промпты|инструкций|указаний|правил|команд)`,
+			`(?:^|\P{L})(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|отбрось(?:те)?)\s+(?:все\s+)?(?:свои|твои|ваши)\s+(?:инструкции|указания|правила|директивы|установки)`,
+		}, "|"))},
+	{[]string{"忽略", "无视", "無視", "忽視", "忽视", "不要理", "别管", "別管", "忘记", "忘記", "忘掉", "抛开", "拋開", "放弃", "放棄", "跳过", "跳過", "忘れ"},
+		lazyre.New(strings.Join([]string{
+			`(?:忽略|无视|無視|忽視|忽视|不要理会|不要理會|别管|別管|忘记|忘記|忘掉|抛开|拋開|放弃|放棄|跳过|跳過)(?:掉)?(?:你)?(?:(?:所有|全部|一切)(?:的)?)?(?:之前|以前|先前|此前|上面|上述|前面|以上|原来|原來|原有|原先|早先)[^。\n]{0,4}?(?:指令|指示|说明|說明|规则|規則|提示词|提示詞|提示|命令|设定|設定|约束|約束)`,
+			`(?:以前|これまで|前|上記|上|先|今まで|過去|元|最初)の(?:すべての|全ての|全部の)?(?:指示|命令|指令|ルール|プロンプト|インストラクション|制約)(?:を|は)?(?:すべて|全て|全部)?(?:無視|忘れ)`,
+		}, "|"))},
+	{[]string{"무시", "잊어"}, lazyre.New(strings.Join([]string{
+		`(?:이전|위의|앞의|기존|앞선|이전의)\s*(?:모든\s*)?(?:지시|명령|지침|규칙|프롬프트|지시사항|명령어)(?:를|을|은|는|들을)?\s*(?:모두\s*)?(?:무시|잊어)`,
+	}, "|"))},
+}
+
+// overrides reports an instruction-override phrase (signal 1): English first, then the other
+// languages. Latin-script ones need one of their verbs and nouns; a line in another script
+// (Cyrillic, CJK, Hangul: wide) goes to that expression.
+func (fs *fileScan) overrides(ln *line) {
+	if fs.englishOverride(ln) {
+		return
+	}
+	if loc := foreignOverride(ln); loc != nil {
+		fs.textHit(ln.segs, ln.orig(loc[0]), "instruction-override phrase", strings.TrimLeftFunc(ln.clean[loc[0]:loc[1]], notLetter), 0.9)
+	}
+}
+
+func (fs *fileScan) englishOverride(ln *line) bool {
+	if ln.mask&(tIgnore|tOverride|tYou|tInstr|tRepeat) == 0 {
+		return false
+	}
+	for _, p := range overridePatterns {
+		if ln.mask&p.need != p.need {
+			continue
+		}
+		loc := ln.sr.find(p.re, p.need&^tNow)
+		if loc == nil || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) {
+			continue
+		}
+		fs.textHit(ln.segs, ln.orig(loc[0]), "instruction-override phrase", ln.clean[loc[0]:loc[1]], p.conf)
+		return true
+	}
+	return false
+}
+
+func foreignOverride(ln *line) []int {
+	if ln.mask&(tForeign|tForeignNoun) == tForeign|tForeignNoun {
+		if loc := ln.sr.find(foreignLatinRe, tForeign); loc != nil {
+			return loc
+		}
+	}
+	if !ln.wide {
+		return nil
+	}
+	for _, fw := range foreignWide {
+		if containsAny(ln.clean, fw.gate) {
+			if loc := fw.re.FindStringIndex(ln.clean); loc != nil {
+				return loc
+			}
+		}
+	}
+	return nil
+}
+
+func notLetter(r rune) bool { return !unicode.IsLetter(r) }

@@ -1,0 +1,207 @@
+package injection
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/lang"
+)
+
+// ctxLines is how often (in lines) the per-line loop checks that the review's time is not up.
+const ctxLines = 4096
+
+// Scanner finds text in the change that tries to address a reviewer or an agent.
+type Scanner struct{}
+
+// Name implements review.Scanner.
+func (Scanner) Name() string { return "injection" }
+
+// Scan implements review.Scanner: the per-file loop.
+func (Scanner) Scan(ctx context.Context, u *review.Unit, r *review.Result) error {
+	for i := range u.Files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f := &u.Files[i]
+		if f.Status == review.Deleted || f.Binary {
+			continue
+		}
+		fs := fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path())}
+		fs.scan()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fs.emit(u, r)
+	}
+	return nil
+}
+
+type hit struct {
+	detail string
+	conf   float64
+	focus  int // byte offset in the line the evidence should show
+}
+
+type lineReport struct {
+	line int
+	text string
+	hits []hit
+}
+
+type pendingTurn struct {
+	line  int
+	text  string
+	label string
+	at    int
+}
+
+type fileScan struct {
+	ctx       context.Context // checked every ctxLines lines
+	f         *review.FileDiff
+	kind      lang.File
+	lines     []lineReport  // lines with hits
+	cur       lineReport    // the line being scanned
+	validTurn bool          // a system or assistant turn was found in the file's added lines
+	userTurns []pendingTurn // user/human turns, reported only next to a validated turn
+	lower     []byte        // scratch buffer
+	tp        trigPos       // trigger positions of a long line (reused)
+	ln        line          // the added line being inspected (reused)
+}
+
+// hunkView is one hunk's new side: context and added lines, their prose spans, and where a
+// reviewer may last have been addressed.
+type hunkView struct {
+	texts    []string
+	segs     [][]lang.Span
+	addrCand int // index of the last line holding an addressee word
+}
+
+// report adds a hit to the line being scanned (always the last line with hits, or a new one).
+func (fs *fileScan) report(h hit) {
+	if n := len(fs.lines); n > 0 && fs.lines[n-1].line == fs.cur.line {
+		fs.lines[n-1].hits = append(fs.lines[n-1].hits, h)
+		return
+	}
+	fs.lines = append(fs.lines, lineReport{line: fs.cur.line, text: fs.cur.text, hits: []hit{h}})
+}
+
+func (fs *fileScan) reportAt(line int, text string, h hit) {
+	for i := len(fs.lines) - 1; i >= 0; i-- {
+		if fs.lines[i].line == line {
+			fs.lines[i].hits = append(fs.lines[i].hits, h)
+			return
+		}
+	}
+	fs.lines = append(fs.lines, lineReport{line: line, text: text, hits: []hit{h}})
+}
+
+// scan walks every hunk: context lines carry comment state and addressees, added lines are
+// inspected. Deleted lines are not part of the new file and are skipped entirely.
+func (fs *fileScan) scan() {
+	for hi := range fs.f.Hunks {
+		seq, hv := fs.view(&fs.f.Hunks[hi])
+		for j, l := range seq {
+			if j%ctxLines == 0 && fs.ctx != nil && fs.ctx.Err() != nil {
+				return
+			}
+			if l.Kind != review.Add {
+				fs.contextLine(&hv, j)
+				continue
+			}
+			next := ""
+			if j+1 < len(seq) {
+				next = firstProse(hv.texts[j+1], hv.segs[j+1])
+			}
+			fs.cur = lineReport{line: l.New, text: hv.texts[j]}
+			fs.scanLine(&hv, j, next)
+		}
+	}
+	fs.reportUserTurns()
+}
+
+// view returns the new side of a hunk (context and added lines) and its prose spans.
+func (fs *fileScan) view(h *review.Hunk) ([]review.Line, hunkView) {
+	seq := make([]review.Line, 0, len(h.Lines))
+	for _, l := range h.Lines {
+		if l.Kind == review.Add || l.Kind == review.Context {
+			seq = append(seq, l)
+		}
+	}
+	var st lang.State
+	hv := hunkView{texts: make([]string, len(seq)), segs: make([][]lang.Span, len(seq)), addrCand: -100}
+	for j := range seq {
+		hv.texts[j] = strings.TrimSuffix(seq[j].Text, "\r")
+		hv.segs[j] = fs.kind.Spans(hv.texts[j], &st)
+	}
+	return seq, hv
+}
+
+// contextLine notes an addressee in the prose of a context line.
+func (fs *fileScan) contextLine(hv *hunkView, j int) {
+	if len(hv.segs[j]) == 0 {
+		return
+	}
+	fs.lower = lang.AppendLower(fs.lower[:0], hv.texts[j])
+	if triggers(fs.lower)&tAddr != 0 {
+		hv.addrCand = j
+	}
+}
+
+// reportUserTurns reports the user/human turns once a system or assistant turn proved the
+// file fakes a conversation.
+func (fs *fileScan) reportUserTurns() {
+	if !fs.validTurn {
+		return
+	}
+	for _, p := range fs.userTurns {
+		fs.reportAt(p.line, p.text, hit{
+			detail: fmt.Sprintf("fake conversation turn %q next to a fake system/assistant turn", p.label+":"),
+			conf:   0.75, focus: p.at,
+		})
+	}
+	sort.SliceStable(fs.lines, func(a, b int) bool { return fs.lines[a].line < fs.lines[b].line })
+}
+
+// emit turns the per-line hits into findings, one per line, in new-file order.
+func (fs *fileScan) emit(u *review.Unit, r *review.Result) {
+	p := fs.f.Path()
+	for _, lr := range fs.lines {
+		if len(lr.hits) == 0 {
+			continue
+		}
+		conf, details := merge(lr.hits)
+		r.Add(review.Finding{
+			RuleID: review.InjectionRuleID, Severity: policy.High, Confidence: conf, CWE: []string{"CWE-1427"},
+			Path: p, Line: lr.line, EndLine: lr.line,
+			Message: "prompt injection: " + strings.Join(details, "; ") + review.InCommit(u),
+			Source:  "injection",
+		}.LineEvidence(lr.text, lr.hits[0].focus))
+	}
+}
+
+// merge returns the confidence of a line's hits (the highest, a little more when several
+// signals agree) and their distinct details, in order.
+func merge(hits []hit) (float64, []string) {
+	conf := 0.0
+	var details []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		conf = max(conf, h.conf)
+		if !seen[h.detail] {
+			seen[h.detail] = true
+			details = append(details, h.detail)
+		}
+	}
+	if len(details) > 1 {
+		conf += 0.05
+	}
+	conf = min(conf, 1)
+	if conf <= 0 {
+		conf = 0.5
+	}
+	return conf, details
+}

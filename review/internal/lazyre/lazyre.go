@@ -1,0 +1,48 @@
+// Package lazyre holds regular expressions compiled on first use.
+//
+// The scanners hold about a hundred patterns; compiling them when the packages load cost every
+// hook run ~8 ms, most of them for rules that the change never needs. A pattern is checked by
+// the tests of the package that declares it (every rule runs there), not at start-up: an
+// invalid pattern panics on first use, like regexp.MustCompile.
+package lazyre
+
+import (
+	"regexp"
+	"sync"
+)
+
+// RE is a regular expression compiled on first use. It is safe for concurrent use.
+type RE struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
+}
+
+// New is regexp.MustCompile, deferred.
+func New(src string) *RE { return &RE{src: src} }
+
+// Get returns the compiled expression, compiling it on the first call.
+func (l *RE) Get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
+
+func (l *RE) String() string                             { return l.src }
+func (l *RE) MatchString(s string) bool                  { return l.Get().MatchString(s) }
+func (l *RE) Match(b []byte) bool                        { return l.Get().Match(b) }
+func (l *RE) Find(b []byte) []byte                       { return l.Get().Find(b) }
+func (l *RE) FindIndex(b []byte) []int                   { return l.Get().FindIndex(b) }
+func (l *RE) FindSubmatchIndex(b []byte) []int           { return l.Get().FindSubmatchIndex(b) }
+func (l *RE) FindString(s string) string                 { return l.Get().FindString(s) }
+func (l *RE) FindStringIndex(s string) []int             { return l.Get().FindStringIndex(s) }
+func (l *RE) FindStringSubmatch(s string) []string       { return l.Get().FindStringSubmatch(s) }
+func (l *RE) FindStringSubmatchIndex(s string) []int     { return l.Get().FindStringSubmatchIndex(s) }
+func (l *RE) FindAllString(s string, n int) []string     { return l.Get().FindAllString(s, n) }
+func (l *RE) FindAllStringIndex(s string, n int) [][]int { return l.Get().FindAllStringIndex(s, n) }
+func (l *RE) FindAllStringSubmatch(s string, n int) [][]string {
+	return l.Get().FindAllStringSubmatch(s, n)
+}
+func (l *RE) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	return l.Get().FindAllStringSubmatchIndex(s, n)
+}
+func (l *RE) ReplaceAllString(s, repl string) string { return l.Get().ReplaceAllString(s, repl) }
