@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // rawEntry is one record of `git diff-* --raw -z`.
@@ -56,7 +56,7 @@ func parseRaw(b []byte) ([]rawEntry, error) {
 
 // unit builds one review unit from a plumbing diff command (diff-index or diff-tree) and its
 // tree arguments. The raw -z listing gives exact names; the patch gives the lines.
-func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, trees ...string) (review.Unit, error) {
+func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, trees ...string) (diff.Unit, error) {
 	var (
 		recursive = "-r"
 		renames   = "-M"
@@ -75,9 +75,9 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 	out, err := g.run(ctx, nil, append(args, trees...)...)
 	if err != nil {
 		if missingObject(err) {
-			return review.Unit{}, &unreadableError{commit: commit, err: err}
+			return diff.Unit{}, &unreadableError{commit: commit, err: err}
 		}
-		return review.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
+		return diff.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
 	}
 	rawOut, patchOut := out, []byte(nil)
 	if i := bytes.Index(out, []byte{0, 0}); i >= 0 {
@@ -85,7 +85,7 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 	}
 	entries, err := parseRaw(rawOut)
 	if err != nil {
-		return review.Unit{}, err
+		return diff.Unit{}, err
 	}
 	// An unmerged path (a conflict not yet resolved) has no staged content and no patch
 	// section ("* Unmerged path"): nothing of it can be committed until it is staged.
@@ -96,17 +96,17 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 		}
 	}
 	entries = merged
-	u := review.Unit{Commit: commit}
+	u := diff.Unit{Commit: commit}
 	if len(entries) == 0 {
 		return u, nil
 	}
-	files, err := review.ParseDiff(patchOut)
+	files, err := diff.ParseDiff(patchOut)
 	if err != nil {
-		return review.Unit{}, err
+		return diff.Unit{}, err
 	}
 	files = pairTypeChanges(files, entries)
 	if len(files) != len(entries) {
-		return review.Unit{}, fmt.Errorf("failed to read the diff: git listed %d files but the patch has %d", len(entries), len(files))
+		return diff.Unit{}, fmt.Errorf("failed to read the diff: git listed %d files but the patch has %d", len(entries), len(files))
 	}
 	for i := range files {
 		e := &entries[i]
@@ -118,9 +118,9 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 			text, err := r.blobIsText(ctx, e.newOID)
 			if err != nil {
 				if missingObject(err) {
-					return review.Unit{}, &unreadableError{commit: commit, err: err}
+					return diff.Unit{}, &unreadableError{commit: commit, err: err}
 				}
-				return review.Unit{}, err
+				return diff.Unit{}, err
 			}
 			if text {
 				one := append(append(append([]string{}, cmd...), recursive, renames, patch, noContext, textFlag), diffFlags...)
@@ -132,15 +132,15 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 				}
 				out, err := g.run(ctx, nil, one...)
 				if err != nil {
-					return review.Unit{}, fmt.Errorf("failed to read the diff of %q: %w", e.newPath, err)
+					return diff.Unit{}, fmt.Errorf("failed to read the diff of %q: %w", e.newPath, err)
 				}
-				again, err := review.ParseDiff(out)
+				again, err := diff.ParseDiff(out)
 				if err != nil {
-					return review.Unit{}, err
+					return diff.Unit{}, err
 				}
 				for _, g := range again {
 					// A type change is a deletion then a creation: the creation holds the content.
-					if g.Status != review.Deleted && (g.Path() == e.newPath || len(again) == 1) {
+					if g.Status != diff.Deleted && (g.Path() == e.newPath || len(again) == 1) {
 						g.OldPath, g.NewPath, g.Status = f.OldPath, f.NewPath, f.Status
 						g.OldMode, g.NewMode, g.OldOID, g.NewOID = f.OldMode, f.NewMode, f.OldOID, f.NewOID
 						g.Binary = false
@@ -158,14 +158,14 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 // pairTypeChanges drops the deletion half of each type change (file, symlink, submodule):
 // --raw lists one T entry, the patch shows a deletion then a creation of the same path. The
 // creation holds the new content, so the files line up with the entries again.
-func pairTypeChanges(files []review.FileDiff, entries []rawEntry) []review.FileDiff {
-	out := make([]review.FileDiff, 0, len(files))
+func pairTypeChanges(files []diff.FileDiff, entries []rawEntry) []diff.FileDiff {
+	out := make([]diff.FileDiff, 0, len(files))
 	j := 0
 	for i := range entries {
 		if j >= len(files) {
 			break
 		}
-		if entries[i].status == 'T' && j+1 < len(files) && files[j].Status == review.Deleted && files[j+1].Status == review.Added {
+		if entries[i].status == 'T' && j+1 < len(files) && files[j].Status == diff.Deleted && files[j+1].Status == diff.Added {
 			j++
 		}
 		out = append(out, files[j])
@@ -175,25 +175,25 @@ func pairTypeChanges(files []review.FileDiff, entries []rawEntry) []review.FileD
 }
 
 // applyRaw overwrites the patch's best-effort names and status with git's exact ones.
-func applyRaw(f *review.FileDiff, e *rawEntry) {
+func applyRaw(f *diff.FileDiff, e *rawEntry) {
 	f.OldMode, f.NewMode = e.oldMode, e.newMode
 	f.OldOID, f.NewOID = e.oldOID, e.newOID
 	switch e.status {
 	case 'A':
-		f.Status, f.OldPath, f.NewPath = review.Added, "", e.newPath
+		f.Status, f.OldPath, f.NewPath = diff.Added, "", e.newPath
 		f.OldMode = ""
 	case 'D':
-		f.Status, f.OldPath, f.NewPath = review.Deleted, e.oldPath, ""
+		f.Status, f.OldPath, f.NewPath = diff.Deleted, e.oldPath, ""
 		f.NewMode = ""
 	case 'R':
-		f.Status, f.OldPath, f.NewPath = review.Renamed, e.oldPath, e.newPath
+		f.Status, f.OldPath, f.NewPath = diff.Renamed, e.oldPath, e.newPath
 	case 'C':
-		f.Status, f.OldPath, f.NewPath = review.Copied, e.oldPath, e.newPath
+		f.Status, f.OldPath, f.NewPath = diff.Copied, e.oldPath, e.newPath
 	default:
 		f.OldPath, f.NewPath = e.oldPath, e.newPath
-		f.Status = review.Modified
+		f.Status = diff.Modified
 		if len(f.Hunks) == 0 && !f.Binary && e.oldMode != e.newMode && e.oldOID == e.newOID {
-			f.Status = review.ModeOnly
+			f.Status = diff.ModeOnly
 		}
 	}
 }
@@ -319,7 +319,7 @@ var emptyTrees = map[string]string{
 
 // Staged returns the staged set: the index (GIT_INDEX_FILE honoured) against HEAD, or against
 // the empty tree on an unborn branch.
-func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
+func (r *Repo) Staged(ctx context.Context) (*diff.Change, error) {
 	var (
 		diffIndex = "diff-index"
 		cached    = "--cached"
@@ -345,7 +345,7 @@ func (r *Repo) Staged(ctx context.Context) (*review.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return &review.Change{Kind: "staged", Base: head, Head: "index", Units: []review.Unit{u}, Blobs: r}, nil
+	return &diff.Change{Kind: "staged", Base: head, Head: "index", Units: []diff.Unit{u}, Blobs: r}, nil
 }
 
 // unreadableError is a change git could not read because an object is missing (a partial
@@ -382,7 +382,7 @@ func missingObject(err error) bool {
 func (r *Repo) keepUnreadable(err error) error {
 	var ue *unreadableError
 	if errors.As(err, &ue) {
-		r.Unreadable = append(r.Unreadable, review.NotRun{Component: "git", Reason: ue.Error()})
+		r.Unreadable = append(r.Unreadable, ue.Error())
 		return nil
 	}
 	return err
@@ -405,7 +405,7 @@ func (r *Repo) emptyDir() (string, error) {
 }
 
 // commitUnit is one commit against its first parent (the empty tree for a root commit).
-func (r *Repo) commitUnit(ctx context.Context, commit string) (review.Unit, string, error) {
+func (r *Repo) commitUnit(ctx context.Context, commit string) (diff.Unit, string, error) {
 	var (
 		revParse = "rev-parse"
 		verify   = "--verify"
@@ -415,7 +415,7 @@ func (r *Repo) commitUnit(ctx context.Context, commit string) (review.Unit, stri
 	parent, err := r.Git.output(ctx, revParse, verify, quiet, end, commit+"^1")
 	if err != nil {
 		if exitCode(err) != 1 {
-			return review.Unit{}, "", err
+			return diff.Unit{}, "", err
 		}
 		parent = "" // a root commit
 	}
@@ -423,12 +423,12 @@ func (r *Repo) commitUnit(ctx context.Context, commit string) (review.Unit, stri
 }
 
 // unitAgainst diffs commit against parent ("" for a root commit: the empty tree).
-func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (review.Unit, string, error) {
+func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (diff.Unit, string, error) {
 	diffTree := "diff-tree"
 	if parent == "" {
 		var err error
 		if parent, err = r.EmptyTree(ctx); err != nil {
-			return review.Unit{}, "", err
+			return diff.Unit{}, "", err
 		}
 	}
 	u, err := r.unit(ctx, r.Git, commit, []string{diffTree}, parent, commit)
@@ -439,7 +439,7 @@ func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (review.U
 type listedCommit struct{ id, parent string }
 
 // Commit returns one commit's change against its first parent.
-func (r *Repo) Commit(ctx context.Context, rev string) (*review.Change, error) {
+func (r *Repo) Commit(ctx context.Context, rev string) (*diff.Change, error) {
 	id, err := r.resolveCommit(ctx, rev, false)
 	if err != nil {
 		return nil, err
@@ -448,11 +448,11 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*review.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return &review.Change{Kind: "commit", Base: parent, Head: id, Units: []review.Unit{u}, Blobs: r}, nil
+	return &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil
 }
 
 // Range returns every commit in A..B, each at its own content.
-func (r *Repo) Range(ctx context.Context, spec string) (*review.Change, error) {
+func (r *Repo) Range(ctx context.Context, spec string) (*diff.Change, error) {
 	a, b, ok := strings.Cut(spec, "..")
 	if !ok || strings.HasPrefix(b, ".") || a == "" || b == "" {
 		return nil, fmt.Errorf("bad range %q: want A..B", spec)
@@ -469,11 +469,11 @@ func (r *Repo) Range(ctx context.Context, spec string) (*review.Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := &review.Change{Kind: "range", Base: base, Head: head, Blobs: r}
+	ch := &diff.Change{Kind: "range", Base: base, Head: head, Blobs: r}
 	return ch, r.addCommits(ctx, ch, commits)
 }
 
-func (r *Repo) addCommits(ctx context.Context, ch *review.Change, commits []listedCommit) error {
+func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
 	for _, c := range commits {
 		u, _, err := r.unitAgainst(ctx, c.id, c.parent)
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 const zero40 = "0000000000000000000000000000000000000000"
@@ -112,25 +112,25 @@ func TestApplyRaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hunks := []review.Hunk{{NewStart: 1, NewLines: 1, Lines: []review.Line{{Kind: review.Add, New: 1, Text: "y"}}}}
+	hunks := []diff.Hunk{{NewStart: 1, NewLines: 1, Lines: []diff.Line{{Kind: diff.Add, New: 1, Text: "y"}}}}
 	tests := []struct {
 		entry int
-		in    review.FileDiff
-		want  review.FileDiff
+		in    diff.FileDiff
+		want  diff.FileDiff
 	}{
-		{0, review.FileDiff{OldPath: "mod.txt", NewPath: "copy.txt", Status: review.Copied, Hunks: hunks},
-			review.FileDiff{OldPath: "mod.txt", NewPath: "copy.txt", Status: review.Copied, OldMode: "100644", NewMode: "100644", Hunks: hunks}},
-		{1, review.FileDiff{OldPath: "del.txt", Status: review.Deleted},
-			review.FileDiff{OldPath: "del.txt", Status: review.Deleted, OldMode: "100644"}},
-		{2, review.FileDiff{OldPath: "best effort", NewPath: "best effort", Status: review.Modified, Hunks: hunks},
-			review.FileDiff{OldPath: "mod.txt", NewPath: "mod.txt", Status: review.Modified, OldMode: "100644", NewMode: "100644", Hunks: hunks}},
+		{0, diff.FileDiff{OldPath: "mod.txt", NewPath: "copy.txt", Status: diff.Copied, Hunks: hunks},
+			diff.FileDiff{OldPath: "mod.txt", NewPath: "copy.txt", Status: diff.Copied, OldMode: "100644", NewMode: "100644", Hunks: hunks}},
+		{1, diff.FileDiff{OldPath: "del.txt", Status: diff.Deleted},
+			diff.FileDiff{OldPath: "del.txt", Status: diff.Deleted, OldMode: "100644"}},
+		{2, diff.FileDiff{OldPath: "best effort", NewPath: "best effort", Status: diff.Modified, Hunks: hunks},
+			diff.FileDiff{OldPath: "mod.txt", NewPath: "mod.txt", Status: diff.Modified, OldMode: "100644", NewMode: "100644", Hunks: hunks}},
 		// the exact names from -z replace the patch's best-effort ones
-		{3, review.FileDiff{OldPath: "old.txt", NewPath: `"new\nname.txt"`, Status: review.Renamed},
-			review.FileDiff{OldPath: "old.txt", NewPath: "new\nname.txt", Status: review.Renamed, OldMode: "100644", NewMode: "100644"}},
-		{4, review.FileDiff{OldPath: "run.sh", NewPath: "run.sh", Status: review.Modified},
-			review.FileDiff{OldPath: "run.sh", NewPath: "run.sh", Status: review.ModeOnly, OldMode: "100644", NewMode: "100755"}},
-		{5, review.FileDiff{NewPath: "tab", Status: review.Added, Hunks: hunks},
-			review.FileDiff{NewPath: "tab\tadd.txt", Status: review.Added, NewMode: "100644", Hunks: hunks}},
+		{3, diff.FileDiff{OldPath: "old.txt", NewPath: `"new\nname.txt"`, Status: diff.Renamed},
+			diff.FileDiff{OldPath: "old.txt", NewPath: "new\nname.txt", Status: diff.Renamed, OldMode: "100644", NewMode: "100644"}},
+		{4, diff.FileDiff{OldPath: "run.sh", NewPath: "run.sh", Status: diff.Modified},
+			diff.FileDiff{OldPath: "run.sh", NewPath: "run.sh", Status: diff.ModeOnly, OldMode: "100644", NewMode: "100755"}},
+		{5, diff.FileDiff{NewPath: "tab", Status: diff.Added, Hunks: hunks},
+			diff.FileDiff{NewPath: "tab\tadd.txt", Status: diff.Added, NewMode: "100644", Hunks: hunks}},
 	}
 	for _, tt := range tests {
 		f := tt.in
@@ -146,9 +146,9 @@ func TestApplyRaw(t *testing.T) {
 	}
 	// A mode change with content is modified, not mode-only.
 	e := rawEntry{oldMode: "100644", newMode: "100755", oldOID: "a", newOID: "b", status: 'M', oldPath: "s", newPath: "s"}
-	f := review.FileDiff{Hunks: hunks}
+	f := diff.FileDiff{Hunks: hunks}
 	applyRaw(&f, &e)
-	if f.Status != review.Modified {
+	if f.Status != diff.Modified {
 		t.Errorf("mode and content change: status %q, want modified", f.Status)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // lsRemoteTimeout bounds the one network call a review makes: asking the remote being pushed to
@@ -84,7 +84,7 @@ type object struct{ oid, typ string }
 // left out, and what the remote has is taken from the remote itself: the remote ids git
 // hands the hook, and `git ls-remote` when a ref is new there; never the local
 // remote-tracking refs, which may be stale or belong to another server.
-func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*review.Change, error) {
+func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*diff.Change, error) {
 	return r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
 		return r.remoteHas(ctx, remote, url, pushed)
 	})
@@ -99,7 +99,7 @@ var ErrFrameworkPush = errors.New("cannot tell what this push sends under the pr
 // pushed goes unreviewed, it reviews that ref and every local branch and tag, each against
 // what the remote has (`git ls-remote`, which must succeed: if the remote cannot be listed
 // the review fails closed), and Notes says so.
-func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []PushRef) (*review.Change, error) {
+func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []PushRef) (*diff.Change, error) {
 	dest := url
 	if dest == "" {
 		dest = remote
@@ -146,8 +146,8 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 
 // push reviews refs: blobs and trees by content (unless onRemote already has that object),
 // commits not reachable from what have returns.
-func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]bool, have func([]PushRef) ([]string, error)) (*review.Change, error) {
-	ch := &review.Change{Kind: "push", Blobs: r}
+func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]bool, have func([]PushRef) ([]string, error)) (*diff.Change, error) {
+	ch := &diff.Change{Kind: "push", Blobs: r}
 	var pushed []PushRef
 	for _, ref := range refs {
 		if isZeroOID(ref.LocalOID) || ref.LocalRef == "(delete)" {
@@ -345,7 +345,7 @@ func (r *Repo) batchCheck(ctx context.Context, names []string) ([]object, error)
 
 // addObject adds a unit for a pushed ref that points at a tree (every file in it, as added)
 // or a blob (its content as one added file named after the ref).
-func (r *Repo) addObject(ctx context.Context, ch *review.Change, ref PushRef, o object) error {
+func (r *Repo) addObject(ctx context.Context, ch *diff.Change, ref PushRef, o object) error {
 	if o.typ == "tree" {
 		empty, err := r.EmptyTree(ctx)
 		if err != nil {
@@ -371,7 +371,7 @@ func (r *Repo) addObject(ctx context.Context, ch *review.Change, ref PushRef, o 
 	if name == "" {
 		name = ref.LocalRef
 	}
-	f := review.FileDiff{Status: review.Added, NewPath: name, NewMode: "100644", NewOID: o.oid}
+	f := diff.FileDiff{Status: diff.Added, NewPath: name, NewMode: "100644", NewOID: o.oid}
 	head := data
 	if len(head) > 8000 {
 		head = head[:8000]
@@ -379,13 +379,13 @@ func (r *Repo) addObject(ctx context.Context, ch *review.Change, ref PushRef, o 
 	if bytes.IndexByte(head, 0) >= 0 {
 		f.Binary = true
 	} else if len(data) > 0 {
-		h := review.Hunk{NewStart: 1, NoNewlineAtEnd: data[len(data)-1] != '\n'}
+		h := diff.Hunk{NewStart: 1, NoNewlineAtEnd: data[len(data)-1] != '\n'}
 		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-			h.Lines = append(h.Lines, review.Line{Kind: review.Add, New: i + 1, Text: line})
+			h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: line})
 		}
 		h.NewLines = len(h.Lines)
-		f.Hunks = []review.Hunk{h}
+		f.Hunks = []diff.Hunk{h}
 	}
-	ch.Units = append(ch.Units, review.Unit{Commit: o.oid, Files: []review.FileDiff{f}})
+	ch.Units = append(ch.Units, diff.Unit{Commit: o.oid, Files: []diff.FileDiff{f}})
 	return nil
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-
-	"github.com/tollgate-dev/tollgate/review"
 )
 
 // ErrNotRepository is returned outside a git work tree.
@@ -21,9 +19,9 @@ type Repo struct {
 	CommonDir    string // absolute; differs from GitDir in a linked worktree
 	HooksDir     string // absolute: where git really looks for hooks
 	ObjectFormat string // sha1 or sha256
-	// Unreadable lists what a change could not be read for (an object missing from a partial
-	// clone): the review that gets the change is incomplete, never clean.
-	Unreadable []review.NotRun
+	// Unreadable lists why parts of a change could not be read (an object missing from a
+	// partial clone): the review that gets the change is incomplete, never clean.
+	Unreadable []string
 	// Notes are what a reader of the report must know about how the change was chosen (a
 	// remote that could not be asked what it has).
 	Notes     []string

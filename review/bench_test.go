@@ -12,12 +12,14 @@ import (
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
 
 // Benchmarks for the scanners on the same workloads as scripts/bench.sh: Go's net/http sources
 // and 1 MB of random base64, each staged as new files.
 
-func netHTTPUnit(b *testing.B) *Unit {
+func netHTTPUnit(b *testing.B) *diff.Unit {
 	b.Helper()
 	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
 	entries, err := os.ReadDir(dir)
@@ -31,18 +33,18 @@ func netHTTPUnit(b *testing.B) *Unit {
 		}
 	}
 	sort.Strings(names)
-	u := &Unit{}
+	u := &diff.Unit{}
 	for _, n := range names {
 		data, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			b.Fatal(err)
 		}
-		u.Files = append(u.Files, addedFile(n, strings.TrimSuffix(string(data), "\n")).Files[0])
+		u.Files = append(u.Files, difftest.AddedUnit(n, strings.TrimSuffix(string(data), "\n")).Files[0])
 	}
 	return u
 }
 
-func base64Unit(b *testing.B) *Unit {
+func base64Unit(b *testing.B) *diff.Unit {
 	b.Helper()
 	raw := make([]byte, 768<<10)
 	if _, err := rand.Read(raw); err != nil {
@@ -55,10 +57,10 @@ func base64Unit(b *testing.B) *Unit {
 		enc = enc[76:]
 	}
 	lines = append(lines, enc)
-	return addedFile("blob.b64", strings.Join(lines, "\n"))
+	return difftest.AddedUnit("blob.b64", strings.Join(lines, "\n"))
 }
 
-func unitBytes(u *Unit) int64 {
+func unitBytes(u *diff.Unit) int64 {
 	n := 0
 	for i := range u.Files {
 		for _, l := range u.Files[i].AddedLines() {
@@ -68,7 +70,7 @@ func unitBytes(u *Unit) int64 {
 	return int64(n)
 }
 
-func benchScanner(b *testing.B, s Scanner, u *Unit) {
+func benchScanner(b *testing.B, s Scanner, u *diff.Unit) {
 	b.SetBytes(unitBytes(u))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ const maxBinaryBytes = 4 * maxScanBytes
 // (0), archive members under "archive!member". A secret already in the old version of the
 // file (the same rule on the same text) is not reported again. What could not be read or
 // unpacked is reported as not run: the review is incomplete, never clean.
-func (s *SecretsScanner) scanBinary(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
+func (s *SecretsScanner) scanBinary(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result) {
 	path := f.Path()
 	notRun := func(reason string) {
 		r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: reason})
@@ -44,7 +45,7 @@ func (s *SecretsScanner) scanBinary(ctx context.Context, u *Unit, f *FileDiff, r
 }
 
 // scanBinaryText scans one piece of text found in a binary file.
-func (s *SecretsScanner) scanBinaryText(u *Unit, t binText, old map[string]bool, r *Result) {
+func (s *SecretsScanner) scanBinaryText(u *diff.Unit, t binText, old map[string]bool, r *Result) {
 	if t.Member {
 		secs, err := s.Detector.ScanPath(t.Path)
 		if err != nil {
@@ -83,8 +84,8 @@ func (s *SecretsScanner) scanBinaryText(u *Unit, t binText, old map[string]bool,
 // oldBinaryLines returns the findings' lines in the old version of a modified binary file,
 // keyed by path, rule and line text (nil when there is no old version or it cannot be read:
 // then everything counts as new).
-func (s *SecretsScanner) oldBinaryLines(ctx context.Context, u *Unit, f *FileDiff) map[string]bool {
-	if f.Status == Added || !realOID(f.OldOID) || f.OldOID == f.NewOID {
+func (s *SecretsScanner) oldBinaryLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) map[string]bool {
+	if f.Status == diff.Added || !realOID(f.OldOID) || f.OldOID == f.NewOID {
 		return nil
 	}
 	data, err := u.Blobs.ReadBlob(ctx, f.OldOID)

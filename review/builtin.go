@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -83,8 +84,8 @@ func dedupRules(in []Rule) []Rule {
 }
 
 // Scan implements Scanner.
-func (BuiltinScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) { builtinFile(ctx, u, f, r) })
+func (BuiltinScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) error {
+	return forEachFile(ctx, u, r, func(f *diff.FileDiff, r *Result) { builtinFile(ctx, u, f, r) })
 }
 
 // ctxLines is how many lines a per-line scanner reads between two looks at its context.
@@ -92,8 +93,8 @@ const ctxLines = 4096
 
 // builtinFile runs the built-in rules on one file; once ctx ends it stops (forEachFile then
 // reports the file as not finished).
-func builtinFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
-	if f.Status == Deleted {
+func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result) {
+	if f.Status == diff.Deleted {
 		return
 	}
 	p := f.Path()
@@ -163,7 +164,7 @@ func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, s
 	return sev, msg
 }
 
-func inCommit(u *Unit) string {
+func inCommit(u *diff.Unit) string {
 	if u.Commit == "" {
 		return ""
 	}
@@ -171,7 +172,7 @@ func inCommit(u *Unit) string {
 }
 
 // joinLines joins added lines' text with newlines.
-func joinLines(ls []Line) string {
+func joinLines(ls []diff.Line) string {
 	var b strings.Builder
 	for i, l := range ls {
 		if i > 0 {

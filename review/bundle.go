@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // The material a model sees: the change with new-file line numbers (a few lines of the file
@@ -28,7 +29,7 @@ type matFile struct {
 	path    string
 	role    string // change | context
 	lines   []matLine
-	deleted []Line // deletion-only hunks (old-file numbers)
+	deleted []diff.Line // deletion-only hunks (old-file numbers)
 }
 
 type material struct {
@@ -103,17 +104,17 @@ func parseMaterial(text string) map[string][]matLine {
 
 // buildMaterial assembles the change and its context under the limits in cfg.Context; the
 // strings are the limits that were reached.
-func buildMaterial(ctx context.Context, u *Unit, cfg policy.Config) (material, []string) {
+func buildMaterial(ctx context.Context, u *diff.Unit, cfg policy.Config) (material, []string) {
 	var m material
 	var limits []string
 	lim := cfg.Context
 	for i := range u.Files {
 		f := &u.Files[i]
-		if f.Binary || f.Status == ModeOnly {
+		if f.Binary || f.Status == diff.ModeOnly {
 			continue
 		}
 		mf := matFile{path: f.Path(), role: "change"}
-		if f.Status == Deleted {
+		if f.Status == diff.Deleted {
 			for _, h := range f.Hunks {
 				mf.deleted = append(mf.deleted, deletedLines(h)...)
 			}
@@ -132,10 +133,10 @@ func buildMaterial(ctx context.Context, u *Unit, cfg policy.Config) (material, [
 	return m, limits
 }
 
-func deletedLines(h Hunk) []Line {
-	var out []Line
+func deletedLines(h diff.Hunk) []diff.Line {
+	var out []diff.Line
 	for _, l := range h.Lines {
-		if l.Kind == Del {
+		if l.Kind == diff.Del {
 			out = append(out, l)
 		}
 	}
@@ -144,7 +145,7 @@ func deletedLines(h Hunk) []Line {
 
 // changeLines returns the new-file lines around each hunk (added ones marked) and the lines of
 // deletion-only hunks.
-func changeLines(ctx context.Context, u *Unit, f *FileDiff) ([]matLine, []Line) {
+func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]matLine, []diff.Line) {
 	var whole []string
 	if u.Blobs != nil && f.NewOID != "" {
 		if data, err := u.Blobs.ReadBlob(ctx, f.NewOID); err == nil && !bytes.ContainsRune(data, 0) {
@@ -152,17 +153,17 @@ func changeLines(ctx context.Context, u *Unit, f *FileDiff) ([]matLine, []Line) 
 		}
 	}
 	added := map[int]string{}
-	var deleted []Line
+	var deleted []diff.Line
 	show := map[int]bool{}
 	for _, h := range f.Hunks {
 		adds := 0
 		for _, l := range h.Lines {
 			switch l.Kind {
-			case Add:
+			case diff.Add:
 				added[l.New] = l.Text
 				show[l.New] = true
 				adds++
-			case Context:
+			case diff.Context:
 				show[l.New] = true
 			}
 		}

@@ -1,5 +1,5 @@
-// Package review is the pipeline: the change's diff in tollgate's own types, the scanners, and
-// the reports.
+// Package review is the pipeline: Run applies the scanners to a diff.Change, then suppression,
+// masking and ordering, and the reports are written from its Report.
 //
 // Rules and guarantees:
 //   - review never runs git and never touches the network: it gets a Change (parsed diffs) and

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -51,7 +52,7 @@ type loaded struct {
 // expander reads the repository at one version, caching lookups.
 type expander struct {
 	ctx    context.Context
-	blobs  BlobReader
+	blobs  diff.BlobReader
 	rev    string
 	follow bool
 	lists  map[string]map[string]bool // dir -> the files directly in it
@@ -64,7 +65,7 @@ type goModule struct {
 }
 
 // expand adds context files to m under cfg.Context and returns the limits that cut it short.
-func expand(ctx context.Context, u *Unit, cfg policy.Config, m *material) []string {
+func expand(ctx context.Context, u *diff.Unit, cfg policy.Config, m *material) []string {
 	lim := cfg.Context
 	if u == nil || u.Blobs == nil || lim.MaxFiles <= 0 || lim.MaxExpansionRounds <= 0 {
 		return nil
@@ -140,11 +141,11 @@ func contextFile(p, text string) matFile {
 }
 
 // seeds are the changed files expansion starts from, sorted by path.
-func (e *expander) seeds(u *Unit) []expansionSource {
+func (e *expander) seeds(u *diff.Unit) []expansionSource {
 	var out []expansionSource
 	for i := range u.Files {
 		f := &u.Files[i]
-		if f.Status == Deleted || f.Status == ModeOnly || f.Binary || f.NewPath == "" ||
+		if f.Status == diff.Deleted || f.Status == diff.ModeOnly || f.Binary || f.NewPath == "" ||
 			f.NewMode == "120000" || f.NewMode == "160000" || !policy.CleanRepoPath(f.NewPath) {
 			continue
 		}
@@ -162,7 +163,7 @@ func (e *expander) seeds(u *Unit) []expansionSource {
 			var b strings.Builder
 			for _, h := range f.Hunks {
 				for _, l := range h.Lines {
-					if l.Kind != Del {
+					if l.Kind != diff.Del {
 						b.WriteString(l.Text)
 						b.WriteByte('\n')
 					}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // fakeFile is one tree entry of the fake repository.
@@ -90,19 +91,19 @@ func (r *fakeRepo) escaped() []string {
 }
 
 // addedUnit is a unit at rev in which each path is a new file (every line added).
-func addedUnit(r *fakeRepo, rev string, paths ...string) *Unit {
-	u := &Unit{Commit: rev, Blobs: r}
+func addedUnit(r *fakeRepo, rev string, paths ...string) *diff.Unit {
+	u := &diff.Unit{Commit: rev, Blobs: r}
 	for _, p := range paths {
 		f, ok := r.revs[rev][p]
 		if !ok {
 			panic("no file " + p)
 		}
 		lines := strings.Split(strings.TrimSuffix(f.content, "\n"), "\n")
-		h := Hunk{NewStart: 1, NewLines: len(lines)}
+		h := diff.Hunk{NewStart: 1, NewLines: len(lines)}
 		for i, l := range lines {
-			h.Lines = append(h.Lines, Line{Kind: Add, New: i + 1, Text: l})
+			h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: l})
 		}
-		u.Files = append(u.Files, FileDiff{NewPath: p, Status: Added, NewMode: f.mode, NewOID: oidOf(f.content), Hunks: []Hunk{h}})
+		u.Files = append(u.Files, diff.FileDiff{NewPath: p, Status: diff.Added, NewMode: f.mode, NewOID: oidOf(f.content), Hunks: []diff.Hunk{h}})
 	}
 	return u
 }
@@ -290,8 +291,8 @@ func TestExpandSchemas(t *testing.T) {
 	}})
 	u := addedUnit(r, "", "api/handler.rb")
 	// The first line is context, not added: its reference is not followed.
-	u.Files[0].Status = Modified
-	u.Files[0].Hunks[0].Lines[0].Kind = Context
+	u.Files[0].Status = diff.Modified
+	u.Files[0].Hunks[0].Lines[0].Kind = diff.Context
 	m, limits := buildMaterial(context.Background(), u, limitsCfg(20, 200000, 2))
 	if got, want := contextPaths(t, r, "", m), []string{"api/queries.graphql", "db/schema.sql"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("context = %q, want %q", got, want)
@@ -305,7 +306,7 @@ func TestExpandSchemas(t *testing.T) {
 func TestExpandLimits(t *testing.T) {
 	ctx := context.Background()
 	r := goRepo()
-	u := func() *Unit { return addedUnit(r, "", "cmd/main.go") }
+	u := func() *diff.Unit { return addedUnit(r, "", "cmd/main.go") }
 
 	// max_files: cut, and reported; exactly enough: not reported.
 	m, limits := buildMaterial(ctx, u(), limitsCfg(2, 200000, 2))
@@ -490,9 +491,9 @@ func TestModulePath(t *testing.T) {
 // limit and, rendered last, go first.
 func TestTruncateCountsDeletions(t *testing.T) {
 	big := strings.Repeat("x", 100)
-	var del []Line
+	var del []diff.Line
 	for i := 1; i <= 50; i++ {
-		del = append(del, Line{Kind: Del, Old: i, Text: big})
+		del = append(del, diff.Line{Kind: diff.Del, Old: i, Text: big})
 	}
 	var lines []matLine
 	for i := 1; i <= 5; i++ {

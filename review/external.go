@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // ExternalTimeout bounds one external scanner run unless the policy says otherwise.
@@ -65,7 +66,7 @@ func (e *ExternalScanner) wants(p string, head []byte) bool {
 }
 
 // Scan implements Scanner.
-func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
+func (e *ExternalScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) error {
 	if _, err := policy.LookPath(e.Tool); err != nil {
 		if errors.Is(err, policy.ErrNotAllowed) {
 			return fmt.Errorf("not allowed by policy")
@@ -79,10 +80,10 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 	if blobs == nil {
 		return errors.New("the reviewed file contents are not available")
 	}
-	var picked []*FileDiff
+	var picked []*diff.FileDiff
 	for i := range u.Files {
 		f := &u.Files[i]
-		if f.Status == Deleted || f.Binary || len(f.AddedLines()) == 0 {
+		if f.Status == diff.Deleted || f.Binary || len(f.AddedLines()) == 0 {
 			continue
 		}
 		picked = append(picked, f)
@@ -96,7 +97,7 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 	}
 	defer os.RemoveAll(scratch)
 	src := filepath.Join(scratch, "src")
-	byRel := map[string]*FileDiff{}
+	byRel := map[string]*diff.FileDiff{}
 	var rels []string
 	for _, f := range picked {
 		data, err := blobs.ReadBlob(ctx, f.NewOID)
@@ -148,7 +149,7 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 	if err != nil {
 		return fmt.Errorf("failed: unreadable output: %v", err)
 	}
-	added := map[*FileDiff]map[int]string{} // new-file line -> text, per file, built once
+	added := map[*diff.FileDiff]map[int]string{} // new-file line -> text, per file, built once
 	for _, res := range results {
 		f := byRel[res.rel]
 		if f == nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // ModelStep is the optional model review: steps 4 and 7-10 of the pipeline. It runs after the
@@ -64,7 +65,7 @@ type cached struct {
 func (m *ModelStep) component() string { return "model:" + m.Provider.Name() }
 
 // run reviews one unit; it adds model findings, rejections and anything that did not run.
-func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *Unit, det []Finding, res *Result) {
+func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *diff.Unit, det []Finding, res *Result) {
 	mat, limits := buildMaterial(ctx, u, cfg)
 	res.Limits = append(res.Limits, limits...)
 	notSent := func(reason string) {
@@ -254,7 +255,7 @@ func eachObject(text string, decode func(*json.Decoder) bool) int {
 
 // anchor keeps findings whose evidence is in the material sent, correcting their line; the rest
 // are rejected with the reason.
-func anchor(raw []modelFinding, sent map[string][]matLine, u *Unit) ([]Finding, []Rejected) {
+func anchor(raw []modelFinding, sent map[string][]matLine, u *diff.Unit) ([]Finding, []Rejected) {
 	var kept []Finding
 	var rejected []Rejected
 	for _, f := range raw {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // The outgoing filter over a unit's material (step 7). Every file is scanned as itself, with
@@ -104,7 +105,7 @@ type screener struct {
 	ctx    context.Context
 	filter *redact.Filter
 	review *redact.Detector // the review's detector: its .gitleaksignore counts as a suppression
-	u      *Unit
+	u      *diff.Unit
 	sup    *suppressor
 }
 

@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"runtime"
 	"strings"
 	"sync"
@@ -12,7 +13,7 @@ import (
 // forEachFile runs fn on every file of the unit, spread over the cores, each with a private
 // Result that is merged back in file order (reports stay deterministic). When ctx ends first
 // it returns an error naming the files that were not finished.
-func forEachFile(ctx context.Context, u *Unit, r *Result, fn func(f *FileDiff, r *Result)) error {
+func forEachFile(ctx context.Context, u *diff.Unit, r *Result, fn func(f *diff.FileDiff, r *Result)) error {
 	n := len(u.Files)
 	if n == 0 {
 		return ctx.Err()

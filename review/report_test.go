@@ -13,8 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
+
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -22,15 +25,15 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // fakeScanner reports what its function adds.
 type fakeScanner struct {
 	name string
-	scan func(u *Unit, r *Result) error
+	scan func(u *diff.Unit, r *Result) error
 }
 
 func (s *fakeScanner) Name() string { return s.name }
 
-func (s *fakeScanner) Scan(_ context.Context, u *Unit, r *Result) error { return s.scan(u, r) }
+func (s *fakeScanner) Scan(_ context.Context, u *diff.Unit, r *Result) error { return s.scan(u, r) }
 
 func quiet(name string) Scanner {
-	return &fakeScanner{name: name, scan: func(*Unit, *Result) error { return nil }}
+	return &fakeScanner{name: name, scan: func(*diff.Unit, *Result) error { return nil }}
 }
 
 func finding(rule string, sev policy.Severity, path string, line int, evidence string) Finding {
@@ -41,7 +44,7 @@ func finding(rule string, sev policy.Severity, path string, line int, evidence s
 }
 
 func finds(fs ...Finding) Scanner {
-	return &fakeScanner{name: "fake", scan: func(_ *Unit, r *Result) error {
+	return &fakeScanner{name: "fake", scan: func(_ *diff.Unit, r *Result) error {
 		for _, f := range fs {
 			r.add(f)
 		}
@@ -50,12 +53,12 @@ func finds(fs ...Finding) Scanner {
 }
 
 // testChange is two files with five added lines, as one commit.
-func testChange(kind string) *Change {
-	return &Change{
+func testChange(kind string) *diff.Change {
+	return &diff.Change{
 		Kind: kind, Base: "1111111111111111111111111111111111111111", Head: "2222222222222222222222222222222222222222",
-		Units: []Unit{{Commit: "2222222222222222222222222222222222222222", Files: []FileDiff{
-			{NewPath: "app/config.go", Status: Added, Hunks: []Hunk{hunk(0, 0, 1, 3, add(1, "a"), add(2, "b"), add(3, "c"))}},
-			{OldPath: "main.go", NewPath: "main.go", Status: Modified, Hunks: []Hunk{hunk(4, 1, 4, 2, del(4, "x"), add(4, "y"), add(5, "z"))}},
+		Units: []diff.Unit{{Commit: "2222222222222222222222222222222222222222", Files: []diff.FileDiff{
+			{NewPath: "app/config.go", Status: diff.Added, Hunks: []diff.Hunk{difftest.Hunk(0, 0, 1, 3, difftest.Add(1, "a"), difftest.Add(2, "b"), difftest.Add(3, "c"))}},
+			{OldPath: "main.go", NewPath: "main.go", Status: diff.Modified, Hunks: []diff.Hunk{difftest.Hunk(4, 1, 4, 2, difftest.Del(4, "x"), difftest.Add(4, "y"), difftest.Add(5, "z"))}},
 		}}},
 	}
 }
@@ -112,7 +115,7 @@ func TestReportGolden(t *testing.T) {
 			opts: func(o *Options) { o.Notes = []string{"rule set: gitleaks defaults"} },
 			scanners: []Scanner{
 				quiet("builtin"),
-				&fakeScanner{name: "secrets", scan: func(_ *Unit, r *Result) error {
+				&fakeScanner{name: "secrets", scan: func(_ *diff.Unit, r *Result) error {
 					r.add(finding("secrets/github-pat", policy.High, "app/config.go", 2, `token := "ghp_****"`))
 					r.add(finding("secrets/private-key", policy.Critical, "main.go", 5, "-----BEGIN RSA PRIVATE KEY-----****"))
 					r.add(finding("tollgate/todo", policy.Low, "app/config.go", 1, ""))
@@ -139,7 +142,7 @@ func TestReportGolden(t *testing.T) {
 			},
 			scanners: []Scanner{
 				quiet("secrets"),
-				&fakeScanner{name: "gosec", scan: func(*Unit, *Result) error { return errors.New("gosec exited with status 2: boom") }},
+				&fakeScanner{name: "gosec", scan: func(*diff.Unit, *Result) error { return errors.New("gosec exited with status 2: boom") }},
 			},
 			status: "incomplete", exit: 3,
 		},
@@ -291,7 +294,7 @@ func TestExitCode(t *testing.T) {
 	// Through Run: the configured fail_on applies, and a scanner error is never clean.
 	rep := Run(context.Background(), testChange("staged"), Options{
 		Config:   config(nil),
-		Scanners: []Scanner{&fakeScanner{name: "x", scan: func(*Unit, *Result) error { return errors.New("crashed") }}},
+		Scanners: []Scanner{&fakeScanner{name: "x", scan: func(*diff.Unit, *Result) error { return errors.New("crashed") }}},
 	})
 	if rep.ExitCode() != 3 || rep.Status != "incomplete" || len(rep.NotRun) != 1 || rep.NotRun[0].Component != "scanner:x" {
 		t.Errorf("failed scanner: exit %d status %q not_run %+v", rep.ExitCode(), rep.Status, rep.NotRun)

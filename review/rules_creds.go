@@ -5,6 +5,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -18,7 +19,7 @@ var credentialRule = Rule{
 }
 
 // scanCredentials reports a secret written on an added line.
-func scanCredentials(u *Unit, p string, k lang.Kind, l Line, r *Result) {
+func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *Result) {
 	text := l.Text
 	if k.IsCode() || k.IsConfig() {
 		text = lang.CodePart(k, text)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -68,7 +69,7 @@ func anySecretAssignment(k lang.Kind) func(string) bool {
 	return func(text string) bool {
 		for _, line := range strings.Split(text, "\n") {
 			var r Result
-			scanCredentials(&Unit{}, "", k, Line{Kind: Add, New: 1, Text: line}, &r)
+			scanCredentials(&diff.Unit{}, "", k, diff.Line{Kind: diff.Add, New: 1, Text: line}, &r)
 			if len(r.Findings) > 0 {
 				return true
 			}
@@ -119,7 +120,7 @@ var fileRules = []fileRule{
 
 // scanFile runs the file rules on one changed file. Each rule reports once per file, at the
 // first added line (line 1 for a binary or empty file).
-func scanFile(u *Unit, f *FileDiff, p string, added []Line, r *Result) {
+func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *Result) {
 	lower := strings.ToLower(p)
 	text := ""
 	joined := false

@@ -6,24 +6,14 @@ import (
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
-
-// addedFile builds a unit with one new file whose lines are all added.
-func addedFile(path, text string) *Unit {
-	f := FileDiff{NewPath: path, Status: Added}
-	h := Hunk{NewStart: 1}
-	for i, line := range strings.Split(text, "\n") {
-		h.Lines = append(h.Lines, Line{Kind: Add, New: i + 1, Text: line})
-	}
-	h.NewLines = len(h.Lines)
-	f.Hunks = []Hunk{h}
-	return &Unit{Files: []FileDiff{f}}
-}
 
 func builtinFindings(t *testing.T, path, text string) []Finding {
 	t.Helper()
 	var r Result
-	if err := (BuiltinScanner{}).Scan(context.Background(), addedFile(path, text), &r); err != nil {
+	if err := (BuiltinScanner{}).Scan(context.Background(), difftest.AddedUnit(path, text), &r); err != nil {
 		t.Fatal(err)
 	}
 	return r.Findings
@@ -187,17 +177,17 @@ func TestRulesTestCodeIsLow(t *testing.T) {
 // TestRulesOnlyAddedLines: removed and context lines are never findings, and findings carry
 // new-file line numbers.
 func TestRulesOnlyAddedLines(t *testing.T) {
-	f := FileDiff{OldPath: "c.go", NewPath: "c.go", Status: Modified, Hunks: []Hunk{{
+	f := diff.FileDiff{OldPath: "c.go", NewPath: "c.go", Status: diff.Modified, Hunks: []diff.Hunk{{
 		OldStart: 10, OldLines: 2, NewStart: 12, NewLines: 2,
-		Lines: []Line{
-			{Kind: Context, Old: 10, New: 12, Text: "tls.Config{InsecureSkipVerify: true} // context"},
-			{Kind: Del, Old: 11, Text: "os.Chmod(p, 0777)"},
-			{Kind: Add, New: 13, Text: "subprocess.run(cmd, shell=True)"},
+		Lines: []diff.Line{
+			{Kind: diff.Context, Old: 10, New: 12, Text: "tls.Config{InsecureSkipVerify: true} // context"},
+			{Kind: diff.Del, Old: 11, Text: "os.Chmod(p, 0777)"},
+			{Kind: diff.Add, New: 13, Text: "subprocess.run(cmd, shell=True)"},
 		},
 	}}}
 	var r Result
-	if err := (BuiltinScanner{}).Scan(context.Background(), &Unit{Files: []FileDiff{{
-		OldPath: "a.py", NewPath: "a.py", Status: Modified, Hunks: f.Hunks}}}, &r); err != nil {
+	if err := (BuiltinScanner{}).Scan(context.Background(), &diff.Unit{Files: []diff.FileDiff{{
+		OldPath: "a.py", NewPath: "a.py", Status: diff.Modified, Hunks: f.Hunks}}}, &r); err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Findings) != 1 || r.Findings[0].Line != 13 || r.Findings[0].RuleID != "tollgate/shell-injection" {
@@ -229,8 +219,8 @@ func TestMarkerAllows(t *testing.T) {
 }
 
 func TestSuppressionCounted(t *testing.T) {
-	u := addedFile("a.py", "x = 1\nsubprocess.run(cmd, shell=True)  # tollgate:allow=tollgate/shell-injection\n# tollgate:allow-next-line\nos.chmod(p, 0o777)\nos.chmod(q, 0o777)")
-	rep := Run(context.Background(), &Change{Kind: "staged", Units: []Unit{*u}}, Options{Config: policy.Default(), Scanners: []Scanner{BuiltinScanner{}}})
+	u := difftest.AddedUnit("a.py", "x = 1\nsubprocess.run(cmd, shell=True)  # tollgate:allow=tollgate/shell-injection\n# tollgate:allow-next-line\nos.chmod(p, 0o777)\nos.chmod(q, 0o777)")
+	rep := Run(context.Background(), &diff.Change{Kind: "staged", Units: []diff.Unit{*u}}, Options{Config: policy.Default(), Scanners: []Scanner{BuiltinScanner{}}})
 	if rep.Suppressed != 2 {
 		t.Errorf("want 2 suppressed, got %d", rep.Suppressed)
 	}

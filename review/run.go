@@ -10,6 +10,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // Scanner is one deterministic check over a unit of the change.
@@ -17,7 +18,7 @@ type Scanner interface {
 	Name() string
 	// Scan adds findings (and anything it could not do) to r. An error means the scanner
 	// did not finish: it is reported as not run.
-	Scan(ctx context.Context, u *Unit, r *Result) error
+	Scan(ctx context.Context, u *diff.Unit, r *Result) error
 }
 
 // Result collects what scanners found in one review.
@@ -53,7 +54,7 @@ func (r *Result) Add(f Finding) { r.add(f) }
 const InjectionRuleID = "tollgate/prompt-injection-attempt"
 
 // InCommit returns " (in commit X)" for a finding of a commit's unit, "" for a staged change.
-func InCommit(u *Unit) string { return inCommit(u) }
+func InCommit(u *diff.Unit) string { return inCommit(u) }
 
 // uniq returns xs without repeats, in first-seen order.
 func uniq(xs []string) []string {
@@ -85,7 +86,7 @@ type Options struct {
 }
 
 // Run reviews the change with every scanner and returns the ordered report.
-func Run(ctx context.Context, ch *Change, opts Options) *Report {
+func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	start := time.Now()
 	res := Result{NotRun: append([]NotRun{}, opts.NotRun...)}
 	lines := 0
@@ -198,7 +199,7 @@ func Run(ctx context.Context, ch *Change, opts Options) *Report {
 
 // dropSuppressed removes the findings added since index from that an inline marker allows,
 // counting each; the unit's suppressor is made on first use.
-func dropSuppressed(ctx context.Context, u *Unit, sup **suppressor, res *Result, from int) {
+func dropSuppressed(ctx context.Context, u *diff.Unit, sup **suppressor, res *Result, from int) {
 	if len(res.Findings) == from {
 		return
 	}
@@ -217,7 +218,7 @@ func dropSuppressed(ctx context.Context, u *Unit, sup **suppressor, res *Result,
 }
 
 // inUnit records the unit's commit on findings its scanners just added.
-func inUnit(fs []Finding, u *Unit) {
+func inUnit(fs []Finding, u *diff.Unit) {
 	for i := range fs {
 		fs[i].commit = u.Commit
 	}

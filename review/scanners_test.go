@@ -8,21 +8,13 @@ import (
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 	"github.com/tollgate-dev/tollgate/review/injection"
 )
 
 // The review pipeline with every in-process scanner (package injection imports review, so
 // these tests are outside package review).
-
-// addedFile builds a unit with one new file whose lines are all added, from line 1.
-func addedFile(path, text string) *review.Unit {
-	h := review.Hunk{NewStart: 1}
-	for i, line := range strings.Split(text, "\n") {
-		h.Lines = append(h.Lines, review.Line{Kind: review.Add, New: i + 1, Text: line})
-	}
-	h.NewLines = len(h.Lines)
-	return &review.Unit{Files: []review.FileDiff{{NewPath: path, Status: review.Added, Hunks: []review.Hunk{h}}}}
-}
 
 // TestEvidenceMaskedCentrally: a code finding on a line that also holds a token shows the
 // token masked, whichever scanner wrote the evidence.
@@ -32,8 +24,8 @@ func TestEvidenceMaskedCentrally(t *testing.T) {
 		t.Fatal(err)
 	}
 	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
-	u := addedFile("f.py", `r = requests.get(url, verify=False, headers={"Authorization": "token `+token+`"})`)
-	rep := review.Run(context.Background(), &review.Change{Kind: "staged", Units: []review.Unit{*u}},
+	u := difftest.AddedUnit("f.py", `r = requests.get(url, verify=False, headers={"Authorization": "token `+token+`"})`)
+	rep := review.Run(context.Background(), &diff.Change{Kind: "staged", Units: []diff.Unit{*u}},
 		review.Options{Config: policy.Default(), Scanners: []review.Scanner{review.BuiltinScanner{}, injection.Scanner{}}, Detector: det})
 	if len(rep.Findings) == 0 {
 		t.Fatal("no finding")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // maxScanBytes bounds the added text of one file that the secrets scanner reads. A larger file
@@ -22,10 +23,10 @@ type SecretsScanner struct {
 func (s *SecretsScanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
-func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *FileDiff, r *Result) {
+func (s *SecretsScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) error {
+	return forEachFile(ctx, u, r, func(f *diff.FileDiff, r *Result) {
 		s.scanFile(ctx, u, f, r)
-		if f.Binary && f.Status != Deleted {
+		if f.Binary && f.Status != diff.Deleted {
 			s.scanBinary(ctx, u, f, r)
 		}
 	})
@@ -33,12 +34,12 @@ func (s *SecretsScanner) Scan(ctx context.Context, u *Unit, r *Result) error {
 
 // scanFile scans one file's added lines. Once ctx ends it stops; the caller (forEachFile)
 // reports the file as not finished.
-func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *Result) {
-	if f.Status == Deleted {
+func (s *SecretsScanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result) {
+	if f.Status == diff.Deleted {
 		return
 	}
 	path := f.Path()
-	if f.Status == Added || f.Status == Renamed || f.Status == Copied {
+	if f.Status == diff.Added || f.Status == diff.Renamed || f.Status == diff.Copied {
 		secs, err := s.Detector.ScanPath(path)
 		if err != nil {
 			r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: err.Error()})
@@ -54,7 +55,7 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *
 	size := 0
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
-			if l.Kind == Add {
+			if l.Kind == diff.Add {
 				size += len(l.Text) + 1
 			}
 		}
@@ -93,13 +94,13 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *Unit, f *FileDiff, r *
 	}
 }
 
-func (s *SecretsScanner) report(u *Unit, f *FileDiff, sec redact.Secret, r *Result) {
+func (s *SecretsScanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *Result) {
 	s.reportAt(u, f.Path(), "", sec, r)
 }
 
 // reportAt reports sec at path; a non-empty where ("in binary file, ...") is added to the
 // message, and a secret found in a binary's printable runs has no line (0).
-func (s *SecretsScanner) reportAt(u *Unit, path, where string, sec redact.Secret, r *Result) {
+func (s *SecretsScanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, r *Result) {
 	ruleID := "secrets/" + sec.RuleID
 	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
@@ -146,15 +147,15 @@ func short(oid string) string {
 }
 
 // addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.
-func addedBlocks(h Hunk) [][]Line {
+func addedBlocks(h diff.Hunk) [][]diff.Line {
 	if pureRun(h.Lines) {
-		return [][]Line{h.Lines[:len(h.Lines):len(h.Lines)]} // no copy of a new file's lines
+		return [][]diff.Line{h.Lines[:len(h.Lines):len(h.Lines)]} // no copy of a new file's lines
 	}
-	var out [][]Line
-	var cur []Line
+	var out [][]diff.Line
+	var cur []diff.Line
 	for _, l := range h.Lines {
-		if l.Kind != Add {
-			if l.Kind == Context && len(cur) > 0 {
+		if l.Kind != diff.Add {
+			if l.Kind == diff.Context && len(cur) > 0 {
 				out = append(out, cur)
 				cur = nil
 			}
@@ -173,9 +174,9 @@ func addedBlocks(h Hunk) [][]Line {
 }
 
 // pureRun reports a non-empty run of added lines numbered one after another.
-func pureRun(ls []Line) bool {
+func pureRun(ls []diff.Line) bool {
 	for i, l := range ls {
-		if l.Kind != Add || (i > 0 && l.New != ls[i-1].New+1) {
+		if l.Kind != diff.Add || (i > 0 && l.New != ls[i-1].New+1) {
 			return false
 		}
 	}

@@ -2,11 +2,17 @@ package review
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
+
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // Test secrets: shaped like real ones, valid for nothing.
@@ -31,22 +37,22 @@ func TestSecretsScanner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pem []Line
+	var pem []diff.Line
 	for i, l := range testPEM {
-		pem = append(pem, add(40+i, l))
+		pem = append(pem, difftest.Add(40+i, l))
 	}
 	commit := "0123456789abcdef0123456789abcdef01234567"
-	ch := &Change{Kind: "commit", Units: []Unit{{Commit: commit, Files: []FileDiff{
-		{NewPath: "app/config.go", Status: Added, Hunks: []Hunk{hunk(0, 0, 1, 3,
-			add(1, "package app"),
-			add(2, `var token = "`+testPAT+`"`),
-			add(3, `var aws = "`+testAWS+`" // tollgate:allow=secrets/aws-access-token`))}},
-		{OldPath: "main.go", NewPath: "main.go", Status: Modified, Hunks: []Hunk{
-			hunk(10, 1, 10, 2, del(10, `old := "`+testAWS+`"`), add(10, "x := 1"), add(11, `k := "`+testPAT2+`"`)),
-			hunk(39, 0, 40, 5, pem...),
+	ch := &diff.Change{Kind: "commit", Units: []diff.Unit{{Commit: commit, Files: []diff.FileDiff{
+		{NewPath: "app/config.go", Status: diff.Added, Hunks: []diff.Hunk{difftest.Hunk(0, 0, 1, 3,
+			difftest.Add(1, "package app"),
+			difftest.Add(2, `var token = "`+testPAT+`"`),
+			difftest.Add(3, `var aws = "`+testAWS+`" // tollgate:allow=secrets/aws-access-token`))}},
+		{OldPath: "main.go", NewPath: "main.go", Status: diff.Modified, Hunks: []diff.Hunk{
+			difftest.Hunk(10, 1, 10, 2, difftest.Del(10, `old := "`+testAWS+`"`), difftest.Add(10, "x := 1"), difftest.Add(11, `k := "`+testPAT2+`"`)),
+			difftest.Hunk(39, 0, 40, 5, pem...),
 		}},
-		{OldPath: "gone.go", Status: Deleted, Hunks: []Hunk{hunk(1, 1, 0, 0, del(1, testPAT))}},
-		{NewPath: "certs/client.p12", Status: Added, Binary: true},
+		{OldPath: "gone.go", Status: diff.Deleted, Hunks: []diff.Hunk{difftest.Hunk(1, 1, 0, 0, difftest.Del(1, testPAT))}},
+		{NewPath: "certs/client.p12", Status: diff.Added, Binary: true},
 	}}}}
 	rep := Run(context.Background(), ch, Options{Config: policy.Default(), Scanners: []Scanner{&SecretsScanner{Detector: det}}})
 
@@ -103,4 +109,50 @@ func TestSecretsScanner(t *testing.T) {
 	if rep.ExitCode() != 1 || rep.Status != "findings" {
 		t.Errorf("exit %d status %q", rep.ExitCode(), rep.Status)
 	}
+}
+
+func TestAddedBlocks(t *testing.T) {
+	tests := []struct {
+		name string
+		h    diff.Hunk
+		want [][]diff.Line
+	}{
+		{"empty hunk", difftest.Hunk(1, 0, 1, 0), nil},
+		{"deletions only", difftest.Hunk(1, 2, 0, 0, difftest.Del(1, "a"), difftest.Del(2, "b")), nil},
+		{"one run", difftest.Hunk(0, 0, 1, 3, difftest.Add(1, "a"), difftest.Add(2, "b"), difftest.Add(3, "c")),
+			[][]diff.Line{{difftest.Add(1, "a"), difftest.Add(2, "b"), difftest.Add(3, "c")}}},
+		{"a context line splits", difftest.Hunk(1, 1, 1, 3, difftest.Add(1, "a"), difftest.Ctx(1, 2, "k"), difftest.Add(3, "c")),
+			[][]diff.Line{{difftest.Add(1, "a")}, {difftest.Add(3, "c")}}},
+		{"deleted lines between consecutive additions do not split",
+			difftest.Hunk(1, 2, 1, 2, difftest.Del(1, "x"), difftest.Add(1, "a"), difftest.Del(2, "y"), difftest.Add(2, "b")),
+			[][]diff.Line{{difftest.Add(1, "a"), difftest.Add(2, "b")}}},
+		{"a gap in new numbering splits", difftest.Hunk(1, 0, 1, 2, difftest.Add(1, "a"), difftest.Add(5, "b")),
+			[][]diff.Line{{difftest.Add(1, "a")}, {difftest.Add(5, "b")}}},
+		{"leading and trailing context", difftest.Hunk(1, 2, 1, 4, difftest.Ctx(1, 1, "k"), difftest.Add(2, "a"), difftest.Add(3, "b"), difftest.Ctx(2, 4, "k")),
+			[][]diff.Line{{difftest.Add(2, "a"), difftest.Add(3, "b")}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := addedBlocks(tt.h); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("addedBlocks = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+	// On real git output: the -U3 hunk's single change, and every -U0 hunk of hunks.diff.
+	fds, err := diff.ParseDiff(readDiffFixture(t, "context.diff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := addedBlocks(fds[0].Hunks[0]), [][]diff.Line{{difftest.Add(5, "THIRD")}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("context.diff blocks = %+v, want %+v", got, want)
+	}
+}
+
+func readDiffFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "diff", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package review
 import (
 	"bytes"
 	"context"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"strings"
 )
 
@@ -54,14 +55,14 @@ func isIDChar(c byte) bool {
 // from the blob (read once per file, only when a finding needs its previous line).
 type suppressor struct {
 	ctx   context.Context
-	blobs BlobReader
-	files map[string]*FileDiff
+	blobs diff.BlobReader
+	files map[string]*diff.FileDiff
 	added map[string]map[int]string
 	whole map[string][]string
 }
 
-func newSuppressor(ctx context.Context, blobs BlobReader, u *Unit) *suppressor {
-	s := &suppressor{ctx: ctx, blobs: blobs, files: map[string]*FileDiff{}, added: map[string]map[int]string{}, whole: map[string][]string{}}
+func newSuppressor(ctx context.Context, blobs diff.BlobReader, u *diff.Unit) *suppressor {
+	s := &suppressor{ctx: ctx, blobs: blobs, files: map[string]*diff.FileDiff{}, added: map[string]map[int]string{}, whole: map[string][]string{}}
 	for i := range u.Files {
 		f := &u.Files[i]
 		p := f.Path()

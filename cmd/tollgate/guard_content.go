@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/guard"
 	"github.com/tollgate-dev/tollgate/review/injection"
 )
@@ -14,11 +15,11 @@ import (
 // (Secrets are scanned by review/guard itself, through redact.)
 func reviewContentCheck(path, content string) []guard.Hit {
 	lines := strings.Split(content, "\n")
-	h := review.Hunk{NewStart: 1, NewLines: len(lines)}
+	h := diff.Hunk{NewStart: 1, NewLines: len(lines)}
 	for i, l := range lines {
-		h.Lines = append(h.Lines, review.Line{Kind: review.Add, New: i + 1, Text: l})
+		h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: l})
 	}
-	u := &review.Unit{Files: []review.FileDiff{{NewPath: path, Status: review.Added, Hunks: []review.Hunk{h}}}}
+	u := &diff.Unit{Files: []diff.FileDiff{{NewPath: path, Status: diff.Added, Hunks: []diff.Hunk{h}}}}
 	var res review.Result
 	ctx := context.Background()
 	for _, s := range []review.Scanner{injection.Scanner{}, review.BuiltinScanner{}} {

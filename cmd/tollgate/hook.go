@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // shimFlag marks a run from tollgate's own git hook shim: the pre-commit framework's variables
@@ -71,7 +71,7 @@ func runHook(c *cli.Context, push bool) error {
 	if err != nil {
 		return err
 	}
-	var ch *review.Change
+	var ch *diff.Change
 	if push {
 		ch, err = pushChange(ctx, c, s, framework)
 	} else {
@@ -91,7 +91,7 @@ func runHook(c *cli.Context, push bool) error {
 // pushChange reads what a push sends: git's ref lines on stdin, or, under the pre-commit
 // framework's push stage (stdin empty, only the first ref in its variables), every local
 // branch and tag the remote does not have.
-func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool) (*review.Change, error) {
+func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool) (*diff.Change, error) {
 	remote, url := c.Args().Get(0), c.Args().Get(1)
 	refs, err := hook.ParsePushLines(c.App.Reader)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/injection"
 )
 
@@ -145,13 +146,16 @@ func (o output) validate() error {
 }
 
 // review runs the pipeline on a change and renders the report; the error carries the exit code.
-func (s *session) review(ctx context.Context, ch *review.Change, o output, stdout io.Writer) error {
+func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout io.Writer) error {
 	if err := s.wait(); err != nil {
 		return err
 	}
 	ver, _, _ := buildVersion()
 	// What git could not read of the change (a partial clone's missing objects) is not run.
-	notRun := append([]review.NotRun{}, s.repo.Unreadable...)
+	var notRun []review.NotRun
+	for _, why := range s.repo.Unreadable {
+		notRun = append(notRun, review.NotRun{Component: "git", Reason: why})
+	}
 	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, injection.Scanner{}}
 	for _, name := range s.cfg.External {
 		if err := s.scratchOutside(); err != nil {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 func reviewCommand() *cli.Command {
@@ -45,7 +45,7 @@ func reviewCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var ch *review.Change
+			var ch *diff.Change
 			switch {
 			case c.IsSet("commit"):
 				ch, err = s.repo.Commit(ctx, c.String("commit"))

@@ -8,6 +8,8 @@ import (
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
 
 // TestRunMasksWholeLine: Run masks every secret on a finding's whole line before its evidence
@@ -24,7 +26,7 @@ func TestRunMasksWholeLine(t *testing.T) {
 		`x = "` + token + "\u200b\"",
 	}
 	for _, path := range []string{"app.py", "notes.md"} {
-		ch := &review.Change{Kind: "staged", Units: []review.Unit{{Files: []review.FileDiff{addedLinesFile(path, lines...)}}}}
+		ch := &diff.Change{Kind: "staged", Units: []diff.Unit{{Files: []diff.FileDiff{difftest.AddedFile(path, lines...)}}}}
 		rep := review.Run(context.Background(), ch, review.Options{Config: policy.Default(), Detector: det,
 			Scanners: []review.Scanner{&review.SecretsScanner{Detector: det}, review.BuiltinScanner{}, Scanner{}}})
 		rules := map[string]bool{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -21,13 +22,13 @@ type Scanner struct{}
 func (Scanner) Name() string { return "injection" }
 
 // Scan implements review.Scanner: the per-file loop.
-func (Scanner) Scan(ctx context.Context, u *review.Unit, r *review.Result) error {
+func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 	for i := range u.Files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		f := &u.Files[i]
-		if f.Status == review.Deleted || f.Binary {
+		if f.Status == diff.Deleted || f.Binary {
 			continue
 		}
 		fs := fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path())}
@@ -61,7 +62,7 @@ type pendingTurn struct {
 
 type fileScan struct {
 	ctx       context.Context // checked every ctxLines lines
-	f         *review.FileDiff
+	f         *diff.FileDiff
 	kind      lang.File
 	lines     []lineReport  // lines with hits
 	cur       lineReport    // the line being scanned
@@ -108,7 +109,7 @@ func (fs *fileScan) scan() {
 			if j%ctxLines == 0 && fs.ctx != nil && fs.ctx.Err() != nil {
 				return
 			}
-			if l.Kind != review.Add {
+			if l.Kind != diff.Add {
 				fs.contextLine(&hv, j)
 				continue
 			}
@@ -124,10 +125,10 @@ func (fs *fileScan) scan() {
 }
 
 // view returns the new side of a hunk (context and added lines) and its prose spans.
-func (fs *fileScan) view(h *review.Hunk) ([]review.Line, hunkView) {
-	seq := make([]review.Line, 0, len(h.Lines))
+func (fs *fileScan) view(h *diff.Hunk) ([]diff.Line, hunkView) {
+	seq := make([]diff.Line, 0, len(h.Lines))
 	for _, l := range h.Lines {
-		if l.Kind == review.Add || l.Kind == review.Context {
+		if l.Kind == diff.Add || l.Kind == diff.Context {
 			seq = append(seq, l)
 		}
 	}
@@ -167,7 +168,7 @@ func (fs *fileScan) reportUserTurns() {
 }
 
 // emit turns the per-line hits into findings, one per line, in new-file order.
-func (fs *fileScan) emit(u *review.Unit, r *review.Result) {
+func (fs *fileScan) emit(u *diff.Unit, r *review.Result) {
 	p := fs.f.Path()
 	for _, lr := range fs.lines {
 		if len(lr.hits) == 0 {

@@ -1,4 +1,4 @@
-package review
+package diff_test
 
 import (
 	"fmt"
@@ -7,22 +7,26 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	. "github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
 
 // The fixtures in testdata/diff are real git output, made by testdata/diff/generate.sh with the
 // flags tollgate passes to git.
 
-func add(n int, text string) Line    { return Line{Kind: Add, New: n, Text: text} }
-func del(n int, text string) Line    { return Line{Kind: Del, Old: n, Text: text} }
-func ctx(o, n int, text string) Line { return Line{Kind: Context, Old: o, New: n, Text: text} }
-func hunk(os, ol, ns, nl int, ls ...Line) Hunk {
-	return Hunk{OldStart: os, OldLines: ol, NewStart: ns, NewLines: nl, Lines: ls}
-}
+var (
+	add  = difftest.Add
+	del  = difftest.Del
+	ctx  = difftest.Ctx
+	hunk = difftest.Hunk
+)
+
 func nonl(h Hunk) Hunk { h.NoNewlineAtEnd = true; return h }
 
 func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "diff", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diff", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +141,7 @@ func TestParseDiffFixtures(t *testing.T) {
 
 // TestParseDiffFixturesCovered makes sure a fixture added to testdata/diff gets a table row.
 func TestParseDiffFixturesCovered(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "diff", "*.diff"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "diff", "*.diff"))
 	if err != nil || len(files) < 15 {
 		t.Fatalf("expected the diff fixtures, got %d (%v)", len(files), err)
 	}
@@ -294,80 +298,9 @@ func TestFileDiffPathAndAddedLines(t *testing.T) {
 	}
 }
 
-func TestAddedBlocks(t *testing.T) {
-	tests := []struct {
-		name string
-		h    Hunk
-		want [][]Line
-	}{
-		{"empty hunk", hunk(1, 0, 1, 0), nil},
-		{"deletions only", hunk(1, 2, 0, 0, del(1, "a"), del(2, "b")), nil},
-		{"one run", hunk(0, 0, 1, 3, add(1, "a"), add(2, "b"), add(3, "c")),
-			[][]Line{{add(1, "a"), add(2, "b"), add(3, "c")}}},
-		{"a context line splits", hunk(1, 1, 1, 3, add(1, "a"), ctx(1, 2, "k"), add(3, "c")),
-			[][]Line{{add(1, "a")}, {add(3, "c")}}},
-		{"deleted lines between consecutive additions do not split",
-			hunk(1, 2, 1, 2, del(1, "x"), add(1, "a"), del(2, "y"), add(2, "b")),
-			[][]Line{{add(1, "a"), add(2, "b")}}},
-		{"a gap in new numbering splits", hunk(1, 0, 1, 2, add(1, "a"), add(5, "b")),
-			[][]Line{{add(1, "a")}, {add(5, "b")}}},
-		{"leading and trailing context", hunk(1, 2, 1, 4, ctx(1, 1, "k"), add(2, "a"), add(3, "b"), ctx(2, 4, "k")),
-			[][]Line{{add(2, "a"), add(3, "b")}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := addedBlocks(tt.h); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("addedBlocks = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-	// On real git output: the -U3 hunk's single change, and every -U0 hunk of hunks.diff.
-	fds, err := ParseDiff(readFixture(t, "context.diff"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := addedBlocks(fds[0].Hunks[0]), [][]Line{{add(5, "THIRD")}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("context.diff blocks = %+v, want %+v", got, want)
-	}
-}
-
-// TestAllowed: tollgate's inline marker on the finding's own line (gitleaks:allow is the
-// secrets scanner's business, see secrets_test.go).
-func TestAllowed(t *testing.T) {
-	ids := []string{"secrets/github-pat", "github-pat"}
-	tests := []struct {
-		text string
-		want bool
-	}{
-		{`token := "x"`, false},
-		{`token := "x" // gitleaks:allow`, false},
-		{`token := "x" // tollgate:allow`, true},
-		{`token := "x" # tollgate:allow=secrets/github-pat`, true},
-		{`token := "x" # tollgate:allow=github-pat`, true},
-		{`token := "x" # tollgate:allow=secrets/github-pat, reviewed`, true},
-		{`x = "tok" # "tollgate:allow=secrets/github-pat"`, true},
-		{`/* tollgate:allow=secrets/github-pat*/`, true},
-		{"x\t// tollgate:allow=secrets/github-pat\tmore", true},
-		{`token # tollgate:allow=secrets/aws-access-token`, false},
-		{`token # tollgate:allow=secrets/github-pat-extra`, false},
-		{`token # tollgate:allow=secrets/github`, false},
-		{`token # tollgate:allow=`, false},
-		// the next-line form applies to the following line, not this one
-		{`token # tollgate:allow-next-line`, false},
-		{`token # tollgate:allow-next-line tollgate:allow`, true},
-		{`token # tollgate:allow=secrets/aws tollgate:allow=secrets/github-pat`, true},
-		{`token # tollgate:allow=secrets/aws tollgate:allow-next-line`, false},
-	}
-	for _, tt := range tests {
-		if got := markerAllows(tt.text, allowMarker, ids...); got != tt.want {
-			t.Errorf("allowed(%q) = %v, want %v", tt.text, got, tt.want)
-		}
-	}
-}
-
 // FuzzParseDiff checks that no input panics and that whatever parses is numbered consistently.
 func FuzzParseDiff(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "diff", "*.diff"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "diff", "*.diff"))
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {

@@ -1,4 +1,4 @@
-package review
+package diff_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // diffVocabulary is what the git-backed fuzzer builds files from: lines that look like diff

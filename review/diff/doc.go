@@ -1,0 +1,14 @@
+// Package diff is the change under review in tollgate's own types: a Change holds Units (the
+// staged set, or one commit against its first parent), each a list of FileDiffs with their
+// hunks and lines, and the parser that reads git's unified diff into them.
+//
+// Rules and guarantees:
+//   - It imports nothing of tollgate's: the git layer (hook) and every scanner depend on it,
+//     never the other way round.
+//   - ParseDiff accepts every diff git writes with the flags tollgate passes (the fuzzer
+//     compares it with git's own output): a removed line starting "-- " next to an added line
+//     starting "++ " is a line, not a header; hunk line counts decide where a hunk ends.
+//   - Line numbers are git's: Old is 0 for added lines, New is 0 for deleted lines.
+//   - Reading file contents is the BlobReader's business, read-only; this package never runs
+//     git itself.
+package diff

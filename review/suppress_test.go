@@ -1,0 +1,37 @@
+package review
+
+import "testing"
+
+// TestAllowed: tollgate's inline marker on the finding's own line (gitleaks:allow is the
+// secrets scanner's business, see secrets_test.go).
+func TestAllowed(t *testing.T) {
+	ids := []string{"secrets/github-pat", "github-pat"}
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{`token := "x"`, false},
+		{`token := "x" // gitleaks:allow`, false},
+		{`token := "x" // tollgate:allow`, true},
+		{`token := "x" # tollgate:allow=secrets/github-pat`, true},
+		{`token := "x" # tollgate:allow=github-pat`, true},
+		{`token := "x" # tollgate:allow=secrets/github-pat, reviewed`, true},
+		{`x = "tok" # "tollgate:allow=secrets/github-pat"`, true},
+		{`/* tollgate:allow=secrets/github-pat*/`, true},
+		{"x\t// tollgate:allow=secrets/github-pat\tmore", true},
+		{`token # tollgate:allow=secrets/aws-access-token`, false},
+		{`token # tollgate:allow=secrets/github-pat-extra`, false},
+		{`token # tollgate:allow=secrets/github`, false},
+		{`token # tollgate:allow=`, false},
+		// the next-line form applies to the following line, not this one
+		{`token # tollgate:allow-next-line`, false},
+		{`token # tollgate:allow-next-line tollgate:allow`, true},
+		{`token # tollgate:allow=secrets/aws tollgate:allow=secrets/github-pat`, true},
+		{`token # tollgate:allow=secrets/aws tollgate:allow-next-line`, false},
+	}
+	for _, tt := range tests {
+		if got := markerAllows(tt.text, allowMarker, ids...); got != tt.want {
+			t.Errorf("allowed(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
