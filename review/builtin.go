@@ -168,7 +168,7 @@ func inCommit(u *diff.Unit) string {
 	if u.Commit == "" {
 		return ""
 	}
-	return " (in commit " + short(u.Commit) + ")"
+	return " (in commit " + ShortCommit(u.Commit) + ")"
 }
 
 // joinLines joins added lines' text with newlines.

@@ -74,3 +74,11 @@ func occurrenceFingerprint(f *Finding, n int) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
+
+// ShortCommit is a commit id as reports show it: its first 12 hex digits.
+func ShortCommit(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	return oid
+}

@@ -169,8 +169,8 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	rep := &Report{
 		Tool:   Tool{Name: "tollgate", Version: opts.Version},
 		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
-		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: uniq(res.Binary),
-		addedLines: lines, notes: opts.Notes,
+		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
+		AddedLines: lines, Notes: opts.Notes,
 	}
 	masker := redact.NewMasker(opts.Detector)
 	for i := range res.Findings {
@@ -193,7 +193,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	default:
 		rep.Status = "clean"
 	}
-	rep.elapsed = time.Since(start)
+	rep.Elapsed = time.Since(start)
 	return rep
 }
 

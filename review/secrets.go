@@ -127,7 +127,7 @@ func (s *SecretsScanner) reportAt(u *diff.Unit, path, where string, sec redact.S
 		end = line
 	}
 	if u.Commit != "" {
-		msg += " (in commit " + short(u.Commit) + ")"
+		msg += " (in commit " + ShortCommit(u.Commit) + ")"
 	}
 	fd := Finding{
 		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: []string{"CWE-798"},
@@ -137,13 +137,6 @@ func (s *SecretsScanner) reportAt(u *diff.Unit, path, where string, sec redact.S
 		fd = fd.LineEvidence(sec.LineText, max(sec.StartColumn-1, 0), sec.Value, sec.Match)
 	}
 	r.add(fd)
-}
-
-func short(oid string) string {
-	if len(oid) > 12 {
-		return oid[:12]
-	}
-	return oid
 }
 
 // addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.

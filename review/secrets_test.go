@@ -103,8 +103,8 @@ func TestSecretsScanner(t *testing.T) {
 	if rep.Suppressed != 2 {
 		t.Errorf("suppressed = %d, want 2 (the inline marker and the .gitleaksignore entry)", rep.Suppressed)
 	}
-	if len(rep.binary) != 1 || rep.binary[0] != "certs/client.p12" {
-		t.Errorf("binary = %q", rep.binary)
+	if len(rep.Binary) != 1 || rep.Binary[0] != "certs/client.p12" {
+		t.Errorf("binary = %q", rep.Binary)
 	}
 	if rep.ExitCode() != 1 || rep.Status != "findings" {
 		t.Errorf("exit %d status %q", rep.ExitCode(), rep.Status)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/report"
 )
 
 // Exit codes: the contract in DESIGN.md.
@@ -92,9 +92,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	// An error may quote a repository's file (a .gitleaks.toml regex, a path): escaped, so it
 	// can never drive the terminal.
-	fmt.Fprintf(stderr, "tollgate: error: %s\n", review.Printable(err.Error()))
+	fmt.Fprintf(stderr, "tollgate: error: %s\n", report.Printable(err.Error()))
 	if hint != "" {
-		fmt.Fprintf(stderr, "tollgate: hint: %s\n", review.Printable(hint))
+		fmt.Fprintf(stderr, "tollgate: hint: %s\n", report.Printable(hint))
 	}
 	return code
 }

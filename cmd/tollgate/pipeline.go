@@ -16,6 +16,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/report"
 )
 
 // maxConfigBytes bounds the config files read from a repository.
@@ -209,15 +210,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	switch o.format {
-	case "json":
-		err = rep.WriteJSON(w)
-	case "sarif":
-		err = rep.WriteSARIF(w)
-	default:
-		err = rep.WriteText(w, review.TextOptions{Color: color})
-	}
-	if err != nil {
+	if err := report.New(o.format, report.Options{Color: color, Rules: review.Rules()}).Write(w, rep); err != nil {
 		return fmt.Errorf("failed to write report: %w", err)
 	}
 	if f, ok := w.(*os.File); ok && o.path != "" {
