@@ -85,13 +85,13 @@ func dedupRules(in []Rule) []Rule {
 
 // Scan implements Scanner.
 func (BuiltinScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *diff.FileDiff, r *Result) { builtinFile(ctx, u, f, r) })
+	return ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *Result) { builtinFile(ctx, u, f, r) })
 }
 
 // ctxLines is how many lines a per-line scanner reads between two looks at its context.
 const ctxLines = 4096
 
-// builtinFile runs the built-in rules on one file; once ctx ends it stops (forEachFile then
+// builtinFile runs the built-in rules on one file; once ctx ends it stops (ForEachFile then
 // reports the file as not finished).
 func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result) {
 	if f.Status == diff.Deleted {

@@ -17,6 +17,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/injection"
 	"github.com/tollgate-dev/tollgate/review/report"
+	"github.com/tollgate-dev/tollgate/review/secrets"
 )
 
 // maxConfigBytes bounds the config files read from a repository.
@@ -157,7 +158,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	for _, why := range s.repo.Unreadable {
 		notRun = append(notRun, review.NotRun{Component: "git", Reason: why})
 	}
-	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, injection.Scanner{}}
+	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, review.BuiltinScanner{}, injection.Scanner{}}
 	for _, name := range s.cfg.External {
 		if err := s.scratchOutside(); err != nil {
 			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
