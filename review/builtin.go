@@ -150,7 +150,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result)
 			sev, msg := testSeverity(p, rule.Severity, rule.Description)
 			r.add(Finding{
 				RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
-				Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u), Source: "builtin",
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + InCommit(u), Source: "builtin",
 			}.LineEvidence(l.Text, m[0]))
 		}
 	}
@@ -162,13 +162,6 @@ func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, s
 		return policy.Low, msg + " (in test code: lowered to low)"
 	}
 	return sev, msg
-}
-
-func inCommit(u *diff.Unit) string {
-	if u.Commit == "" {
-		return ""
-	}
-	return " (in commit " + ShortCommit(u.Commit) + ")"
 }
 
 // joinLines joins added lines' text with newlines.

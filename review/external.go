@@ -179,7 +179,7 @@ func (e *ExternalScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) err
 		}
 		fd := Finding{
 			RuleID: e.Tool + "/" + res.rule, Severity: res.sev, Confidence: res.conf, CWE: res.cwe,
-			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + inCommit(u), Source: e.Tool,
+			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + InCommit(u), Source: e.Tool,
 		}
 		if t, ok := lines[res.line]; ok {
 			fd = fd.LineEvidence(t, 0)

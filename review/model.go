@@ -306,7 +306,7 @@ func anchor(raw []modelFinding, sent map[string][]matLine, u *diff.Unit) ([]Find
 		}
 		kept = append(kept, Finding{
 			RuleID: rule, Severity: sev, Confidence: conf, CWE: cwe, Path: f.Path, Line: line, EndLine: end,
-			Message: msg + inCommit(u), Source: "model",
+			Message: msg + InCommit(u), Source: "model",
 		}.LineEvidence(firstEvidenceLine(f.Evidence), 0))
 	}
 	for i := range kept {

@@ -65,14 +65,22 @@ func (r *Report) Failing() int {
 	return n
 }
 
-// ExitCode maps the report to the contract's exit codes: 1 for failing findings (which wins),
-// 3 for an incomplete review, 0 otherwise.
+// The process's exit codes: the contract in DESIGN.md, defined here only.
+const (
+	ExitClean      = 0 // the review ran and nothing fails it
+	ExitFindings   = 1 // a finding at or above fail_on
+	ExitCannotRun  = 2 // the tool could not run: bad configuration, no repository, bad flags
+	ExitIncomplete = 3 // something meant to run did not, or a limit cut the review short
+)
+
+// ExitCode maps the report to the contract's exit codes: ExitFindings for failing findings
+// (which wins), ExitIncomplete for an incomplete review, ExitClean otherwise.
 func (r *Report) ExitCode() int {
 	switch {
 	case r.Failing() > 0:
-		return 1
+		return ExitFindings
 	case r.Incomplete():
-		return 3
+		return ExitIncomplete
 	}
-	return 0
+	return ExitClean
 }

@@ -44,6 +44,6 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *Result
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	r.add(Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
-		Path: p, Line: l.New, EndLine: l.New, Message: msg + inCommit(u), Source: "builtin",
+		Path: p, Line: l.New, EndLine: l.New, Message: msg + InCommit(u), Source: "builtin",
 	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
 }

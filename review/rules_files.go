@@ -152,7 +152,7 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *Re
 		}
 		r.add(Finding{
 			RuleID: fr.ID, Severity: fr.Severity, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
-			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, inCommit(u)),
+			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, InCommit(u)),
 			Evidence: "file: " + path.Base(p), Source: "builtin",
 		})
 	}

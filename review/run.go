@@ -53,9 +53,6 @@ func (r *Result) Add(f Finding) { r.add(f) }
 // suppress it: the text under review is the attacker's, and could carry the marker itself.
 const InjectionRuleID = "tollgate/prompt-injection-attempt"
 
-// InCommit returns " (in commit X)" for a finding of a commit's unit, "" for a staged change.
-func InCommit(u *diff.Unit) string { return inCommit(u) }
-
 // uniq returns xs without repeats, in first-seen order.
 func uniq(xs []string) []string {
 	seen := map[string]bool{}

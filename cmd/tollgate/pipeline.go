@@ -219,7 +219,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 			return fmt.Errorf("failed to write report: %w", err)
 		}
 	}
-	if code := rep.ExitCode(); code != exitClean {
+	if code := rep.ExitCode(); code != review.ExitClean {
 		return &exitError{code: code}
 	}
 	return nil

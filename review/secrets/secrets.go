@@ -127,9 +127,7 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 	if end < line {
 		end = line
 	}
-	if u.Commit != "" {
-		msg += " (in commit " + review.ShortCommit(u.Commit) + ")"
-	}
+	msg += review.InCommit(u)
 	fd := review.Finding{
 		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: []string{"CWE-798"},
 		Path: path, Line: line, EndLine: end, Message: msg, Evidence: "file name: " + path, Source: "secrets",
