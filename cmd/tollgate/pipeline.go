@@ -17,6 +17,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/injection"
 	"github.com/tollgate-dev/tollgate/review/report"
+	"github.com/tollgate-dev/tollgate/review/rules"
 	"github.com/tollgate-dev/tollgate/review/secrets"
 )
 
@@ -158,7 +159,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	for _, why := range s.repo.Unreadable {
 		notRun = append(notRun, review.NotRun{Component: "git", Reason: why})
 	}
-	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, review.BuiltinScanner{}, injection.Scanner{}}
+	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, rules.Scanner{}, injection.Scanner{}}
 	for _, name := range s.cfg.External {
 		if err := s.scratchOutside(); err != nil {
 			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
@@ -211,7 +212,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	if err := report.New(o.format, report.Options{Color: color, Rules: review.Rules()}).Write(w, rep); err != nil {
+	if err := report.New(o.format, report.Options{Color: color, Rules: rules.All()}).Write(w, rep); err != nil {
 		return fmt.Errorf("failed to write report: %w", err)
 	}
 	if f, ok := w.(*os.File); ok && o.path != "" {
@@ -250,7 +251,7 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("failed to build the outgoing secret filter: %w", err)
 	}
-	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, NoCache: o.noCache}
+	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, SecretFile: rules.SecretFile, NoCache: o.noCache}
 	// Nothing of tollgate's is written into the repository: a cache or audit directory that
 	// resolves inside it (HOME=., a relative XDG_*_HOME, a dotfiles repository at HOME) is
 	// refused, and the review does without it.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
+	"github.com/tollgate-dev/tollgate/review/rules"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -181,7 +182,7 @@ func TestReportGolden(t *testing.T) {
 			checkJSONContract(t, js.Bytes())
 
 			var sf bytes.Buffer
-			if err := (SARIF{Rules: review.Rules()}).Write(&sf, rep); err != nil {
+			if err := (SARIF{Rules: rules.All()}).Write(&sf, rep); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tt.name+".sarif", sf.Bytes())

@@ -1,18 +1,19 @@
-package review
+package rules
 
 import (
 	"context"
 	"testing"
 
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
 
-func benchScanner(b *testing.B, s Scanner, u *diff.Unit) {
+func benchScanner(b *testing.B, s review.Scanner, u *diff.Unit) {
 	b.SetBytes(difftest.AddedBytes(u))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var r Result
+		var r review.Result
 		if err := s.Scan(context.Background(), u, &r); err != nil {
 			b.Fatal(err)
 		}
@@ -20,7 +21,7 @@ func benchScanner(b *testing.B, s Scanner, u *diff.Unit) {
 }
 
 func BenchmarkBuiltinNetHTTP(b *testing.B) {
-	benchScanner(b, BuiltinScanner{}, difftest.NetHTTPUnit(b))
+	benchScanner(b, Scanner{}, difftest.NetHTTPUnit(b))
 }
 
-func BenchmarkBuiltinBase64(b *testing.B) { benchScanner(b, BuiltinScanner{}, difftest.Base64Unit(b)) }
+func BenchmarkBuiltinBase64(b *testing.B) { benchScanner(b, Scanner{}, difftest.Base64Unit(b)) }
