@@ -15,6 +15,7 @@ import (
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/injection"
 	"github.com/tollgate-dev/tollgate/review/report"
 	"github.com/tollgate-dev/tollgate/review/rules"
@@ -168,16 +169,21 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		if err := policy.AllowProgram(name); err != nil {
 			return err
 		}
-		ext := &review.ExternalScanner{Tool: name, Timeout: s.cfg.ScannerTimeout}
+		tool, ok := external.ByName(name)
+		if !ok {
+			return fmt.Errorf("unknown external scanner %q", name)
+		}
 		if name == "semgrep" {
+			var rules []byte
 			for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
 				if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
-					ext.SemgrepConfig = data
+					rules = data
 					break
 				}
 			}
+			tool = external.Semgrep{Config: rules}
 		}
-		scanners = append(scanners, ext)
+		scanners = append(scanners, &external.Scanner{Tool: tool, Timeout: s.cfg.ScannerTimeout})
 	}
 	model, cleanup, err := s.modelStep(o)
 	if err != nil {
