@@ -28,8 +28,8 @@ type Report struct {
 	Binary []string `json:"-"`
 	// AddedLines counts the added lines of the change.
 	AddedLines int `json:"-"`
-	// Notes are lines about the review's own setup (e.g. a rule set warning).
-	Notes []string `json:"-"`
+	// SetupNotes are lines about the review's own setup (e.g. a rule set warning).
+	SetupNotes []string `json:"-"`
 	// Elapsed is how long the review took.
 	Elapsed time.Duration `json:"-"`
 }

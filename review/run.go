@@ -167,7 +167,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 		Tool:   Tool{Name: "tollgate", Version: opts.Version},
 		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
 		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
-		AddedLines: lines, Notes: opts.Notes,
+		AddedLines: lines, SetupNotes: opts.Notes,
 	}
 	masker := redact.NewMasker(opts.Detector)
 	for i := range res.Findings {

@@ -161,30 +161,12 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		notRun = append(notRun, review.NotRun{Component: "git", Reason: why})
 	}
 	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, rules.Scanner{}, injection.Scanner{}}
-	for _, name := range s.cfg.External {
-		if err := s.scratchOutside(); err != nil {
-			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
-			continue
-		}
-		if err := policy.AllowProgram(name); err != nil {
-			return err
-		}
-		tool, ok := external.ByName(name)
-		if !ok {
-			return fmt.Errorf("unknown external scanner %q", name)
-		}
-		if name == "semgrep" {
-			var rules []byte
-			for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
-				if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
-					rules = data
-					break
-				}
-			}
-			tool = external.Semgrep{Config: rules}
-		}
-		scanners = append(scanners, &external.Scanner{Tool: tool, Timeout: s.cfg.ScannerTimeout})
+	ext, extNotRun, err := s.externalScanners()
+	if err != nil {
+		return err
 	}
+	scanners = append(scanners, ext...)
+	notRun = append(notRun, extNotRun...)
 	model, cleanup, err := s.modelStep(o)
 	if err != nil {
 		var ce *policy.ConfigError
@@ -228,6 +210,41 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	}
 	if code := rep.ExitCode(); code != review.ExitClean {
 		return &exitError{code: code}
+	}
+	return nil
+}
+
+// externalScanners builds the external scanners the config enables; one that cannot run here
+// (no scratch directory outside the repository) is not run.
+func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) {
+	var scanners []review.Scanner
+	var notRun []review.NotRun
+	for _, name := range s.cfg.External {
+		if err := s.scratchOutside(); err != nil {
+			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
+			continue
+		}
+		if err := policy.AllowProgram(name); err != nil {
+			return nil, nil, err
+		}
+		tool, ok := external.ByName(name)
+		if !ok {
+			return nil, nil, fmt.Errorf("unknown external scanner %q", name)
+		}
+		if name == "semgrep" {
+			tool = external.Semgrep{Config: s.semgrepRules()}
+		}
+		scanners = append(scanners, &external.Scanner{Tool: tool, Timeout: s.cfg.ScannerTimeout})
+	}
+	return scanners, notRun, nil
+}
+
+// semgrepRules returns the repository's own semgrep rules (nil: none).
+func (s *session) semgrepRules() []byte {
+	for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
+		if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
+			return data
+		}
 	}
 	return nil
 }

@@ -311,13 +311,13 @@ func TestPrintable(t *testing.T) {
 func TestWriteTextEscapesEverything(t *testing.T) {
 	esc := "\x1b]0;pwned\x07\x1b[2J\n"
 	rep := &review.Report{
-		Change:   review.ChangeInfo{Kind: "staged", Files: 1},
-		Findings: []review.Finding{{RuleID: "model/x" + esc, Severity: policy.High, Path: "p" + esc, Line: 1, Message: "m" + esc, Evidence: "e" + esc}},
-		NotRun:   []review.NotRun{{Component: "scanner:secrets" + esc, Reason: "big" + esc + ".txt: too large"}},
-		Limits:   []string{"limit" + esc},
-		Notes:    []string{"note" + esc},
-		Binary:   []string{"b" + esc},
-		FailOn:   policy.Medium,
+		Change:     review.ChangeInfo{Kind: "staged", Files: 1},
+		Findings:   []review.Finding{{RuleID: "model/x" + esc, Severity: policy.High, Path: "p" + esc, Line: 1, Message: "m" + esc, Evidence: "e" + esc}},
+		NotRun:     []review.NotRun{{Component: "scanner:secrets" + esc, Reason: "big" + esc + ".txt: too large"}},
+		Limits:     []string{"limit" + esc},
+		SetupNotes: []string{"note" + esc},
+		Binary:     []string{"b" + esc},
+		FailOn:     policy.Medium,
 	}
 	var b bytes.Buffer
 	if err := (Text{}).Write(&b, rep); err != nil {

@@ -33,10 +33,19 @@ func colors(on bool) palette {
 func (t Text) Write(w io.Writer, r *review.Report) error {
 	p := colors(t.Color)
 	var b strings.Builder
-	what := describe(r.Change)
+	files := writeFindings(&b, p, r.Findings)
+	writeNotes(&b, p, r)
+	writeSummary(&b, p, r, files)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeFindings writes the findings grouped by file, files sorted, and returns how many files
+// there are.
+func writeFindings(b *strings.Builder, p palette, fs []review.Finding) int {
 	byPath := map[string][]review.Finding{}
 	var paths []string
-	for _, f := range r.Findings {
+	for _, f := range fs {
 		if _, ok := byPath[f.Path]; !ok {
 			paths = append(paths, f.Path)
 		}
@@ -44,36 +53,46 @@ func (t Text) Write(w io.Writer, r *review.Report) error {
 	}
 	sort.Strings(paths)
 	for _, path := range paths {
-		fmt.Fprintf(&b, "%s%s%s\n", p.bold, printable(path), p.reset)
+		fmt.Fprintf(b, "%s%s%s\n", p.bold, printable(path), p.reset)
 		for _, f := range byPath[path] {
 			col := p.yellow
 			if f.Severity >= policy.High {
 				col = p.red
 			}
-			fmt.Fprintf(&b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, printable(f.RuleID), printable(f.Message))
+			fmt.Fprintf(b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, printable(f.RuleID), printable(f.Message))
 			if f.Evidence != "" {
-				fmt.Fprintf(&b, "      %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
+				fmt.Fprintf(b, "      %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
 			}
 		}
 	}
+	return len(paths)
+}
+
+// writeNotes writes what was rejected, what did not run, the limits reached and the notes.
+func writeNotes(b *strings.Builder, p palette, r *review.Report) {
 	for _, x := range r.Rejected {
-		fmt.Fprintf(&b, "rejected: %s:%d %s: %s\n", printable(x.Path), x.Line, printable(x.RuleID), printable(x.Reason))
+		fmt.Fprintf(b, "rejected: %s:%d %s: %s\n", printable(x.Path), x.Line, printable(x.RuleID), printable(x.Reason))
 	}
 	for _, n := range r.NotRun {
-		fmt.Fprintf(&b, "%snot run%s: %s: %s\n", p.yellow, p.reset, printable(n.Component), printable(n.Reason))
+		fmt.Fprintf(b, "%snot run%s: %s: %s\n", p.yellow, p.reset, printable(n.Component), printable(n.Reason))
 	}
 	for _, l := range r.Limits {
-		fmt.Fprintf(&b, "%slimit%s: %s\n", p.yellow, p.reset, printable(l))
+		fmt.Fprintf(b, "%slimit%s: %s\n", p.yellow, p.reset, printable(l))
 	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "note: %s\n", printable(n))
+	for _, n := range r.SetupNotes {
+		fmt.Fprintf(b, "note: %s\n", printable(n))
 	}
 	if len(r.Binary) > 0 {
-		fmt.Fprintf(&b, "note: %d binary file(s) checked by name only: %s\n", len(r.Binary), printable(strings.Join(r.Binary, ", ")))
+		fmt.Fprintf(b, "note: %d binary file(s) checked by name only: %s\n", len(r.Binary), printable(strings.Join(r.Binary, ", ")))
 	}
 	if r.Suppressed > 0 {
-		fmt.Fprintf(&b, "note: %d finding(s) suppressed by inline allow markers or .gitleaksignore\n", r.Suppressed)
+		fmt.Fprintf(b, "note: %d finding(s) suppressed by inline allow markers or .gitleaksignore\n", r.Suppressed)
 	}
+}
+
+// writeSummary writes the one summary line (and a hint when the review fails).
+func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
+	what := describe(r.Change)
 	checks := "no checks"
 	if len(r.Ran) > 0 {
 		checks = strings.Join(r.Ran, ", ")
@@ -86,20 +105,18 @@ func (t Text) Write(w io.Writer, r *review.Report) error {
 		if fail == 0 {
 			verdict = fmt.Sprintf("not blocking: none at or above %s", r.FailOn)
 		}
-		fmt.Fprintf(&b, "tollgate: %d finding(s) in %d file(s) of %s (%s); %s [%s]\n",
-			len(r.Findings), len(paths), what, severityCounts(r.Findings), verdict, elapsed)
+		fmt.Fprintf(b, "tollgate: %d finding(s) in %d file(s) of %s (%s); %s [%s]\n",
+			len(r.Findings), files, what, severityCounts(r.Findings), verdict, elapsed)
 		if fail > 0 {
 			b.WriteString("tollgate: hint: fix or remove what is reported, or mark a false positive with an inline `tollgate:allow` comment\n")
 		}
 	case r.Incomplete():
-		fmt.Fprintf(&b, "tollgate: %sincomplete%s: the review of %s did not finish, so it is not clean (ran: %s) [%s]\n",
+		fmt.Fprintf(b, "tollgate: %sincomplete%s: the review of %s did not finish, so it is not clean (ran: %s) [%s]\n",
 			p.yellow+p.bold, p.reset, what, checks, elapsed)
 	default:
-		fmt.Fprintf(&b, "tollgate: these checks, on this change, found nothing (%s; %s, %d added lines) [%s]\n",
+		fmt.Fprintf(b, "tollgate: these checks, on this change, found nothing (%s; %s, %d added lines) [%s]\n",
 			checks, what, r.AddedLines, elapsed)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func describe(c review.ChangeInfo) string {

@@ -53,34 +53,14 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 	if f.Binary {
 		return // scanBinary reads its content
 	}
-	size := 0
-	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
-			if l.Kind == diff.Add {
-				size += len(l.Text) + 1
-			}
-		}
-	}
-	if size > maxScanBytes {
+	if size := addedSize(f); size > maxScanBytes {
 		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets",
 			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
 		return
 	}
 	for _, h := range f.Hunks {
 		for _, block := range addedBlocks(h) {
-			var b strings.Builder
-			n := 0
-			for _, l := range block {
-				n += len(l.Text) + 1
-			}
-			b.Grow(n)
-			for j, l := range block {
-				if j > 0 {
-					b.WriteByte('\n')
-				}
-				b.WriteString(l.Text)
-			}
-			secs, err := s.Detector.ScanContext(ctx, path, b.String(), block[0].New)
+			secs, err := s.Detector.ScanContext(ctx, path, blockText(block), block[0].New)
 			if ctx.Err() != nil {
 				return
 			}
@@ -93,6 +73,36 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			}
 		}
 	}
+}
+
+// addedSize is the size of the file's added lines, newlines included.
+func addedSize(f *diff.FileDiff) int {
+	size := 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			if l.Kind == diff.Add {
+				size += len(l.Text) + 1
+			}
+		}
+	}
+	return size
+}
+
+// blockText joins a block of added lines with newlines.
+func blockText(block []diff.Line) string {
+	var b strings.Builder
+	n := 0
+	for _, l := range block {
+		n += len(l.Text) + 1
+	}
+	b.Grow(n)
+	for j, l := range block {
+		if j > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+	}
+	return b.String()
 }
 
 func (s *Scanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *review.Result) {
