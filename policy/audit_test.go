@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,8 +19,9 @@ import (
 // The structural guarantees: exactly one package of the module touches the network
 // (policy/egress), exactly one starts processes (policy), no package loads plugins or calls
 // exec-style system calls (renamed imports resolved), and the module uses from dependencies
-// that reach net or os/exec only what dependencyUses names and justifies. The test walks every package's non-test imports and calls, so a
-// shortcut added later fails here.
+// that reach net or os/exec only what dependencyUses names and justifies; and every package
+// imports only what its place in the layering allows (TestLayering). The test walks every
+// package's non-test imports and calls, so a shortcut added later fails here.
 
 const (
 	module      = "github.com/tollgate-dev/tollgate"
@@ -279,4 +281,179 @@ func TestAuditDependencyCalls(t *testing.T) {
 			t.Errorf("%s: %s uses %s.%s, and %s reaches the network or starts processes: add it to dependencyUses with why it cannot, or do without", p.ImportPath, pos, path.Base(imp), name, imp)
 		}
 	})
+}
+
+// The layering test, in the spirit of Go's go/build/deps_test.go: every package of the module
+// has a place in layering below, and its non-test files import only the module's packages its
+// place allows. An import that points the wrong way (up, or sideways between scanners) fails
+// here.
+//
+// layering is read bottom up. "a, b < c, d" means c and d may import a and b, and everything
+// a and b may import; a line without "<" names packages that import none of the module's. A
+// package may import nothing of the module that its lines do not allow. review/model and its
+// sub-packages have their places before they exist.
+const layering = `
+	policy, policy/egress, redact, review/diff, review/internal/lazyre, hook/agent;
+
+	review/diff < review/diff/difftest;
+	review/internal/lazyre < review/lang;
+	redact < review/injection/hidden;
+	redact < review/guard;
+
+	# git: the change types and the gates only, never a scanner (hook links no gitleaks).
+	policy, review/diff < hook;
+
+	# review: Scanner, Step, Finding, Report as data, Run. It imports policy/egress only for
+	# the model step's providers, until they leave for review/model/provider.
+	policy, policy/egress, redact, review/diff, review/lang, review/internal/lazyre < review;
+
+	# scanners and report writers: on review, never on each other.
+	review < review/secrets, review/rules, review/external, review/report;
+	review, review/injection/hidden < review/injection;
+
+	# the model step, on top of its sub-packages.
+	review, policy/egress < review/model/bundle, review/model/provider;
+	review/model/bundle, review/model/provider < review/model;
+
+	# the command, last.
+	hook, hook/agent, review/guard, review/secrets, review/rules, review/external, review/report,
+	review/injection, review/model < cmd/tollgate;
+`
+
+// testOnly are packages of test helpers: no non-test file may import them.
+var testOnly = map[string]bool{"review/diff/difftest": true}
+
+// parseLayering returns, for each package of the layering, the packages it may import
+// (transitively closed), and the order the packages were named in.
+func parseLayering(t *testing.T, text string) (map[string]map[string]bool, []string) {
+	t.Helper()
+	allowed := map[string]map[string]bool{}
+	var order []string
+	declare := func(p string) {
+		if _, ok := allowed[p]; ok {
+			t.Fatalf("layering: %s is named twice as an importer", p)
+		}
+		allowed[p] = map[string]bool{}
+		order = append(order, p)
+	}
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if i := strings.Index(l, "#"); i >= 0 {
+			l = l[:i]
+		}
+		lines = append(lines, l)
+	}
+	for _, rule := range strings.Split(strings.Join(lines, " "), ";") {
+		if strings.TrimSpace(rule) == "" {
+			continue
+		}
+		lower, upper, ok := strings.Cut(rule, "<")
+		if !ok {
+			for _, p := range list(lower) {
+				declare(p)
+			}
+			continue
+		}
+		for _, p := range list(upper) {
+			declare(p)
+			for _, q := range list(lower) {
+				below, ok := allowed[q]
+				if !ok {
+					t.Fatalf("layering: %s is used below %s before it has a place", q, p)
+				}
+				allowed[p][q] = true
+				for r := range below {
+					allowed[p][r] = true
+				}
+			}
+		}
+	}
+	return allowed, order
+}
+
+func list(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestLayering: every package has a place in the layering and imports only what it allows.
+func TestLayering(t *testing.T) {
+	allowed, _ := parseLayering(t, layering)
+	for _, p := range listPackages(t) {
+		name := strings.TrimPrefix(p.ImportPath, module+"/")
+		may, ok := allowed[name]
+		if !ok {
+			t.Errorf("%s has no place in the layering (policy/audit_test.go): add it where its imports put it", name)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module+"/")
+			switch {
+			case testOnly[dep]:
+				t.Errorf("%s imports %s, a package of test helpers, outside its tests", name, dep)
+			case !may[dep]:
+				t.Errorf("%s imports %s: the layering does not allow it (an import pointing the wrong way)", name, dep)
+			}
+		}
+	}
+}
+
+// TestLayeringRejects: the parser and the check catch what they are for.
+func TestLayeringRejects(t *testing.T) {
+	allowed, order := parseLayering(t, "a, b; a < c; c # a comment\n< d; b, d < e")
+	if got := strings.Join(order, " "); got != "a b c d e" {
+		t.Errorf("order = %s", got)
+	}
+	keys := func(m map[string]bool) string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return strings.Join(out, " ")
+	}
+	for p, want := range map[string]string{"a": "", "c": "a", "d": "a c", "e": "a b c d"} {
+		if got := keys(allowed[p]); got != want {
+			t.Errorf("%s may import %q, want %q", p, got, want)
+		}
+	}
+	if allowed["c"]["d"] || allowed["a"]["c"] {
+		t.Error("an import pointing down the layering is allowed")
+	}
+}
+
+// TestHookDeps: the git layer links neither gitleaks nor any scanner: of the module only the
+// gates (policy) and the change types (review/diff), under 100 packages in all.
+func TestHookDeps(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", module+"/hook")
+	cmd.Dir = ".."
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(out.String())
+	for _, d := range deps {
+		if strings.Contains(d, "gitleaks") || strings.Contains(d, "spf13/viper") {
+			t.Errorf("hook links %s", d)
+		}
+		if strings.HasPrefix(d, module+"/") {
+			switch strings.TrimPrefix(d, module+"/") {
+			case "hook", "policy", "review/diff":
+			default:
+				t.Errorf("hook links %s: of the module, only policy and review/diff", d)
+			}
+		}
+	}
+	if len(deps) >= 100 {
+		t.Errorf("hook links %d packages, want under 100", len(deps))
+	}
 }

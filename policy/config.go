@@ -16,7 +16,8 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// ExternalScanners is the fixed list of external scanners a config may enable by name.
+// ExternalScanners is the fixed list of external scanners a config may enable by name: the
+// tools of review/external, held equal to them by its TestPolicyNamesEveryTool.
 var ExternalScanners = []string{"gosec", "shellcheck", "bandit", "semgrep"}
 
 // Providers is the fixed list of model providers.

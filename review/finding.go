@@ -7,6 +7,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // Finding is one reported problem. Evidence is always masked.
@@ -73,4 +74,21 @@ func occurrenceFingerprint(f *Finding, n int) string {
 		fmt.Fprintf(h, "%d", n)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// InCommit returns " (in commit X)" for a finding of a commit's unit, "" for a staged change:
+// every scanner's message ends with it.
+func InCommit(u *diff.Unit) string {
+	if u.Commit == "" {
+		return ""
+	}
+	return " (in commit " + ShortCommit(u.Commit) + ")"
+}
+
+// ShortCommit is a commit id as reports show it: its first 12 hex digits.
+func ShortCommit(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	return oid
 }

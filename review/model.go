@@ -30,6 +30,10 @@ type ModelStep struct {
 	Detector *redact.Detector
 	// Filter is the outgoing filter (nil: built from Detector on first use).
 	Filter *redact.Filter
+	// SecretFile names the file rule that makes a file's content a secret as a whole (a private
+	// key, a credential store): rules.SecretFile. Such a file is never sent. nil: only the
+	// filter's path rules make a file a secret.
+	SecretFile func(path, text string) string
 	// CacheDir holds verdicts keyed by the hash of policy, provider, model and material
 	// ("" or NoCache: no cache).
 	CacheDir string
@@ -80,7 +84,7 @@ func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *diff.Unit, de
 		}
 	}
 	// Step 7: nothing leaves unless the filter passed it.
-	sc := &screener{ctx: ctx, filter: filter, review: m.Detector, u: u}
+	sc := &screener{ctx: ctx, filter: filter, review: m.Detector, u: u, secretFile: m.SecretFile}
 	scr, left, err := sc.screen(&mat, cfg.BlockOnSecret)
 	res.Limits = append(res.Limits, left...)
 	if err != nil {
@@ -306,7 +310,7 @@ func anchor(raw []modelFinding, sent map[string][]matLine, u *diff.Unit) ([]Find
 		}
 		kept = append(kept, Finding{
 			RuleID: rule, Severity: sev, Confidence: conf, CWE: cwe, Path: f.Path, Line: line, EndLine: end,
-			Message: msg + inCommit(u), Source: "model",
+			Message: msg + InCommit(u), Source: "model",
 		}.LineEvidence(firstEvidenceLine(f.Evidence), 0))
 	}
 	for i := range kept {

@@ -44,22 +44,6 @@ func secretWords(lines []fileLine) []string {
 	return out
 }
 
-// secretFileRule returns the id of the tollgate file rule (a private key or a credential store)
-// that text, as the content of the file at path, matches; "" if none.
-func secretFileRule(path, text string) string {
-	lower := strings.ToLower(path)
-	for i := range fileRules {
-		fr := &fileRules[i]
-		if fr.ID == databaseDump.ID || !fr.path.MatchString(lower) || (fr.except != nil && fr.except.MatchString(lower)) {
-			continue
-		}
-		if fr.content(text) {
-			return fr.ID
-		}
-	}
-	return ""
-}
-
 // fileLine is one line of a material file as the filter reads it.
 type fileLine struct {
 	text  string
@@ -107,6 +91,17 @@ type screener struct {
 	review *redact.Detector // the review's detector: its .gitleaksignore counts as a suppression
 	u      *diff.Unit
 	sup    *suppressor
+	// secretFile is the step's SecretFile (nil: no file rule).
+	secretFile func(path, text string) string
+}
+
+// secretFileRule is the id of the file rule that makes text, as the content of the file at
+// path, a secret as a whole; "" if none.
+func (s *screener) secretFileRule(path, text string) string {
+	if s.secretFile == nil {
+		return ""
+	}
+	return s.secretFile(path, text)
 }
 
 // suppressed reports whether a finding of rule on new-file line n of path is suppressed, as the
@@ -147,7 +142,7 @@ func (s *screener) file(f *matFile, scr *screen) (found []redact.Found, whole, b
 			break
 		}
 	}
-	whole = secretFileRule(f.path, text)
+	whole = s.secretFileRule(f.path, text)
 	if whole == "" {
 		if whole, err = s.filter.PathRule(f.path); err != nil {
 			return nil, "", "", err
@@ -166,7 +161,7 @@ func (s *screener) file(f *matFile, scr *screen) (found []redact.Found, whole, b
 	}
 	if block == "" && first != nil {
 		addedText := joinFileLines(lines, func(l fileLine) bool { return l.added })
-		if (strings.HasPrefix(whole, "secrets/") || secretFileRule(f.path, addedText) != "") && !s.suppressed(whole, f.path, first.n, first.text) {
+		if (strings.HasPrefix(whole, "secrets/") || s.secretFileRule(f.path, addedText) != "") && !s.suppressed(whole, f.path, first.n, first.text) {
 			block = whole
 		}
 	}

@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 )
 
-// forEachFile runs fn on every file of the unit, spread over the cores, each with a private
+// ForEachFile runs fn on every file of the unit, spread over the cores, each with a private
 // Result that is merged back in file order (reports stay deterministic). When ctx ends first
 // it returns an error naming the files that were not finished.
-func forEachFile(ctx context.Context, u *diff.Unit, r *Result, fn func(f *diff.FileDiff, r *Result)) error {
+func ForEachFile(ctx context.Context, u *diff.Unit, r *Result, fn func(f *diff.FileDiff, r *Result)) error {
 	n := len(u.Files)
 	if n == 0 {
 		return ctx.Err()

@@ -53,9 +53,6 @@ func (r *Result) Add(f Finding) { r.add(f) }
 // suppress it: the text under review is the attacker's, and could carry the marker itself.
 const InjectionRuleID = "tollgate/prompt-injection-attempt"
 
-// InCommit returns " (in commit X)" for a finding of a commit's unit, "" for a staged change.
-func InCommit(u *diff.Unit) string { return inCommit(u) }
-
 // uniq returns xs without repeats, in first-seen order.
 func uniq(xs []string) []string {
 	seen := map[string]bool{}
@@ -169,8 +166,8 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	rep := &Report{
 		Tool:   Tool{Name: "tollgate", Version: opts.Version},
 		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
-		failOn: opts.Config.FailOn, ran: ran, Suppressed: res.Suppressed, binary: uniq(res.Binary),
-		addedLines: lines, notes: opts.Notes,
+		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
+		AddedLines: lines, SetupNotes: opts.Notes,
 	}
 	masker := redact.NewMasker(opts.Detector)
 	for i := range res.Findings {
@@ -193,7 +190,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	default:
 		rep.Status = "clean"
 	}
-	rep.elapsed = time.Since(start)
+	rep.Elapsed = time.Since(start)
 	return rep
 }
 

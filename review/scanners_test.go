@@ -11,6 +11,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
 // The review pipeline with every in-process scanner (package injection imports review, so
@@ -26,7 +27,7 @@ func TestEvidenceMaskedCentrally(t *testing.T) {
 	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
 	u := difftest.AddedUnit("f.py", `r = requests.get(url, verify=False, headers={"Authorization": "token `+token+`"})`)
 	rep := review.Run(context.Background(), &diff.Change{Kind: "staged", Units: []diff.Unit{*u}},
-		review.Options{Config: policy.Default(), Scanners: []review.Scanner{review.BuiltinScanner{}, injection.Scanner{}}, Detector: det})
+		review.Options{Config: policy.Default(), Scanners: []review.Scanner{rules.Scanner{}, injection.Scanner{}}, Detector: det})
 	if len(rep.Findings) == 0 {
 		t.Fatal("no finding")
 	}

@@ -35,3 +35,26 @@ func TestAllowed(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkerAllows(t *testing.T) {
+	cases := []struct {
+		text, marker string
+		ids          []string
+		want         bool
+	}{
+		{"x // tollgate:allow", allowMarker, []string{"tollgate/a"}, true},
+		{"x // tollgate:allow=tollgate/a", allowMarker, []string{"tollgate/a", "a"}, true},
+		{"x // tollgate:allow=a", allowMarker, []string{"tollgate/a", "a"}, true},
+		{"x // tollgate:allow=tollgate/b", allowMarker, []string{"tollgate/a", "a"}, false},
+		{"x // tollgate:allowed", allowMarker, []string{"tollgate/a"}, false},
+		{"// tollgate:allow-next-line", allowMarker, []string{"tollgate/a"}, false},
+		{"// tollgate:allow-next-line", allowMarker + "-next-line", []string{"tollgate/a"}, true},
+		{"// tollgate:allow-next-line=tollgate/b", allowMarker + "-next-line", []string{"tollgate/a"}, false},
+		{"x", allowMarker, []string{"tollgate/a"}, false},
+	}
+	for _, c := range cases {
+		if got := markerAllows(c.text, c.marker, c.ids...); got != c.want {
+			t.Errorf("markerAllows(%q, %q, %v) = %v, want %v", c.text, c.marker, c.ids, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/guard"
 	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
 // reviewContentCheck runs the commit-time scanners review/guard cannot import over content an
@@ -22,7 +23,7 @@ func reviewContentCheck(path, content string) []guard.Hit {
 	u := &diff.Unit{Files: []diff.FileDiff{{NewPath: path, Status: diff.Added, Hunks: []diff.Hunk{h}}}}
 	var res review.Result
 	ctx := context.Background()
-	for _, s := range []review.Scanner{injection.Scanner{}, review.BuiltinScanner{}} {
+	for _, s := range []review.Scanner{injection.Scanner{}, rules.Scanner{}} {
 		if err := s.Scan(ctx, u, &res); err != nil {
 			return []guard.Hit{{Rule: "guard/scan-failed", Message: "tollgate's " + s.Name() + " scanner failed: " + err.Error()}}
 		}

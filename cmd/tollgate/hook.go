@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
@@ -105,7 +106,7 @@ func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool)
 	}
 	ch, err := s.repo.PushFramework(ctx, remote, url, hook.PushFromEnv())
 	if errors.Is(err, hook.ErrFrameworkPush) {
-		return nil, &exitError{code: exitCannotRun, err: err, hint: "use tollgate's own pre-push hook for pushes (tollgate install --hooks pre-push), which gets every pushed ref from git; skip once with TOLLGATE=0 only if you know what is pushed"}
+		return nil, &exitError{code: review.ExitCannotRun, err: err, hint: "use tollgate's own pre-push hook for pushes (tollgate install --hooks pre-push), which gets every pushed ref from git; skip once with TOLLGATE=0 only if you know what is pushed"}
 	}
 	return ch, err
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
 )
 
 func initCommand() *cli.Command {
@@ -48,7 +49,7 @@ func initCommand() *cli.Command {
 			}
 			f, err := os.OpenFile(path, flags, 0o644)
 			if errors.Is(err, fs.ErrExist) {
-				return &exitError{code: exitCannotRun, err: fmt.Errorf("%s already exists", path), hint: "use --force to overwrite it, or --stdout to see the defaults"}
+				return &exitError{code: review.ExitCannotRun, err: fmt.Errorf("%s already exists", path), hint: "use --force to overwrite it, or --stdout to see the defaults"}
 			}
 			if err != nil {
 				return fmt.Errorf("failed to write %s: %w", path, err)

@@ -19,14 +19,7 @@ import (
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
-)
-
-// Exit codes: the contract in DESIGN.md.
-const (
-	exitClean      = 0
-	exitFindings   = 1
-	exitCannotRun  = 2
-	exitIncomplete = 3
+	"github.com/tollgate-dev/tollgate/review/report"
 )
 
 func main() {
@@ -60,16 +53,16 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // usageError marks bad command-line use (exit 2).
 func usageError(format string, args ...any) error {
-	return &exitError{code: exitCannotRun, err: fmt.Errorf(format, args...)}
+	return &exitError{code: review.ExitCannotRun, err: fmt.Errorf(format, args...)}
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, args)
 	if err == nil {
-		return exitClean
+		return review.ExitClean
 	}
-	code, hint := exitCannotRun, ""
+	code, hint := review.ExitCannotRun, ""
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code, hint = ee.code, ee.hint
@@ -92,9 +85,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	// An error may quote a repository's file (a .gitleaks.toml regex, a path): escaped, so it
 	// can never drive the terminal.
-	fmt.Fprintf(stderr, "tollgate: error: %s\n", review.Printable(err.Error()))
+	fmt.Fprintf(stderr, "tollgate: error: %s\n", report.Printable(err.Error()))
 	if hint != "" {
-		fmt.Fprintf(stderr, "tollgate: hint: %s\n", review.Printable(hint))
+		fmt.Fprintf(stderr, "tollgate: hint: %s\n", report.Printable(hint))
 	}
 	return code
 }

@@ -15,7 +15,11 @@ import (
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/report"
+	"github.com/tollgate-dev/tollgate/review/rules"
+	"github.com/tollgate-dev/tollgate/review/secrets"
 )
 
 // maxConfigBytes bounds the config files read from a repository.
@@ -156,26 +160,13 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	for _, why := range s.repo.Unreadable {
 		notRun = append(notRun, review.NotRun{Component: "git", Reason: why})
 	}
-	scanners := []review.Scanner{&review.SecretsScanner{Detector: s.detector}, review.BuiltinScanner{}, injection.Scanner{}}
-	for _, name := range s.cfg.External {
-		if err := s.scratchOutside(); err != nil {
-			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
-			continue
-		}
-		if err := policy.AllowProgram(name); err != nil {
-			return err
-		}
-		ext := &review.ExternalScanner{Tool: name, Timeout: s.cfg.ScannerTimeout}
-		if name == "semgrep" {
-			for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
-				if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
-					ext.SemgrepConfig = data
-					break
-				}
-			}
-		}
-		scanners = append(scanners, ext)
+	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, rules.Scanner{}, injection.Scanner{}}
+	ext, extNotRun, err := s.externalScanners()
+	if err != nil {
+		return err
 	}
+	scanners = append(scanners, ext...)
+	notRun = append(notRun, extNotRun...)
 	model, cleanup, err := s.modelStep(o)
 	if err != nil {
 		var ce *policy.ConfigError
@@ -209,15 +200,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	switch o.format {
-	case "json":
-		err = rep.WriteJSON(w)
-	case "sarif":
-		err = rep.WriteSARIF(w)
-	default:
-		err = rep.WriteText(w, review.TextOptions{Color: color})
-	}
-	if err != nil {
+	if err := report.New(o.format, report.Options{Color: color, Rules: rules.All()}).Write(w, rep); err != nil {
 		return fmt.Errorf("failed to write report: %w", err)
 	}
 	if f, ok := w.(*os.File); ok && o.path != "" {
@@ -225,8 +208,43 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 			return fmt.Errorf("failed to write report: %w", err)
 		}
 	}
-	if code := rep.ExitCode(); code != exitClean {
+	if code := rep.ExitCode(); code != review.ExitClean {
 		return &exitError{code: code}
+	}
+	return nil
+}
+
+// externalScanners builds the external scanners the config enables; one that cannot run here
+// (no scratch directory outside the repository) is not run.
+func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) {
+	var scanners []review.Scanner
+	var notRun []review.NotRun
+	for _, name := range s.cfg.External {
+		if err := s.scratchOutside(); err != nil {
+			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
+			continue
+		}
+		if err := policy.AllowProgram(name); err != nil {
+			return nil, nil, err
+		}
+		tool, ok := external.ByName(name)
+		if !ok {
+			return nil, nil, fmt.Errorf("unknown external scanner %q", name)
+		}
+		if name == "semgrep" {
+			tool = external.Semgrep{Config: s.semgrepRules()}
+		}
+		scanners = append(scanners, &external.Scanner{Tool: tool, Timeout: s.cfg.ScannerTimeout})
+	}
+	return scanners, notRun, nil
+}
+
+// semgrepRules returns the repository's own semgrep rules (nil: none).
+func (s *session) semgrepRules() []byte {
+	for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
+		if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
+			return data
+		}
 	}
 	return nil
 }
@@ -256,7 +274,7 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("failed to build the outgoing secret filter: %w", err)
 	}
-	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, NoCache: o.noCache}
+	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, SecretFile: rules.SecretFile, NoCache: o.noCache}
 	// Nothing of tollgate's is written into the repository: a cache or audit directory that
 	// resolves inside it (HOME=., a relative XDG_*_HOME, a dotfiles repository at HOME) is
 	// refused, and the review does without it.

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/policy"
-	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
 func statusCommand() *cli.Command {
@@ -58,7 +58,7 @@ func statusCommand() *cli.Command {
 			fmt.Fprintf(w, "config:      %s\n", files)
 			fmt.Fprintf(w, "             fail_on = %s, max_findings = %d\n", s.cfg.FailOn, s.cfg.MaxFindings)
 			_, _, gl := buildVersion()
-			fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s), builtin (%d rules), injection: built in\n", gl, gitleaksSource(s), len(review.Rules()))
+			fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s), builtin (%d rules), injection: built in\n", gl, gitleaksSource(s), len(rules.All()))
 			for _, name := range s.cfg.External {
 				fmt.Fprintf(w, "  %-11s %s\n", name+":", scannerState(ctx, name))
 			}

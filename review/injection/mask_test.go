@@ -10,6 +10,8 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
+	"github.com/tollgate-dev/tollgate/review/rules"
+	"github.com/tollgate-dev/tollgate/review/secrets"
 )
 
 // TestRunMasksWholeLine: Run masks every secret on a finding's whole line before its evidence
@@ -28,7 +30,7 @@ func TestRunMasksWholeLine(t *testing.T) {
 	for _, path := range []string{"app.py", "notes.md"} {
 		ch := &diff.Change{Kind: "staged", Units: []diff.Unit{{Files: []diff.FileDiff{difftest.AddedFile(path, lines...)}}}}
 		rep := review.Run(context.Background(), ch, review.Options{Config: policy.Default(), Detector: det,
-			Scanners: []review.Scanner{&review.SecretsScanner{Detector: det}, review.BuiltinScanner{}, Scanner{}}})
+			Scanners: []review.Scanner{&secrets.Scanner{Detector: det}, rules.Scanner{}, Scanner{}}})
 		rules := map[string]bool{}
 		for _, f := range rep.Findings {
 			rules[f.RuleID] = true

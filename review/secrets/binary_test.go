@@ -1,4 +1,4 @@
-package review
+package secrets
 
 import (
 	"archive/tar"

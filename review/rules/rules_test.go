@@ -1,4 +1,4 @@
-package review
+package rules
 
 import (
 	"context"
@@ -6,20 +6,21 @@ import (
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
 
-func builtinFindings(t *testing.T, path, text string) []Finding {
+func builtinFindings(t *testing.T, path, text string) []review.Finding {
 	t.Helper()
-	var r Result
-	if err := (BuiltinScanner{}).Scan(context.Background(), difftest.AddedUnit(path, text), &r); err != nil {
+	var r review.Result
+	if err := (Scanner{}).Scan(context.Background(), difftest.AddedUnit(path, text), &r); err != nil {
 		t.Fatal(err)
 	}
 	return r.Findings
 }
 
-func hasRule(fs []Finding, id string) bool {
+func hasRule(fs []review.Finding, id string) bool {
 	for _, f := range fs {
 		if f.RuleID == id {
 			return true
@@ -31,7 +32,7 @@ func hasRule(fs []Finding, id string) bool {
 // TestRuleExamples proves every documented example: it catches what it says and leaves alone
 // what it says.
 func TestRuleExamples(t *testing.T) {
-	check := func(r Rule) {
+	check := func(r review.Rule) {
 		t.Run(r.ID+"/"+r.Catches.Path, func(t *testing.T) {
 			if r.Catches.Text == "" || r.Leaves.Path == "" {
 				t.Fatalf("rule %s lacks a documented example", r.ID)
@@ -185,8 +186,8 @@ func TestRulesOnlyAddedLines(t *testing.T) {
 			{Kind: diff.Add, New: 13, Text: "subprocess.run(cmd, shell=True)"},
 		},
 	}}}
-	var r Result
-	if err := (BuiltinScanner{}).Scan(context.Background(), &diff.Unit{Files: []diff.FileDiff{{
+	var r review.Result
+	if err := (Scanner{}).Scan(context.Background(), &diff.Unit{Files: []diff.FileDiff{{
 		OldPath: "a.py", NewPath: "a.py", Status: diff.Modified, Hunks: f.Hunks}}}, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -195,32 +196,9 @@ func TestRulesOnlyAddedLines(t *testing.T) {
 	}
 }
 
-func TestMarkerAllows(t *testing.T) {
-	cases := []struct {
-		text, marker string
-		ids          []string
-		want         bool
-	}{
-		{"x // tollgate:allow", allowMarker, []string{"tollgate/a"}, true},
-		{"x // tollgate:allow=tollgate/a", allowMarker, []string{"tollgate/a", "a"}, true},
-		{"x // tollgate:allow=a", allowMarker, []string{"tollgate/a", "a"}, true},
-		{"x // tollgate:allow=tollgate/b", allowMarker, []string{"tollgate/a", "a"}, false},
-		{"x // tollgate:allowed", allowMarker, []string{"tollgate/a"}, false},
-		{"// tollgate:allow-next-line", allowMarker, []string{"tollgate/a"}, false},
-		{"// tollgate:allow-next-line", allowMarker + "-next-line", []string{"tollgate/a"}, true},
-		{"// tollgate:allow-next-line=tollgate/b", allowMarker + "-next-line", []string{"tollgate/a"}, false},
-		{"x", allowMarker, []string{"tollgate/a"}, false},
-	}
-	for _, c := range cases {
-		if got := markerAllows(c.text, c.marker, c.ids...); got != c.want {
-			t.Errorf("markerAllows(%q, %q, %v) = %v, want %v", c.text, c.marker, c.ids, got, c.want)
-		}
-	}
-}
-
 func TestSuppressionCounted(t *testing.T) {
 	u := difftest.AddedUnit("a.py", "x = 1\nsubprocess.run(cmd, shell=True)  # tollgate:allow=tollgate/shell-injection\n# tollgate:allow-next-line\nos.chmod(p, 0o777)\nos.chmod(q, 0o777)")
-	rep := Run(context.Background(), &diff.Change{Kind: "staged", Units: []diff.Unit{*u}}, Options{Config: policy.Default(), Scanners: []Scanner{BuiltinScanner{}}})
+	rep := review.Run(context.Background(), &diff.Change{Kind: "staged", Units: []diff.Unit{*u}}, review.Options{Config: policy.Default(), Scanners: []review.Scanner{Scanner{}}})
 	if rep.Suppressed != 2 {
 		t.Errorf("want 2 suppressed, got %d", rep.Suppressed)
 	}

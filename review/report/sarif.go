@@ -1,4 +1,4 @@
-package review
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
 )
 
 // SARIF 2.1.0 as GitHub code scanning reads it: one run, rules with help text and
@@ -108,16 +109,22 @@ func sarifURI(p string) string {
 	return strings.Join(parts, "/")
 }
 
-// WriteSARIF renders the report as SARIF 2.1.0.
-func (r *Report) WriteSARIF(w io.Writer) error {
+// SARIF renders the report as SARIF 2.1.0.
+type SARIF struct {
+	// Rules documents rules by id: a result's rule gets its description and examples as help.
+	Rules []review.Rule
+}
+
+// Write implements Writer.
+func (s SARIF) Write(w io.Writer, r *review.Report) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: r.Tool.Name, Version: r.Tool.Version,
 			InformationURI: "https://github.com/tollgate-dev/tollgate"}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: !r.Incomplete(), Notifications: []sarifNotification{}}},
 		Results:     []sarifResult{},
 	}
-	docs := map[string]Rule{}
-	for _, d := range Rules() {
+	docs := map[string]review.Rule{}
+	for _, d := range s.Rules {
 		docs[d.ID] = d
 	}
 	index := map[string]int{}
@@ -187,4 +194,16 @@ func evidenceSuffix(e string) string {
 		return ""
 	}
 	return "\nEvidence: " + e
+}
+
+// firstLine is the first line of s, trimmed, cut at 200 bytes.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }

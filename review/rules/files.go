@@ -1,4 +1,4 @@
-package review
+package rules
 
 import (
 	"fmt"
@@ -6,41 +6,43 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // fileRule matches a committed file by path and, where content decides, by its added text.
 type fileRule struct {
-	Rule
-	what    string  // names the file kind in the message
-	path    *lazyRE // on the repository path, lower-cased
-	except  *lazyRE // paths that are templates or public parts
+	review.Rule
+	what    string     // names the file kind in the message
+	path    *lazyre.RE // on the repository path, lower-cased
+	except  *lazyre.RE // paths that are templates or public parts
 	content func(text string) bool
 	binary  bool // a binary file matching the path is a finding by itself
 }
 
 var (
-	privateKeyFile = Rule{ID: "tollgate/private-key-file", Severity: policy.Critical, CWE: []string{"CWE-321", "CWE-312"},
+	privateKeyFile = review.Rule{ID: "tollgate/private-key-file", Severity: policy.Critical, CWE: []string{"CWE-321", "CWE-312"},
 		Description: "a private key or key store is committed",
-		Catches:     Example{"deploy/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----"},
-		Leaves:      Example{"deploy/id_ed25519.pub", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB2m deploy@example"}}
-	credentialFile = Rule{ID: "tollgate/credential-file", Severity: policy.High, CWE: []string{"CWE-798", "CWE-522"},
+		Catches:     example("deploy/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----"),
+		Leaves:      example("deploy/id_ed25519.pub", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB2m deploy@example")}
+	credentialFile = review.Rule{ID: "tollgate/credential-file", Severity: policy.High, CWE: []string{"CWE-798", "CWE-522"},
 		Description: "a credential store is committed",
-		Catches:     Example{".env", "DATABASE_URL=postgres://app:Xk29fj3@db/app\nSTRIPE_SECRET_KEY=sk_live_abc123def456"},
-		Leaves:      Example{".env.example", "DATABASE_URL=\nSTRIPE_SECRET_KEY=your-key-here"}}
-	databaseDump = Rule{ID: "tollgate/database-dump", Severity: policy.High, CWE: []string{"CWE-200", "CWE-312"},
+		Catches:     example(".env", "DATABASE_URL=postgres://app:Xk29fj3@db/app\nSTRIPE_SECRET_KEY=sk_live_abc123def456"),
+		Leaves:      example(".env.example", "DATABASE_URL=\nSTRIPE_SECRET_KEY=your-key-here")}
+	databaseDump = review.Rule{ID: "tollgate/database-dump", Severity: policy.High, CWE: []string{"CWE-200", "CWE-312"},
 		Description: "a database dump is committed",
-		Catches:     Example{"backup/dump.sql", "CREATE TABLE users (id int, email text);\nINSERT INTO users VALUES (1, 'ann@example.com');"},
-		Leaves:      Example{"migrations/001_init.sql", "CREATE TABLE users (id int, email text);"}}
+		Catches:     example("backup/dump.sql", "CREATE TABLE users (id int, email text);\nINSERT INTO users VALUES (1, 'ann@example.com');"),
+		Leaves:      example("migrations/001_init.sql", "CREATE TABLE users (id int, email text);")}
 )
 
-func re(s string) *lazyRE { return lazyRegexp(s) }
+func re(s string) *lazyre.RE { return lazyre.New(s) }
 
 func contains(res ...string) func(string) bool {
-	compiled := make([]*lazyRE, len(res))
+	compiled := make([]*lazyre.RE, len(res))
 	for i, s := range res {
-		compiled[i] = lazyRegexp(s)
+		compiled[i] = lazyre.New(s)
 	}
 	return func(text string) bool {
 		for _, c := range compiled {
@@ -68,7 +70,7 @@ func all(fs ...func(string) bool) func(string) bool {
 func anySecretAssignment(k lang.Kind) func(string) bool {
 	return func(text string) bool {
 		for _, line := range strings.Split(text, "\n") {
-			var r Result
+			var r review.Result
 			scanCredentials(&diff.Unit{}, "", k, diff.Line{Kind: diff.Add, New: 1, Text: line}, &r)
 			if len(r.Findings) > 0 {
 				return true
@@ -118,9 +120,26 @@ var fileRules = []fileRule{
 	{Rule: databaseDump, what: "database dump or database file", path: re(`\.(?:dump|sql\.gz|sql\.bz2|sql\.xz|bson|sqlite3?|mdb|accdb)$`), content: func(string) bool { return true }, binary: true},
 }
 
+// SecretFile returns the id of the file rule (a private key or a credential store, not a
+// database dump) that text, as the content of the file at path, matches; "" if none. The model
+// step never sends such a file.
+func SecretFile(path, text string) string {
+	lower := strings.ToLower(path)
+	for i := range fileRules {
+		fr := &fileRules[i]
+		if fr.ID == databaseDump.ID || !fr.path.MatchString(lower) || (fr.except != nil && fr.except.MatchString(lower)) {
+			continue
+		}
+		if fr.content(text) {
+			return fr.ID
+		}
+	}
+	return ""
+}
+
 // scanFile runs the file rules on one changed file. Each rule reports once per file, at the
 // first added line (line 1 for a binary or empty file).
-func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *Result) {
+func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *review.Result) {
 	lower := strings.ToLower(p)
 	text := ""
 	joined := false
@@ -150,9 +169,9 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *Re
 		if len(added) > 0 {
 			line = added[0].New
 		}
-		r.add(Finding{
+		r.Add(review.Finding{
 			RuleID: fr.ID, Severity: fr.Severity, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
-			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, inCommit(u)),
+			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, review.InCommit(u)),
 			Evidence: "file: " + path.Base(p), Source: "builtin",
 		})
 	}

@@ -1,4 +1,4 @@
-package review
+package rules
 
 import (
 	"os"
@@ -8,11 +8,11 @@ import (
 
 // TestReadmeListsRules keeps the README's rule list in step with the rules.
 func TestReadmeListsRules(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range Rules() {
+	for _, r := range All() {
 		if !strings.Contains(string(data), "`"+r.ID+"`") {
 			t.Errorf("README does not list rule %s", r.ID)
 		}

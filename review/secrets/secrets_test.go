@@ -1,4 +1,4 @@
-package review
+package secrets
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -32,7 +33,7 @@ var testPEM = []string{
 
 // The secrets scanner reports each secret at its new-file line, masks the evidence, honours
 // inline markers and .gitleaksignore (counting what it suppressed), and skips deleted lines.
-func TestSecretsScanner(t *testing.T) {
+func TestScanner(t *testing.T) {
 	det, err := redact.New(redact.Options{Ignore: []byte("main.go:github-pat:11\n")})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestSecretsScanner(t *testing.T) {
 		{OldPath: "gone.go", Status: diff.Deleted, Hunks: []diff.Hunk{difftest.Hunk(1, 1, 0, 0, difftest.Del(1, testPAT))}},
 		{NewPath: "certs/client.p12", Status: diff.Added, Binary: true},
 	}}}}
-	rep := Run(context.Background(), ch, Options{Config: policy.Default(), Scanners: []Scanner{&SecretsScanner{Detector: det}}})
+	rep := review.Run(context.Background(), ch, review.Options{Config: policy.Default(), Scanners: []review.Scanner{&Scanner{Detector: det}}})
 
 	type want struct {
 		rule      string
@@ -68,7 +69,7 @@ func TestSecretsScanner(t *testing.T) {
 		{"secrets/github-pat", "app/config.go", 2, 2, policy.High, `var token = "ghp_****"`},
 		{"secrets/pkcs12-file", "certs/client.p12", 1, 1, policy.High, "file name: certs/client.p12"},
 	}
-	got := map[string]Finding{}
+	got := map[string]review.Finding{}
 	for _, f := range rep.Findings {
 		got[f.RuleID+" "+f.Path] = f
 		for _, s := range append([]string{testPAT, testPAT2, testAWS}, testPEM[1:4]...) {
@@ -103,8 +104,8 @@ func TestSecretsScanner(t *testing.T) {
 	if rep.Suppressed != 2 {
 		t.Errorf("suppressed = %d, want 2 (the inline marker and the .gitleaksignore entry)", rep.Suppressed)
 	}
-	if len(rep.binary) != 1 || rep.binary[0] != "certs/client.p12" {
-		t.Errorf("binary = %q", rep.binary)
+	if len(rep.Binary) != 1 || rep.Binary[0] != "certs/client.p12" {
+		t.Errorf("binary = %q", rep.Binary)
 	}
 	if rep.ExitCode() != 1 || rep.Status != "findings" {
 		t.Errorf("exit %d status %q", rep.ExitCode(), rep.Status)
@@ -150,7 +151,7 @@ func TestAddedBlocks(t *testing.T) {
 
 func readDiffFixture(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "diff", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diff", name))
 	if err != nil {
 		t.Fatal(err)
 	}

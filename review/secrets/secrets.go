@@ -1,4 +1,4 @@
-package review
+package secrets
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
@@ -14,17 +15,17 @@ import (
 // is not scanned, and the review says so (incomplete), never clean.
 const maxScanBytes = 16 << 20
 
-// SecretsScanner runs gitleaks' rules (through redact) over added lines.
-type SecretsScanner struct {
+// Scanner runs gitleaks' rules (through redact) over added lines.
+type Scanner struct {
 	Detector *redact.Detector
 }
 
 // Name implements Scanner.
-func (s *SecretsScanner) Name() string { return "secrets" }
+func (s *Scanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
-func (s *SecretsScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) error {
-	return forEachFile(ctx, u, r, func(f *diff.FileDiff, r *Result) {
+func (s *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
+	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) {
 		s.scanFile(ctx, u, f, r)
 		if f.Binary && f.Status != diff.Deleted {
 			s.scanBinary(ctx, u, f, r)
@@ -32,9 +33,9 @@ func (s *SecretsScanner) Scan(ctx context.Context, u *diff.Unit, r *Result) erro
 	})
 }
 
-// scanFile scans one file's added lines. Once ctx ends it stops; the caller (forEachFile)
+// scanFile scans one file's added lines. Once ctx ends it stops; the caller (review.ForEachFile)
 // reports the file as not finished.
-func (s *SecretsScanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result) {
+func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result) {
 	if f.Status == diff.Deleted {
 		return
 	}
@@ -42,7 +43,7 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.Fil
 	if f.Status == diff.Added || f.Status == diff.Renamed || f.Status == diff.Copied {
 		secs, err := s.Detector.ScanPath(path)
 		if err != nil {
-			r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: err.Error()})
+			r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: err.Error()})
 			return
 		}
 		for _, sec := range secs {
@@ -52,39 +53,19 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.Fil
 	if f.Binary {
 		return // scanBinary reads its content
 	}
-	size := 0
-	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
-			if l.Kind == diff.Add {
-				size += len(l.Text) + 1
-			}
-		}
-	}
-	if size > maxScanBytes {
-		r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets",
+	if size := addedSize(f); size > maxScanBytes {
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets",
 			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
 		return
 	}
 	for _, h := range f.Hunks {
 		for _, block := range addedBlocks(h) {
-			var b strings.Builder
-			n := 0
-			for _, l := range block {
-				n += len(l.Text) + 1
-			}
-			b.Grow(n)
-			for j, l := range block {
-				if j > 0 {
-					b.WriteByte('\n')
-				}
-				b.WriteString(l.Text)
-			}
-			secs, err := s.Detector.ScanContext(ctx, path, b.String(), block[0].New)
+			secs, err := s.Detector.ScanContext(ctx, path, blockText(block), block[0].New)
 			if ctx.Err() != nil {
 				return
 			}
 			if err != nil {
-				r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: path + ": " + err.Error()})
+				r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: path + ": " + err.Error()})
 				return
 			}
 			for _, sec := range secs {
@@ -94,15 +75,45 @@ func (s *SecretsScanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.Fil
 	}
 }
 
-func (s *SecretsScanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *Result) {
+// addedSize is the size of the file's added lines, newlines included.
+func addedSize(f *diff.FileDiff) int {
+	size := 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			if l.Kind == diff.Add {
+				size += len(l.Text) + 1
+			}
+		}
+	}
+	return size
+}
+
+// blockText joins a block of added lines with newlines.
+func blockText(block []diff.Line) string {
+	var b strings.Builder
+	n := 0
+	for _, l := range block {
+		n += len(l.Text) + 1
+	}
+	b.Grow(n)
+	for j, l := range block {
+		if j > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+	}
+	return b.String()
+}
+
+func (s *Scanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *review.Result) {
 	s.reportAt(u, f.Path(), "", sec, r)
 }
 
 // reportAt reports sec at path; a non-empty where ("in binary file, ...") is added to the
 // message, and a secret found in a binary's printable runs has no line (0).
-func (s *SecretsScanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, r *Result) {
+func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, r *review.Result) {
 	ruleID := "secrets/" + sec.RuleID
-	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in Run.
+	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in review.Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
 		r.Suppressed++
 		return
@@ -126,24 +137,15 @@ func (s *SecretsScanner) reportAt(u *diff.Unit, path, where string, sec redact.S
 	if end < line {
 		end = line
 	}
-	if u.Commit != "" {
-		msg += " (in commit " + short(u.Commit) + ")"
-	}
-	fd := Finding{
+	msg += review.InCommit(u)
+	fd := review.Finding{
 		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: []string{"CWE-798"},
 		Path: path, Line: line, EndLine: end, Message: msg, Evidence: "file name: " + path, Source: "secrets",
 	}
 	if !sec.PathOnly {
 		fd = fd.LineEvidence(sec.LineText, max(sec.StartColumn-1, 0), sec.Value, sec.Match)
 	}
-	r.add(fd)
-}
-
-func short(oid string) string {
-	if len(oid) > 12 {
-		return oid[:12]
-	}
-	return oid
+	r.Add(fd)
 }
 
 // addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.

@@ -1,10 +1,12 @@
-package review
+package secrets
 
 import (
 	"context"
 	"fmt"
-	"github.com/tollgate-dev/tollgate/review/diff"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 // maxBinaryBytes bounds the size of one binary file whose content the secrets scanner reads.
@@ -15,10 +17,10 @@ const maxBinaryBytes = 4 * maxScanBytes
 // (0), archive members under "archive!member". A secret already in the old version of the
 // file (the same rule on the same text) is not reported again. What could not be read or
 // unpacked is reported as not run: the review is incomplete, never clean.
-func (s *SecretsScanner) scanBinary(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *Result) {
+func (s *Scanner) scanBinary(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result) {
 	path := f.Path()
 	notRun := func(reason string) {
-		r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: reason})
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: reason})
 	}
 	if u.Blobs == nil || !realOID(f.NewOID) {
 		r.Binary = append(r.Binary, path) // only the name is known
@@ -45,11 +47,11 @@ func (s *SecretsScanner) scanBinary(ctx context.Context, u *diff.Unit, f *diff.F
 }
 
 // scanBinaryText scans one piece of text found in a binary file.
-func (s *SecretsScanner) scanBinaryText(u *diff.Unit, t binText, old map[string]bool, r *Result) {
+func (s *Scanner) scanBinaryText(u *diff.Unit, t binText, old map[string]bool, r *review.Result) {
 	if t.Member {
 		secs, err := s.Detector.ScanPath(t.Path)
 		if err != nil {
-			r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: err.Error()})
+			r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: err.Error()})
 			return
 		}
 		for _, sec := range secs {
@@ -57,13 +59,13 @@ func (s *SecretsScanner) scanBinaryText(u *diff.Unit, t binText, old map[string]
 		}
 	}
 	if len(t.Text) > maxScanBytes {
-		r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets",
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets",
 			Reason: fmt.Sprintf("%s: %d bytes of text (%s) exceed the %d-byte limit; not scanned", t.Path, len(t.Text), t.How, maxScanBytes)})
 		return
 	}
 	secs, err := s.Detector.Scan(t.Path, t.Text, 1)
 	if err != nil {
-		r.NotRun = append(r.NotRun, NotRun{Component: "scanner:secrets", Reason: t.Path + ": " + err.Error()})
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: t.Path + ": " + err.Error()})
 		return
 	}
 	where := "in binary file, read as " + t.How
@@ -84,7 +86,7 @@ func (s *SecretsScanner) scanBinaryText(u *diff.Unit, t binText, old map[string]
 // oldBinaryLines returns the findings' lines in the old version of a modified binary file,
 // keyed by path, rule and line text (nil when there is no old version or it cannot be read:
 // then everything counts as new).
-func (s *SecretsScanner) oldBinaryLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) map[string]bool {
+func (s *Scanner) oldBinaryLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) map[string]bool {
 	if f.Status == diff.Added || !realOID(f.OldOID) || f.OldOID == f.NewOID {
 		return nil
 	}

@@ -1,0 +1,21 @@
+package review
+
+import "github.com/tollgate-dev/tollgate/policy"
+
+// Rule documents one rule: what it is, and an example of what it catches and what it leaves
+// alone. The built-in rules (package rules) are documented so: their examples are tests and
+// the README's rule list, and SARIF gives them as help text.
+type Rule struct {
+	ID          string
+	Severity    policy.Severity
+	CWE         []string
+	Description string
+	Catches     Example
+	Leaves      Example
+}
+
+// Example is one file line (or file) a rule is shown on.
+type Example struct {
+	Path string
+	Text string // the added lines, newline-separated
+}

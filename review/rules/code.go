@@ -1,0 +1,279 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/review/lang"
+)
+
+// lineRule is a rule matched on one added line's code (comments stripped unless inComments).
+type lineRule struct {
+	review.Rule
+	kinds      []lang.Kind // nil: every kind that is not prose
+	re         *lazyre.RE
+	unless     *lazyre.RE // the line is safe if this matches
+	check      func(code string, m []int) bool
+	hint       string   // a substring every match contains (case-sensitive): the regex runs only then
+	anyFold    []string // lower-case words one of which every match contains (case-insensitive)
+	confidence float64
+	inComments bool
+}
+
+func (r *lineRule) applies(k lang.Kind) bool {
+	if r.kinds == nil {
+		return !k.IsProse()
+	}
+	for _, x := range r.kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMatch applies the rule's cheap filters to an added line: its hint, and its words
+// (lower holds the line lower-cased once one rule needed it).
+func (r *lineRule) mayMatch(line string, lower *string) bool {
+	if r.hint != "" && !strings.Contains(line, r.hint) {
+		return false
+	}
+	if len(r.anyFold) == 0 {
+		return true
+	}
+	if *lower == "" {
+		*lower = strings.ToLower(line)
+	}
+	return containsAny(*lower, r.anyFold)
+}
+
+// match returns the rule's match in text (the line, or its code part), nil if none or if the
+// line is safe.
+func (r *lineRule) match(text string) []int {
+	if text == "" {
+		return nil
+	}
+	m := r.re.FindStringSubmatchIndex(text)
+	if m == nil || (r.unless != nil && r.unless.MatchString(text)) || (r.check != nil && !r.check(text, m)) {
+		return nil
+	}
+	return m
+}
+
+// scanCode runs the code rules on one added line of a file of kind k (not prose).
+func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result) {
+	var code, lower string
+	codeDone := false
+	for ri := range codeRules {
+		rule := &codeRules[ri]
+		if !rule.applies(k) || !rule.mayMatch(l.Text, &lower) {
+			continue
+		}
+		text := l.Text
+		if !rule.inComments {
+			if !codeDone {
+				code, codeDone = lang.CodePart(k, l.Text), true
+			}
+			text = code
+		}
+		m := rule.match(text)
+		if m == nil {
+			continue
+		}
+		sev, msg := testSeverity(p, rule.Severity, rule.Description)
+		r.Add(review.Finding{
+			RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
+			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
+		}.LineEvidence(l.Text, m[0]))
+	}
+}
+
+// sqlVerb starts a SQL statement; sqlJoin glues non-literal text to it.
+const (
+	sqlVerb = `(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`
+	sqlJoin = `(?:\+\s*[\w(]|%\s*[\w(]|\.\s*format\s*\(|\.\s*\$)`
+)
+
+// The insecure-code floor: deliberately conservative, added lines only, comments ignored.
+var codeRules = []lineRule{
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "TLS certificate verification is turned off (Go InsecureSkipVerify)",
+			Catches:     example("client.go", "tlsConfig := &tls.Config{InsecureSkipVerify: true}"),
+			Leaves:      example("client.go", "tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}")},
+		hint:  "InsecureSkipVerify",
+		kinds: []lang.Kind{lang.Go}, re: lazyre.New(`\bInsecureSkipVerify\s*:\s*true\b`), confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "TLS certificate verification is turned off (Python verify=False)",
+			Catches:     example("fetch.py", `r = requests.get(url, verify=False)`),
+			Leaves:      example("fetch.py", `r = requests.get(url, verify="/etc/ssl/ca.pem")`)},
+		hint:  "False",
+		kinds: []lang.Kind{lang.Python}, re: lazyre.New(`\bverify\s*=\s*False\b`), confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "TLS certificate verification is turned off (Node rejectUnauthorized: false)",
+			Catches:     example("client.js", `const agent = new https.Agent({ rejectUnauthorized: false });`),
+			Leaves:      example("client.js", `const agent = new https.Agent({ rejectUnauthorized: true });`)},
+		hint:  "rejectUnauthorized",
+		kinds: []lang.Kind{lang.JS}, re: lazyre.New(`\brejectUnauthorized\s*:\s*false\b`), confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "TLS certificate verification is turned off for all of Node (NODE_TLS_REJECT_UNAUTHORIZED=0)",
+			Catches:     example("start.sh", `export NODE_TLS_REJECT_UNAUTHORIZED=0`),
+			Leaves:      example("start.sh", `export NODE_TLS_REJECT_UNAUTHORIZED=1`)},
+		hint:       "NODE_TLS_REJECT_UNAUTHORIZED",
+		re:         lazyre.New(`\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b`),
+		confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "TLS certificate verification is turned off for a Kubernetes cluster (insecure-skip-tls-verify)",
+			Catches:     example("kubeconfig.yaml", `    insecure-skip-tls-verify: true`),
+			Leaves:      example("kubeconfig.yaml", `    certificate-authority: /etc/k8s/ca.crt`)},
+		hint:       "insecure-skip-tls-verify",
+		re:         lazyre.New(`insecure-skip-tls-verify(?:\s*[:=]\s*["']?true\b|\s*$|\s+--|["']?\s*[,)\]])`),
+		confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (Python shell=True)",
+			Catches:     example("run.py", `subprocess.run(f"tar xf {name}", shell=True)`),
+			Leaves:      example("run.py", `subprocess.run(["tar", "xf", name])`)},
+		hint:  "True",
+		kinds: []lang.Kind{lang.Python}, re: lazyre.New(`\bshell\s*=\s*True\b`),
+		// A lone string literal as the command is not input.
+		unless:     lazyre.New(`\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*,\s*shell\s*=\s*True`),
+		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (sh -c with a variable)",
+			Catches:     example("deploy.sh", `sh -c "$1"`),
+			Leaves:      example("deploy.sh", `sh -c 'echo done'`)},
+		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		hint:       "-c",
+		re:         lazyre.New(`\b(?:ba|z|da)?sh\s+-c\s+(?:"[^"]*\$|\$)`),
+		confidence: 0.7,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (exec of sh -c with a variable)",
+			Catches:     example("run.go", `out, err := exec.Command("sh", "-c", cmd).Output()`),
+			Leaves:      example("run.go", `out, err := exec.Command("sh", "-c", "ls -l").Output()`)},
+		kinds:      []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.Ruby, lang.PHP},
+		hint:       "-c",
+		re:         lazyre.New(`["'](?:/bin/)?(?:ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*(?:[A-Za-z_$]|f["']|["'][^"']*["']\s*\+)`),
+		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.Critical, CWE: []string{"CWE-78"},
+			Description: "a shell runs request data (PHP system/exec/passthru with $_GET/$_POST)",
+			Catches:     example("ping.php", `system("ping -c 1 " . $_GET['host']);`),
+			Leaves:      example("ping.php", `system("ping -c 1 " . escapeshellarg($host));`)},
+		kinds:      []lang.Kind{lang.PHP},
+		hint:       "$_",
+		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\\b"),
+		unless:     lazyre.New(`escapeshellarg\s*\(\s*\$_`),
+		confidence: 0.95,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (Node child_process.exec with concatenation)",
+			Catches:     example("run.js", "exec(`convert ${req.query.file} out.png`, cb);"),
+			Leaves:      example("run.js", `execFile("convert", [file, "out.png"], cb);`)},
+		kinds:      []lang.Kind{lang.JS},
+		hint:       "exec",
+		re:         lazyre.New("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+)"),
+		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "pickle can run code while loading data",
+			Catches:     example("load.py", `obj = pickle.loads(request.data)`),
+			Leaves:      example("load.py", `obj = json.loads(request.data)`)},
+		anyFold: []string{"pickle", "dill", "shelve"},
+		kinds:   []lang.Kind{lang.Python}, re: lazyre.New(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "yaml.load without a safe loader can construct arbitrary objects",
+			Catches:     example("conf.py", `cfg = yaml.load(stream)`),
+			Leaves:      example("conf.py", `cfg = yaml.safe_load(stream)`)},
+		kinds:      []lang.Kind{lang.Python},
+		hint:       "yaml.",
+		re:         lazyre.New(`\byaml\.(?:unsafe_load|load|load_all|full_load)\s*\(`),
+		unless:     lazyre.New(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
+		confidence: 0.85,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "Java ObjectInputStream deserialises arbitrary classes from its input",
+			Catches:     example("Load.java", `Object o = new ObjectInputStream(socket.getInputStream()).readObject();`),
+			Leaves:      example("Load.java", `Config c = mapper.readValue(in, Config.class);`)},
+		hint:  "ObjectInputStream",
+		kinds: []lang.Kind{lang.Java}, re: lazyre.New(`\bnew\s+ObjectInputStream\s*\(`), confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/eval-request-data", Severity: policy.Critical, CWE: []string{"CWE-95"},
+			Description: "eval runs data that comes from a request",
+			Catches:     example("calc.py", `result = eval(request.args.get("expr"))`),
+			Leaves:      example("calc.py", `result = ast.literal_eval(text)`)},
+		kinds:      []lang.Kind{lang.Python, lang.JS, lang.PHP, lang.Ruby},
+		anyFold:    []string{"eval", "exec", "function"},
+		re:         lazyre.New(`(?:^|[^\w.])(?:eval|exec|Function|instance_eval|class_eval)\s*\([^)]*(?:\brequest\.|\breq\.(?:body|query|params|headers|cookies)|\$_(?:GET|POST|REQUEST|COOKIE)|\bparams\[|\binput\s*\(|\bsys\.argv|\blocation\.(?:hash|search)|\bdocument\.cookie)`),
+		confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
+			Description: "SQL is built by string concatenation or formatting, not parameters",
+			Catches:     example("users.py", `cursor.execute("SELECT * FROM users WHERE name = '" + name + "'")`),
+			Leaves:      example("users.py", `cursor.execute("SELECT * FROM users WHERE name = %s", (name,))`)},
+		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby},
+		anyFold: []string{"select", "insert", "update", "delete"},
+		re: lazyre.New(`(?i)(?:` +
+			// "SELECT ... " + var  |  'SELECT ...' % var  |  "...".format(  |  f"SELECT ... {x}"
+			`"\s*` + sqlVerb + `[^"]*"\s*` + sqlJoin + `|'\s*` + sqlVerb + `[^']*'\s*` + sqlJoin +
+			`|\bf"` + sqlVerb + `[^"]*\{|\bf'` + sqlVerb + `[^']*\{` +
+			"|`" + sqlVerb + "[^`]*\\$\\{" +
+			`|\bSprintf\s*\(\s*"` + sqlVerb + `[^"]*%[sv]` +
+			`)`),
+		confidence: 0.75,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
+			Description: "a file or directory is made writable by everyone (777)",
+			Catches:     example("setup.sh", `chmod -R 777 /var/www`),
+			Leaves:      example("setup.sh", `chmod 600 ~/.ssh/config`)},
+		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		hint:       "chmod",
+		re:         lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
+		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
+			Description: "a file or directory is created or changed with mode 0777",
+			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
+			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
+		kinds:      []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
+		hint:       "777",
+		re:         lazyre.New(`(?i)\b(?:chmod\w*|mkdir\w*|makedirs|writefile|openfile|open|umask|fchmod|chmodsync|mkdirsync|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s]0o?777\b|\bmode\s*[:=]\s*0o?777\b`),
+		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/curl-pipe-shell", Severity: policy.High, CWE: []string{"CWE-494"},
+			Description: "a script downloads code and runs it unverified (curl | sh)",
+			Catches:     example("Dockerfile", `RUN curl -fsSL https://get.example.com/install.sh | sh`),
+			Leaves:      example("Dockerfile", `RUN curl -fsSLo install.sh https://get.example.com/install.sh && sha256sum -c install.sh.sha256`)},
+		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		hint:       "sh",
+		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
+		confidence: 0.9,
+	},
+}

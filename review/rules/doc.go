@@ -1,0 +1,19 @@
+// Package rules is tollgate's own rules, the "builtin" scanner, one family a file: sensitive
+// files committed (files.go: private keys, credential stores, database dumps), credentials
+// written into config and code (creds.go), and the insecure-code floor (code.go).
+//
+// Rules and guarantees:
+//   - Rules see added lines only and report new-file line numbers; a deleted file is never a
+//     finding. Code rules read a line's code with its comments stripped (lang.CodePart) unless
+//     a rule says otherwise, and never run on prose.
+//   - A file rule reports once per file, at its first added line (line 1 for a binary or empty
+//     file); a binary file is judged by its name only.
+//   - A finding in test code (lang.IsTestPath) is lowered to low, and its message says so.
+//   - Every rule is documented (All): an id under tollgate/, a description, CWEs, and an
+//     example it catches and one it leaves alone. The examples are tests, and the README lists
+//     every rule (both checked by this package's tests).
+//   - SecretFile is the one definition of a file that is a secret as a whole: the model step's
+//     outgoing filter uses it, so what the review calls a key or credential store is never sent.
+//   - rules reads nothing but the change, runs nothing and never touches the network; it
+//     imports review, never the other way round.
+package rules

@@ -1,0 +1,107 @@
+package rules
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/lang"
+)
+
+// Scanner runs tollgate's own rules, one family a file: sensitive files (files.go),
+// credentials in config and code (creds.go), and the insecure-code floor (code.go).
+type Scanner struct{}
+
+// Name implements Scanner.
+func (Scanner) Name() string { return "builtin" }
+
+// All lists every built-in rule, for documentation (the README, SARIF help) and tests.
+func All() []review.Rule {
+	var out []review.Rule
+	for _, r := range fileRules {
+		out = append(out, r.Rule)
+	}
+	out = append(out, credentialRule)
+	for _, r := range codeRules {
+		out = append(out, r.Rule)
+	}
+	return dedupRules(out)
+}
+
+func dedupRules(in []review.Rule) []review.Rule {
+	seen := map[string]bool{}
+	var out []review.Rule
+	for _, r := range in {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Scan implements Scanner.
+func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
+	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) { builtinFile(ctx, u, f, r) })
+}
+
+// ctxLines is how many lines a per-line scanner reads between two looks at its context.
+const ctxLines = 4096
+
+// builtinFile runs the built-in rules on one file; once ctx ends it stops (review.ForEachFile then
+// reports the file as not finished).
+func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result) {
+	if f.Status == diff.Deleted {
+		return
+	}
+	p := f.Path()
+	k := lang.KindOf(p)
+	added := f.AddedLines()
+	scanFile(u, f, p, added, r)
+	if f.Binary {
+		return
+	}
+	for i, l := range added {
+		if i%ctxLines == 0 && ctx.Err() != nil {
+			return
+		}
+		scanCredentials(u, p, k, l, r)
+		if !k.IsProse() {
+			scanCode(u, p, k, l, r)
+		}
+	}
+}
+
+// testSeverity lowers a code or credential finding in test code to low.
+func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, string) {
+	if lang.IsTestPath(p) && sev > policy.Low {
+		return policy.Low, msg + " (in test code: lowered to low)"
+	}
+	return sev, msg
+}
+
+// joinLines joins added lines' text with newlines.
+func joinLines(ls []diff.Line) string {
+	var b strings.Builder
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+	}
+	return b.String()
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// example is a rule's documented example: a file path and its added lines.
+func example(path, text string) review.Example { return review.Example{Path: path, Text: text} }
