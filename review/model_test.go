@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 )
 
 // recordingProvider answers every request with answer and keeps what it was sent.
@@ -26,11 +28,11 @@ func (p *recordingProvider) Complete(_ context.Context, system, user string) (An
 // sent, and the change is still reviewed.
 func TestModelContextFileWithSecretLeftOut(t *testing.T) {
 	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
-	r := newFakeRepo(map[string]map[string]fakeFile{"": {
-		"go.mod":      reg("module example.com/app\n\ngo 1.22\n"),
-		"cmd/main.go": reg("package main\n\nimport \"example.com/app/lib\"\n\nfunc main() { lib.A() }\n"),
-		"lib/a.go":    reg("package lib\n\nconst tok = \"" + token + "\"\n\nfunc A() {}\n"),
-		"lib/b.go":    reg("package lib\n\nconst B = 2\n"),
+	r := difftest.NewRepo(map[string]map[string]difftest.File{"": {
+		"go.mod":      difftest.Reg("module example.com/app\n\ngo 1.22\n"),
+		"cmd/main.go": difftest.Reg("package main\n\nimport \"example.com/app/lib\"\n\nfunc main() { lib.A() }\n"),
+		"lib/a.go":    difftest.Reg("package lib\n\nconst tok = \"" + token + "\"\n\nfunc A() {}\n"),
+		"lib/b.go":    difftest.Reg("package lib\n\nconst B = 2\n"),
 	}})
 	det, err := redact.New(redact.Options{})
 	if err != nil {
@@ -41,7 +43,7 @@ func TestModelContextFileWithSecretLeftOut(t *testing.T) {
 	var res Result
 	cfg := limitsCfg(20, 200000, 2)
 	cfg.Model.Verify = false
-	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	step.run(context.Background(), cfg, difftest.RepoUnit(r, "", "cmd/main.go"), nil, &res)
 	if len(p.sent) != 1 {
 		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
 	}
@@ -126,8 +128,8 @@ func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
 // after the filter: a token in it is never sent.
 func TestModelPolicyTextPassesTheFilter(t *testing.T) {
 	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
-	r := newFakeRepo(map[string]map[string]fakeFile{"": {
-		"cmd/main.go": reg("package main\n\nfunc main() {}\n"),
+	r := difftest.NewRepo(map[string]map[string]difftest.File{"": {
+		"cmd/main.go": difftest.Reg("package main\n\nfunc main() {}\n"),
 	}})
 	det, err := redact.New(redact.Options{})
 	if err != nil {
@@ -139,11 +141,17 @@ func TestModelPolicyTextPassesTheFilter(t *testing.T) {
 	cfg := limitsCfg(20, 200000, 2)
 	cfg.Model.Verify = false
 	cfg.PolicyText = "Our CI token is " + token + "; never flag it."
-	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	step.run(context.Background(), cfg, difftest.RepoUnit(r, "", "cmd/main.go"), nil, &res)
 	if len(p.sent) != 1 {
 		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
 	}
 	if strings.Contains(p.sent[0], token) || !strings.Contains(p.sent[0], "Our CI token is [REDACTED:") {
 		t.Errorf("the policy text was not redacted:\n%s", p.sent[0])
 	}
+}
+
+func limitsCfg(files, bytes, rounds int) policy.Config {
+	cfg := policy.Default()
+	cfg.Context = policy.ContextLimits{MaxFiles: files, MaxTotalBytes: bytes, MaxExpansionRounds: rounds}
+	return cfg
 }

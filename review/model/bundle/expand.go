@@ -1,4 +1,4 @@
-package review
+package bundle
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -65,7 +66,7 @@ type goModule struct {
 }
 
 // expand adds context files to m under cfg.Context and returns the limits that cut it short.
-func expand(ctx context.Context, u *diff.Unit, cfg policy.Config, m *material) []string {
+func expand(ctx context.Context, u *diff.Unit, cfg policy.Config, m *Material) []string {
 	lim := cfg.Context
 	if u == nil || u.Blobs == nil || lim.MaxFiles <= 0 || lim.MaxExpansionRounds <= 0 {
 		return nil
@@ -75,8 +76,8 @@ func expand(ctx context.Context, u *diff.Unit, cfg policy.Config, m *material) [
 		lists: map[string]map[string]bool{}, loads: map[string]loaded{}, mods: map[string]goModule{},
 	}
 	have := map[string]bool{}
-	for _, f := range m.files {
-		have[f.path] = true
+	for _, f := range m.Files {
+		have[f.Path] = true
 	}
 	frontier := e.seeds(u)
 	added := 0
@@ -119,7 +120,7 @@ func expand(ctx context.Context, u *diff.Unit, cfg policy.Config, m *material) [
 			if lim.MaxTotalBytes > 0 && m.size+mf.bytes() > lim.MaxTotalBytes {
 				return []string{fmt.Sprintf("context.max_total_bytes reached (%d)", lim.MaxTotalBytes)}
 			}
-			m.files = append(m.files, mf)
+			m.Files = append(m.Files, mf)
 			m.size += mf.bytes()
 			have[c] = true
 			added++
@@ -132,10 +133,10 @@ func expand(ctx context.Context, u *diff.Unit, cfg policy.Config, m *material) [
 }
 
 // contextFile is a whole file, numbered from 1, no line marked added.
-func contextFile(p, text string) matFile {
-	mf := matFile{path: p, role: "context"}
+func contextFile(p, text string) File {
+	mf := File{Path: p, Role: "context"}
 	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		mf.lines = append(mf.lines, matLine{n: i + 1, text: l})
+		mf.Lines = append(mf.Lines, Line{N: i + 1, Text: l})
 	}
 	return mf
 }
@@ -320,7 +321,7 @@ func (e *expander) read(p string) (string, bool) {
 
 // --- schema files ---
 
-var stringLitRE = lazyRegexp("\"((?:[^\"\\\\\\n]|\\\\.)*)\"|'((?:[^'\\\\\\n]|\\\\.)*)'|`([^`\\n]*)`")
+var stringLitRE = lazyre.New("\"((?:[^\"\\\\\\n]|\\\\.)*)\"|'((?:[^'\\\\\\n]|\\\\.)*)'|`([^`\\n]*)`")
 
 // schemas lists the existing schema files named by string literals on s's added lines,
 // relative to the repository root or to s's directory.
@@ -457,9 +458,9 @@ func modulePath(gomod string) string {
 // --- Python ---
 
 var (
-	pyImportRE = lazyRegexp(`^\s*import\s+(.+)$`)
-	pyFromRE   = lazyRegexp(`^\s*from\s+(\.*)\s*([A-Za-z_][\w.]*)?\s+import\s+(.+)$`)
-	pyNameRE   = lazyRegexp(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
+	pyImportRE = lazyre.New(`^\s*import\s+(.+)$`)
+	pyFromRE   = lazyre.New(`^\s*from\s+(\.*)\s*([A-Za-z_][\w.]*)?\s+import\s+(.+)$`)
+	pyNameRE   = lazyre.New(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
 )
 
 func (e *expander) pyTests(p string) []string {
@@ -612,7 +613,7 @@ func (e *expander) pyModule(base, name string) []string {
 
 // --- JavaScript / TypeScript ---
 
-var jsImportRE = lazyRegexp(`(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(?:"([^"\n]+)"|'([^'\n]+)'|` + "`([^`$\\n]+)`" + `)`)
+var jsImportRE = lazyre.New(`(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(?:"([^"\n]+)"|'([^'\n]+)'|` + "`([^`$\\n]+)`" + `)`)
 
 func (e *expander) jsTests(p string) []string {
 	name := path.Base(p)

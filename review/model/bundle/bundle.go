@@ -1,4 +1,4 @@
-package review
+package bundle
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 )
 
 // The material a model sees: the change with new-file line numbers (a few lines of the file
@@ -19,60 +20,63 @@ import (
 // contextRadius is how many new-file lines around a hunk the material shows.
 const contextRadius = 3
 
-type matLine struct {
-	n     int
-	added bool
-	text  string
+// Line is one new-file line of the material.
+type Line struct {
+	N     int    // new-file line number
+	Added bool   // an added line of the change
+	Text  string // the line as it is sent
 }
 
-type matFile struct {
-	path    string
-	role    string // change | context
-	lines   []matLine
-	deleted []diff.Line // deletion-only hunks (old-file numbers)
+// File is one file of the material.
+type File struct {
+	Path    string
+	Role    string // change | context
+	Lines   []Line
+	Deleted []diff.Line // deletion-only hunks (old-file numbers)
 }
 
-type material struct {
-	files []matFile
+// Material is what a model is sent about one unit, before redaction.
+type Material struct {
+	Files []File
 	size  int
 }
 
 var (
-	headerRE = lazyRegexp(`^=== FILE (".*") role=(change|context) ===$`)
-	lineRE   = lazyRegexp(`^(\d+) ([+ ]) (.*)$`)
+	headerRE = lazyre.New(`^=== FILE (".*") role=(change|context) ===$`)
+	lineRE   = lazyre.New(`^(\d+) ([+ ]) (.*)$`)
 )
 
-// render writes the material; deletion-only hunks come last.
-func (m material) render() string {
+// Render writes the material; deletion-only hunks come last.
+func (m Material) Render() string {
 	var b strings.Builder
-	for _, f := range m.files {
-		if len(f.lines) == 0 {
+	for _, f := range m.Files {
+		if len(f.Lines) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "=== FILE %s role=%s ===\n", strconv.Quote(f.path), f.role)
-		for _, l := range f.lines {
+		fmt.Fprintf(&b, "=== FILE %s role=%s ===\n", strconv.Quote(f.Path), f.Role)
+		for _, l := range f.Lines {
 			mark := ' '
-			if l.added {
+			if l.Added {
 				mark = '+'
 			}
-			fmt.Fprintf(&b, "%d %c %s\n", l.n, mark, l.text)
+			fmt.Fprintf(&b, "%d %c %s\n", l.N, mark, l.Text)
 		}
 	}
-	for _, f := range m.files {
-		if len(f.deleted) == 0 {
+	for _, f := range m.Files {
+		if len(f.Deleted) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "=== DELETED %s (old-file line numbers; these lines are removed) ===\n", strconv.Quote(f.path))
-		for _, l := range f.deleted {
+		fmt.Fprintf(&b, "=== DELETED %s (old-file line numbers; these lines are removed) ===\n", strconv.Quote(f.Path))
+		for _, l := range f.Deleted {
 			fmt.Fprintf(&b, "%d - %s\n", l.Old, l.Text)
 		}
 	}
 	return b.String()
 }
 
-// parseMaterial reads rendered (and redacted) material back into new-file lines per path.
-func parseMaterial(text string) map[string][]matLine {
-	out := map[string][]matLine{}
+// Parse reads rendered (and redacted) material back into new-file lines per path.
+func Parse(text string) map[string][]Line {
+	out := map[string][]Line{}
 	cur := ""
 	for _, line := range strings.Split(text, "\n") {
 		if m := headerRE.FindStringSubmatch(line); m != nil {
@@ -96,7 +100,7 @@ func parseMaterial(text string) map[string][]matLine {
 		}
 		if m := lineRE.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			out[cur] = append(out[cur], matLine{n: n, added: m[2] == "+", text: m[3]})
+			out[cur] = append(out[cur], Line{N: n, Added: m[2] == "+", Text: m[3]})
 		}
 	}
 	return out
@@ -104,8 +108,8 @@ func parseMaterial(text string) map[string][]matLine {
 
 // buildMaterial assembles the change and its context under the limits in cfg.Context; the
 // strings are the limits that were reached.
-func buildMaterial(ctx context.Context, u *diff.Unit, cfg policy.Config) (material, []string) {
-	var m material
+func Build(ctx context.Context, u *diff.Unit, cfg policy.Config) (Material, []string) {
+	var m Material
 	var limits []string
 	lim := cfg.Context
 	for i := range u.Files {
@@ -113,15 +117,15 @@ func buildMaterial(ctx context.Context, u *diff.Unit, cfg policy.Config) (materi
 		if f.Binary || f.Status == diff.ModeOnly {
 			continue
 		}
-		mf := matFile{path: f.Path(), role: "change"}
+		mf := File{Path: f.Path(), Role: "change"}
 		if f.Status == diff.Deleted {
 			for _, h := range f.Hunks {
-				mf.deleted = append(mf.deleted, deletedLines(h)...)
+				mf.Deleted = append(mf.Deleted, deletedLines(h)...)
 			}
 		} else {
-			mf.lines, mf.deleted = changeLines(ctx, u, f)
+			mf.Lines, mf.Deleted = changeLines(ctx, u, f)
 		}
-		m.files = append(m.files, mf)
+		m.Files = append(m.Files, mf)
 		m.size += mf.bytes()
 	}
 	if lim.MaxTotalBytes > 0 && m.size > lim.MaxTotalBytes {
@@ -145,7 +149,7 @@ func deletedLines(h diff.Hunk) []diff.Line {
 
 // changeLines returns the new-file lines around each hunk (added ones marked) and the lines of
 // deletion-only hunks.
-func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]matLine, []diff.Line) {
+func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]Line, []diff.Line) {
 	var whole []string
 	if u.Blobs != nil && f.NewOID != "" {
 		if data, err := u.Blobs.ReadBlob(ctx, f.NewOID); err == nil && !bytes.ContainsRune(data, 0) {
@@ -178,7 +182,7 @@ func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]matLine
 			show[n] = true
 		}
 	}
-	var out []matLine
+	var out []Line
 	last := 0
 	for n := 1; ; n++ {
 		if whole != nil && n > len(whole) && n > last {
@@ -192,9 +196,9 @@ func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]matLine
 		}
 		last = n
 		if t, ok := added[n]; ok {
-			out = append(out, matLine{n: n, added: true, text: t})
+			out = append(out, Line{N: n, Added: true, Text: t})
 		} else if whole != nil && n <= len(whole) {
-			out = append(out, matLine{n: n, text: whole[n-1]})
+			out = append(out, Line{N: n, Text: whole[n-1]})
 		}
 	}
 	return out, deleted
@@ -208,12 +212,12 @@ func maxKey(m map[int]bool) int {
 	return x
 }
 
-func (f matFile) bytes() int {
-	n := len(f.path) + 40
-	for _, l := range f.lines {
-		n += len(l.text) + 8
+func (f File) bytes() int {
+	n := len(f.Path) + 40
+	for _, l := range f.Lines {
+		n += len(l.Text) + 8
 	}
-	for _, l := range f.deleted {
+	for _, l := range f.Deleted {
 		n += len(l.Text) + 8
 	}
 	return n
@@ -221,34 +225,34 @@ func (f matFile) bytes() int {
 
 // truncate drops lines from the end until the material fits. Deletion-only hunks render last,
 // so they are the first to go, and they count against the limit like any other line.
-func (m *material) truncate(limit int) {
+func (m *Material) truncate(limit int) {
 	size := 0
 	cut := false
-	for i := range m.files {
-		f := &m.files[i]
+	for i := range m.Files {
+		f := &m.Files[i]
 		keep := 0
-		s := size + len(f.path) + 40 // the header counts once a line is kept
-		for _, l := range f.lines {
-			if s+len(l.text)+8 > limit {
+		s := size + len(f.Path) + 40 // the header counts once a line is kept
+		for _, l := range f.Lines {
+			if s+len(l.Text)+8 > limit {
 				break
 			}
-			s += len(l.text) + 8
+			s += len(l.Text) + 8
 			keep++
 		}
 		if keep > 0 {
 			size = s
 		}
-		cut = cut || keep < len(f.lines)
-		f.lines = f.lines[:keep]
+		cut = cut || keep < len(f.Lines)
+		f.Lines = f.Lines[:keep]
 	}
-	for i := range m.files {
-		f := &m.files[i]
+	for i := range m.Files {
+		f := &m.Files[i]
 		keep := 0
 		s := size
-		if len(f.lines) == 0 {
-			s += len(f.path) + 40
+		if len(f.Lines) == 0 {
+			s += len(f.Path) + 40
 		}
-		for _, l := range f.deleted {
+		for _, l := range f.Deleted {
 			if cut || s+len(l.Text)+8 > limit {
 				cut = true
 				break
@@ -259,7 +263,7 @@ func (m *material) truncate(limit int) {
 		if keep > 0 {
 			size = s
 		}
-		f.deleted = f.deleted[:keep]
+		f.Deleted = f.Deleted[:keep]
 	}
 	m.size = size
 }
