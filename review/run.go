@@ -21,6 +21,18 @@ type Scanner interface {
 	Scan(ctx context.Context, u *diff.Unit, r *Result) error
 }
 
+// Step is a review step that runs after the scanners, unit by unit, seeing their findings:
+// the model step (review/model). What it could not do it adds to the result's NotRun under
+// Component; it never turns a failure into "no findings".
+type Step interface {
+	// Name is how the report lists the step when it ran ("model openai").
+	Name() string
+	// Component is the not_run component of its failures ("model:openai").
+	Component() string
+	// Review adds the step's findings for unit u to r; det are the findings so far.
+	Review(ctx context.Context, cfg policy.Config, u *diff.Unit, det []Finding, r *Result)
+}
+
 // Result collects what scanners found in one review.
 type Result struct {
 	Findings   []Finding
@@ -76,7 +88,7 @@ type Options struct {
 	// NotRun lists components the caller knows will not run (e.g. not available).
 	NotRun []NotRun
 	// Model is the optional model step (nil: no model configured).
-	Model *ModelStep
+	Model Step
 	// Detector, if set, masks any secret left in a finding's evidence or message, whichever
 	// scanner wrote it.
 	Detector *redact.Detector
@@ -98,7 +110,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 		}
 	}
 	var ran []string
-	sups := make([]*suppressor, len(ch.Units))
+	sups := make([]*Suppressor, len(ch.Units))
 	scanCtx, cancel := ctx, context.CancelFunc(func() {})
 	if t := opts.Config.ReviewTimeout; t > 0 {
 		scanCtx, cancel = context.WithTimeout(ctx, t)
@@ -151,16 +163,16 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 		for ui := range ch.Units {
 			det := append([]Finding(nil), res.Findings...)
 			start := len(res.Findings)
-			opts.Model.run(ctx, opts.Config, &ch.Units[ui], det, &res)
+			opts.Model.Review(ctx, opts.Config, &ch.Units[ui], det, &res)
 			inUnit(res.Findings[start:], &ch.Units[ui])
 			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, start)
 		}
 		failed := false
 		for _, n := range res.NotRun[before:] {
-			failed = failed || n.Component == opts.Model.component()
+			failed = failed || n.Component == opts.Model.Component()
 		}
 		if !failed {
-			ran = append(ran, "model "+opts.Model.Provider.Name())
+			ran = append(ran, opts.Model.Name())
 		}
 	}
 	rep := &Report{
@@ -196,16 +208,16 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 
 // dropSuppressed removes the findings added since index from that an inline marker allows,
 // counting each; the unit's suppressor is made on first use.
-func dropSuppressed(ctx context.Context, u *diff.Unit, sup **suppressor, res *Result, from int) {
+func dropSuppressed(ctx context.Context, u *diff.Unit, sup **Suppressor, res *Result, from int) {
 	if len(res.Findings) == from {
 		return
 	}
 	if *sup == nil {
-		*sup = newSuppressor(ctx, u.Blobs, u)
+		*sup = NewSuppressor(ctx, u.Blobs, u)
 	}
 	kept := res.Findings[:from]
 	for _, f := range res.Findings[from:] {
-		if (*sup).suppressed(&f) {
+		if (*sup).Suppressed(&f) {
 			res.Suppressed++
 			continue
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
-	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/guard"
+	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
 
 // consultModel asks the configured model about a call the rules answered Ask (guard.model).
@@ -60,7 +60,7 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 		return escalate("no scratch directory outside the project for the model")
 	}
 	defer os.RemoveAll(scratch)
-	p, err := review.NewProvider(cfg.Model, egress.New(cfg.Egress, cfg.Connect), scratch)
+	p, err := provider.New(cfg.Model, egress.New(cfg.Egress, cfg.Connect), scratch)
 	if err != nil {
 		return escalate("the model is not usable: " + err.Error())
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/model"
+	"github.com/tollgate-dev/tollgate/review/model/provider"
 	"github.com/tollgate-dev/tollgate/review/report"
 	"github.com/tollgate-dev/tollgate/review/rules"
 	"github.com/tollgate-dev/tollgate/review/secrets"
@@ -167,7 +169,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	}
 	scanners = append(scanners, ext...)
 	notRun = append(notRun, extNotRun...)
-	model, cleanup, err := s.modelStep(o)
+	step, cleanup, err := s.modelStep(o)
 	if err != nil {
 		var ce *policy.ConfigError
 		if errors.As(err, &ce) {
@@ -182,7 +184,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		Version:  ver,
 		Notes:    s.notes,
 		NotRun:   notRun,
-		Model:    model,
+		Model:    step,
 		Detector: s.detector,
 	})
 	if o.failOn != "" {
@@ -250,7 +252,7 @@ func (s *session) semgrepRules() []byte {
 }
 
 // modelStep builds the model step when the user configured a provider (nil otherwise).
-func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
+func (s *session) modelStep(o output) (review.Step, func(), error) {
 	none := func() {}
 	if !s.cfg.Model.Configured() {
 		return nil, none, nil
@@ -264,7 +266,7 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	}
 	cleanup := func() { os.RemoveAll(scratch) }
 	gate := egress.New(s.cfg.Egress, s.cfg.Connect)
-	p, err := review.NewProvider(s.cfg.Model, gate, scratch)
+	p, err := provider.New(s.cfg.Model, gate, scratch)
 	if err != nil {
 		return nil, cleanup, err
 	}
@@ -274,7 +276,7 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("failed to build the outgoing secret filter: %w", err)
 	}
-	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, SecretFile: rules.SecretFile, NoCache: o.noCache}
+	step := &model.Step{Provider: p, Detector: s.detector, Filter: filter, SecretFile: rules.SecretFile, NoCache: o.noCache}
 	// Nothing of tollgate's is written into the repository: a cache or audit directory that
 	// resolves inside it (HOME=., a relative XDG_*_HOME, a dotfiles repository at HOME) is
 	// refused, and the review does without it.

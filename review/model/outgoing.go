@@ -1,4 +1,4 @@
-package review
+package model
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/model/bundle"
 )
@@ -91,7 +92,7 @@ type screener struct {
 	filter *redact.Filter
 	review *redact.Detector // the review's detector: its .gitleaksignore counts as a suppression
 	u      *diff.Unit
-	sup    *suppressor
+	sup    *review.Suppressor
 	// secretFile is the step's SecretFile (nil: no file rule).
 	secretFile func(path, text string) string
 }
@@ -112,9 +113,9 @@ func (s *screener) suppressed(rule, path string, n int, text string) bool {
 		return false
 	}
 	if s.sup == nil {
-		s.sup = newSuppressor(s.ctx, s.u.Blobs, s.u)
+		s.sup = review.NewSuppressor(s.ctx, s.u.Blobs, s.u)
 	}
-	if s.sup.suppressed(&Finding{RuleID: rule, Path: path, Line: n}) {
+	if s.sup.Suppressed(&review.Finding{RuleID: rule, Path: path, Line: n}) {
 		return true
 	}
 	if id, ok := strings.CutPrefix(rule, "secrets/"); ok {
@@ -222,7 +223,7 @@ func (s *screener) addedHolds(mat *bundle.Material, more []redact.Found) string 
 
 // maskModelFinding removes every secret the filter knows or finds from what the model wrote,
 // so no report and no cache entry holds one.
-func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
+func maskModelFinding(filter *redact.Filter, scr *screen, f *review.Finding) {
 	for _, field := range []*string{&f.Message, &f.Evidence, &f.Path} {
 		v := redact.Replace(*field, scr.known)
 		for _, w := range scr.words {
@@ -238,8 +239,8 @@ func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
 }
 
 // maskRejected does the same for a rejected finding's path (the model wrote it).
-func maskRejected(filter *redact.Filter, scr *screen, r *Rejected) {
-	f := Finding{Path: r.Path}
+func maskRejected(filter *redact.Filter, scr *screen, r *review.Rejected) {
+	f := review.Finding{Path: r.Path}
 	maskModelFinding(filter, scr, &f)
 	r.Path = f.Path
 }
