@@ -60,7 +60,7 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 		return escalate("no scratch directory outside the project for the model")
 	}
 	defer os.RemoveAll(scratch)
-	p, err := provider.New(cfg.Model, egress.New(cfg.Egress, cfg.Connect), scratch)
+	p, err := provider.New(cfg.Model, egress.New(cfg.Egress, cfg.Connect), policy.NewProcs(), scratch)
 	if err != nil {
 		return escalate("the model is not usable: " + err.Error())
 	}

@@ -33,7 +33,10 @@ type session struct {
 	cfg      policy.Config
 	boundary *policy.Boundary // config files at the root: read with symlinks always refused
 	detector *redact.Detector
-	notes    []string
+	// procs is the process gate of the session: git (shared with repo), and what the policy
+	// enables (external scanners, an agent CLI).
+	procs *policy.Procs
+	notes []string
 	// ready is closed when detector (built concurrently with reading the change) is set;
 	// detErr is its error.
 	ready  chan struct{}
@@ -113,7 +116,7 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{repo: repo, cfg: cfg, boundary: strict, ready: make(chan struct{})}
+	s := &session{repo: repo, cfg: cfg, boundary: strict, procs: repo.Git.Procs, ready: make(chan struct{})}
 	// gitleaks' rule set takes tens of milliseconds to build: build it while git reads the change.
 	go func() {
 		defer close(s.ready)
@@ -226,7 +229,7 @@ func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) 
 			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
 			continue
 		}
-		if err := policy.AllowProgram(name); err != nil {
+		if err := s.procs.Allow(name); err != nil {
 			return nil, nil, err
 		}
 		tool, ok := external.ByName(name)
@@ -236,7 +239,7 @@ func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) 
 		if name == "semgrep" {
 			tool = external.Semgrep{Config: s.semgrepRules()}
 		}
-		scanners = append(scanners, &external.Scanner{Tool: tool, Timeout: s.cfg.ScannerTimeout})
+		scanners = append(scanners, &external.Scanner{Tool: tool, Procs: s.procs, Timeout: s.cfg.ScannerTimeout})
 	}
 	return scanners, notRun, nil
 }
@@ -266,7 +269,7 @@ func (s *session) modelStep(o output) (review.Step, func(), error) {
 	}
 	cleanup := func() { os.RemoveAll(scratch) }
 	gate := egress.New(s.cfg.Egress, s.cfg.Connect)
-	p, err := provider.New(s.cfg.Model, gate, scratch)
+	p, err := provider.New(s.cfg.Model, gate, s.procs, scratch)
 	if err != nil {
 		return nil, cleanup, err
 	}

@@ -60,7 +60,7 @@ func statusCommand() *cli.Command {
 			_, _, gl := buildVersion()
 			fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s), builtin (%d rules), injection: built in\n", gl, gitleaksSource(s), len(rules.All()))
 			for _, name := range s.cfg.External {
-				fmt.Fprintf(w, "  %-11s %s\n", name+":", scannerState(ctx, name))
+				fmt.Fprintf(w, "  %-11s %s\n", name+":", scannerState(ctx, s.procs, name))
 			}
 			if len(s.cfg.External) == 0 {
 				fmt.Fprintf(w, "             external: none enabled\n")
@@ -90,15 +90,15 @@ func gitleaksSource(s *session) string {
 	return ", defaults"
 }
 
-func scannerState(ctx context.Context, name string) string {
-	if err := policy.AllowProgram(name); err != nil {
+func scannerState(ctx context.Context, procs *policy.Procs, name string) string {
+	if err := procs.Allow(name); err != nil {
 		return err.Error()
 	}
-	path, err := policy.LookPath(name)
+	path, err := procs.LookPath(name)
 	if err != nil {
 		return "enabled but not installed (reviews will be incomplete)"
 	}
-	out, err := policy.Run(ctx, policy.Cmd{Name: name, Args: []string{"--version"}})
+	out, err := procs.Run(ctx, policy.Cmd{Name: name, Args: []string{"--version"}})
 	ver := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 	if err != nil || ver == "" {
 		ver = "version unknown"

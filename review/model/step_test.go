@@ -101,7 +101,7 @@ func TestExtractVerdictsOnlyUnanimousRejectRejects(t *testing.T) {
 func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
 	t.Setenv("TOLLGATE_TEST_KEY", "k")
 	newP := func(kind, name, base string) provider.Provider {
-		p, err := provider.New(policy.Model{Provider: kind, Name: name, BaseURL: base, APIKeyEnv: "TOLLGATE_TEST_KEY"}, nil, "")
+		p, err := provider.New(policy.Model{Provider: kind, Name: name, BaseURL: base, APIKeyEnv: "TOLLGATE_TEST_KEY"}, nil, policy.NewProcs(), "")
 		if err != nil {
 			t.Fatal(err)
 		}

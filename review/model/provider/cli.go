@@ -34,6 +34,7 @@ var cliKinds = map[string]cliKind{"claude-cli": claudeCLI{}, "codex-cli": codexC
 type agentCLI struct {
 	kind, bin, model string
 	cli              cliKind
+	procs            *policy.Procs
 	args             []string
 	scratch          string
 	keepEnv          []string
@@ -42,7 +43,7 @@ type agentCLI struct {
 func (p *agentCLI) Name() string  { return p.kind }
 func (p *agentCLI) Model() string { return p.model }
 
-func newAgentCLI(m policy.Model, gate *egress.Gate, scratch string) (Provider, error) {
+func newAgentCLI(m policy.Model, gate *egress.Gate, procs *policy.Procs, scratch string) (Provider, error) {
 	if err := checkCLIArgs(m.Provider, m.Args, m.AllowUnsafeArgs); err != nil {
 		return nil, err
 	}
@@ -51,14 +52,17 @@ func newAgentCLI(m policy.Model, gate *egress.Gate, scratch string) (Provider, e
 	if gate == nil || !gate.Enabled() {
 		return nil, fmt.Errorf("%s would send the material to its service: %w", bin, egress.ErrDisabled)
 	}
-	if err := policy.AllowProgram(bin); err != nil {
+	if procs == nil {
+		return nil, fmt.Errorf("%s: %w", bin, policy.ErrNotAllowed)
+	}
+	if err := procs.Allow(bin); err != nil {
 		return nil, err
 	}
 	var keep []string
 	if m.APIKeyEnv != "" {
 		keep = []string{m.APIKeyEnv}
 	}
-	return &agentCLI{kind: m.Provider, cli: cliKinds[m.Provider], bin: bin, model: m.Name, args: m.Args, scratch: scratch, keepEnv: keep}, nil
+	return &agentCLI{kind: m.Provider, cli: cliKinds[m.Provider], procs: procs, bin: bin, model: m.Name, args: m.Args, scratch: scratch, keepEnv: keep}, nil
 }
 
 // baseCLIEnv is what any agent CLI gets of the user's environment: where to find programs and
@@ -100,7 +104,7 @@ func (p *agentCLI) argv() []string { return p.cli.argv(p.args, p.model) }
 
 func (p *agentCLI) Complete(ctx context.Context, system, user string) (Answer, error) {
 	prompt := system + "\n\n" + user
-	out, err := policy.Run(ctx, policy.Cmd{
+	out, err := p.procs.Run(ctx, policy.Cmd{
 		Name: p.bin, Args: p.argv(), Dir: p.scratch, Env: os.Environ(), KeepEnv: p.keepEnv, OnlyEnv: p.cliEnv(),
 		Stdin: strings.NewReader(prompt),
 	})

@@ -7,10 +7,11 @@
 //   - HTTP providers reach the network only through the egress gate they are given
 //     (policy/egress), with plain net/http there: no SDK reads endpoints or keys from the
 //     environment on its own. An API key is read only from the variable model.api_key_env
-//     names, and that variable is marked secret for every process.
-//   - Agent CLIs run only through the process gate (policy), only when egress is enabled (they
-//     send the material to their own service), in a scratch directory outside the repository,
-//     with an allow-listed environment, and with tollgate's read-only flags last so they win.
+//     names, and that variable is marked secret on the process gate New is given.
+//   - Agent CLIs run only through the process gate they are given (policy.Procs), only when
+//     egress is enabled (they send the material to their own service), in a scratch directory
+//     outside the repository, with an allow-listed environment, and with tollgate's read-only
+//     flags last so they win.
 //     A user flag not known to be safe is refused unless model.allow_unsafe_args is set.
 //   - A refusal, a cut-off answer or an error the CLI reports is an error, never an empty
 //     answer: the review is then unavailable, never clean. Replies are read up to 8 MiB.

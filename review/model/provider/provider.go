@@ -29,13 +29,16 @@ type Provider interface {
 const maxAnswerBytes = 8 << 20
 
 // New builds the configured provider. HTTP providers reach the network only through gate;
-// agent CLIs run only through the process gate, read-only, in scratch (outside the
-// repository).
-func New(m policy.Model, gate *egress.Gate, scratch string) (Provider, error) {
+// agent CLIs run only through procs, read-only, in scratch (outside the repository). The
+// variable model.api_key_env names is marked secret on procs (when given): no other process
+// started through it gets the key.
+func New(m policy.Model, gate *egress.Gate, procs *policy.Procs, scratch string) (Provider, error) {
 	key := ""
 	if m.APIKeyEnv != "" {
 		key = os.Getenv(m.APIKeyEnv)
-		policy.MarkSecretEnv(m.APIKeyEnv)
+		if procs != nil {
+			procs.MarkSecretEnv(m.APIKeyEnv)
+		}
 	}
 	switch m.Provider {
 	case "openai":
@@ -43,7 +46,7 @@ func New(m policy.Model, gate *egress.Gate, scratch string) (Provider, error) {
 	case "anthropic":
 		return newAnthropic(m, key, gate)
 	case "claude-cli", "codex-cli", "gemini-cli":
-		return newAgentCLI(m, gate, scratch)
+		return newAgentCLI(m, gate, procs, scratch)
 	}
 	return nil, fmt.Errorf("unknown model.provider %q", m.Provider)
 }
