@@ -41,6 +41,9 @@ type Result struct {
 	Rejected   []Rejected
 	Suppressed int
 	Binary     []string // binary files: scanned by name only
+	// Notes are failures around the review that do not change its outcome (a cache or audit
+	// write): the report notes them.
+	Notes []string
 }
 
 // merge appends everything in o to r.
@@ -50,6 +53,7 @@ func (r *Result) merge(o *Result) {
 	r.Limits = append(r.Limits, o.Limits...)
 	r.Rejected = append(r.Rejected, o.Rejected...)
 	r.Binary = append(r.Binary, o.Binary...)
+	r.Notes = append(r.Notes, o.Notes...)
 	r.Suppressed += o.Suppressed
 }
 
@@ -188,6 +192,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
 	rep.Rejected = res.Rejected
 	rep.NotRun = res.NotRun
+	rep.Notes = uniq(res.Notes)
 	if rep.Rejected == nil {
 		rep.Rejected = []Rejected{}
 	}

@@ -24,10 +24,11 @@ type auditLine struct {
 	Rejected     int              `json:"findings_rejected"`
 }
 
-// audit appends one JSONL line per model exchange (never the material itself).
-func (m *Step) audit(l auditLine, key string) {
+// audit appends one JSONL line per model exchange (never the material itself); an error says
+// why it could not (the caller notes it).
+func (m *Step) audit(l auditLine, key string) error {
 	if m.AuditPath == "" {
-		return
+		return nil
 	}
 	now := time.Now
 	if m.Now != nil {
@@ -39,14 +40,20 @@ func (m *Step) audit(l auditLine, key string) {
 		l.InputTokens, l.OutputTokens = l.Tokens.InputTokens, l.Tokens.OutputTokens
 		l.CacheRead, l.CacheWrite = l.Tokens.CacheReadTokens, l.Tokens.CacheCreationTokens
 	}
+	data, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(m.AuditPath), 0o700); err != nil {
-		return
+		return err
 	}
 	f, err := os.OpenFile(m.AuditPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
-		return
+		return err
 	}
-	defer f.Close()
-	data, _ := json.Marshal(l)
-	f.Write(append(data, '\n'))
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

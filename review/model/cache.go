@@ -56,20 +56,26 @@ func (m *Step) loadCache(key string) (cached, bool) {
 	return c, true
 }
 
-func (m *Step) saveCache(key string, c cached) {
+// saveCache stores c under key; an error says why it could not (the caller notes it).
+func (m *Step) saveCache(key string, c cached) error {
 	p := m.cachePath(key)
 	if p == "" {
-		return
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return
+		return err
 	}
 	data, err := json.Marshal(c)
 	if err != nil {
-		return
+		return err
 	}
 	tmp := p + ".tmp"
-	if os.WriteFile(tmp, data, 0o600) == nil {
-		_ = os.Rename(tmp, p)
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
 	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

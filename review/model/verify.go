@@ -8,13 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
 )
 
 // verify asks for verdicts on F1, F2, ...; only an explicit "reject" rejects. note says why the
 // verification did not happen, if it did not. The exchange gets its own audit line (key).
-func (m *Step) verify(ctx context.Context, cfg policy.Config, material string, fs []review.Finding, key string) ([]review.Finding, []review.Rejected, string) {
+func (ex *exchange) verify(ctx context.Context, fs []review.Finding) ([]review.Finding, []review.Rejected, string) {
 	var b strings.Builder
 	b.WriteString("Findings to check:\n")
 	for i, f := range fs {
@@ -22,15 +21,15 @@ func (m *Step) verify(ctx context.Context, cfg policy.Config, material string, f
 		// must never end the line and write their own.
 		fmt.Fprintf(&b, "F%d: %s:%d [%s] %s: %s\n    evidence: %s\n", i+1, strconv.Quote(f.Path), f.Line, f.Severity, strconv.Quote(f.RuleID), strconv.Quote(f.Message), strconv.Quote(f.Evidence))
 	}
-	b.WriteString("\nBEGIN UNTRUSTED MATERIAL\n" + material + "\nEND UNTRUSTED MATERIAL\n")
-	ans, err := m.complete(ctx, cfg, VerifyPolicy, b.String())
+	b.WriteString("\nBEGIN UNTRUSTED MATERIAL\n" + ex.redacted + "\nEND UNTRUSTED MATERIAL\n")
+	ans, err := ex.complete(ctx, ex.cfg, VerifyPolicy, b.String())
 	if err != nil {
-		m.audit(auditLine{Outcome: "verify: failed: " + err.Error()}, key)
+		ex.audit(auditLine{Outcome: "verify: failed: " + err.Error()})
 		return fs, nil, "verification did not run: " + err.Error()
 	}
 	verdicts, err := extractVerdicts(ans.Text)
 	if err != nil {
-		m.audit(auditLine{Outcome: "verify: failed: " + err.Error(), Tokens: &ans, Kept: len(fs)}, key)
+		ex.audit(auditLine{Outcome: "verify: failed: " + err.Error(), Tokens: &ans, Kept: len(fs)})
 		return fs, nil, "verification gave no usable verdicts: " + err.Error()
 	}
 	var kept []review.Finding
@@ -47,7 +46,7 @@ func (m *Step) verify(ctx context.Context, cfg policy.Config, material string, f
 		}
 		kept = append(kept, f)
 	}
-	m.audit(auditLine{Outcome: "verify: ok", Tokens: &ans, Kept: len(kept), Rejected: len(rejected)}, key)
+	ex.audit(auditLine{Outcome: "verify: ok", Tokens: &ans, Kept: len(kept), Rejected: len(rejected)})
 	return kept, rejected, ""
 }
 
