@@ -153,7 +153,18 @@ func (s *screener) file(f *bundle.File, scr *screen) (found []redact.Found, whol
 	if whole == "" {
 		return found, "", block, nil
 	}
-	// The file rule judged on its added lines alone, as the review does.
+	if block == "" {
+		block = s.wholeBlocks(f, lines, whole)
+	}
+	scr.words = append(scr.words, secretWords(lines)...)
+	redactWhole(f, whole)
+	return found, whole, block, nil
+}
+
+// wholeBlocks returns rule when a file that is a secret as a whole blocks the send: the file
+// rule judged on its added lines alone, as the review does, on an unsuppressed line ("" if it
+// does not block).
+func (s *screener) wholeBlocks(f *bundle.File, lines []fileLine, rule string) string {
 	var first *fileLine
 	for i := range lines {
 		if lines[i].added {
@@ -161,15 +172,14 @@ func (s *screener) file(f *bundle.File, scr *screen) (found []redact.Found, whol
 			break
 		}
 	}
-	if block == "" && first != nil {
-		addedText := joinFileLines(lines, func(l fileLine) bool { return l.added })
-		if (strings.HasPrefix(whole, "secrets/") || s.secretFileRule(f.Path, addedText) != "") && !s.suppressed(whole, f.Path, first.n, first.text) {
-			block = whole
-		}
+	if first == nil {
+		return ""
 	}
-	scr.words = append(scr.words, secretWords(lines)...)
-	redactWhole(f, whole)
-	return found, whole, block, nil
+	addedText := joinFileLines(lines, func(l fileLine) bool { return l.added })
+	if (strings.HasPrefix(rule, "secrets/") || s.secretFileRule(f.Path, addedText) != "") && !s.suppressed(rule, f.Path, first.n, first.text) {
+		return rule
+	}
+	return ""
 }
 
 // screen runs the filter over the material, leaving out context files that hold a secret when

@@ -150,58 +150,77 @@ func deletedLines(h diff.Hunk) []diff.Line {
 // changeLines returns the new-file lines around each hunk (added ones marked) and the lines of
 // deletion-only hunks.
 func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]Line, []diff.Line) {
-	var whole []string
-	if u.Blobs != nil && f.NewOID != "" {
-		if data, err := u.Blobs.ReadBlob(ctx, f.NewOID); err == nil && !bytes.ContainsRune(data, 0) {
-			whole = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-		}
-	}
+	whole := newFileLines(ctx, u, f)
 	added := map[int]string{}
 	var deleted []diff.Line
 	show := map[int]bool{}
 	for _, h := range f.Hunks {
-		adds := 0
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case diff.Add:
-				added[l.New] = l.Text
-				show[l.New] = true
-				adds++
-			case diff.Context:
-				show[l.New] = true
-			}
-		}
-		if adds == 0 {
+		if hunkLines(h, added, show) == 0 {
 			deleted = append(deleted, deletedLines(h)...)
+		}
+		if whole == nil {
+			continue
 		}
 		from, to := h.NewStart-contextRadius, h.NewStart+h.NewLines+contextRadius-1
 		if h.NewLines == 0 {
 			from, to = h.NewStart-contextRadius+1, h.NewStart+contextRadius
 		}
-		for n := max(from, 1); n <= to && whole != nil && n <= len(whole); n++ {
+		for n := max(from, 1); n <= to && n <= len(whole); n++ {
 			show[n] = true
 		}
 	}
+	return shownLines(show, added, whole), deleted
+}
+
+// newFileLines is the file at the reviewed version, line by line (nil when it cannot be read or
+// is binary).
+func newFileLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) []string {
+	if u.Blobs == nil || f.NewOID == "" {
+		return nil
+	}
+	data, err := u.Blobs.ReadBlob(ctx, f.NewOID)
+	if err != nil || bytes.ContainsRune(data, 0) {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// hunkLines marks the hunk's added and context lines to show (added ones in added) and returns
+// how many lines it adds.
+func hunkLines(h diff.Hunk, added map[int]string, show map[int]bool) int {
+	adds := 0
+	for _, l := range h.Lines {
+		switch l.Kind {
+		case diff.Add:
+			added[l.New] = l.Text
+			show[l.New] = true
+			adds++
+		case diff.Context:
+			show[l.New] = true
+		}
+	}
+	return adds
+}
+
+// shownLines renders the lines to show in order: added ones from the diff, the others from the
+// whole file. When the whole file is known, nothing past its end is shown.
+func shownLines(show map[int]bool, added map[int]string, whole []string) []Line {
 	var out []Line
-	last := 0
-	for n := 1; ; n++ {
-		if whole != nil && n > len(whole) && n > last {
-			break
-		}
-		if whole == nil && n > maxKey(show) {
-			break
-		}
+	last := maxKey(show)
+	if whole != nil {
+		last = len(whole)
+	}
+	for n := 1; n <= last; n++ {
 		if !show[n] {
 			continue
 		}
-		last = n
 		if t, ok := added[n]; ok {
 			out = append(out, Line{N: n, Added: true, Text: t})
 		} else if whole != nil && n <= len(whole) {
 			out = append(out, Line{N: n, Text: whole[n-1]})
 		}
 	}
-	return out, deleted
+	return out
 }
 
 func maxKey(m map[int]bool) int {
