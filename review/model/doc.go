@@ -16,9 +16,10 @@
 //     if its evidence is found in the material sent; its line is corrected to where it is.
 //     Everything the model wrote is masked again before a report or the cache holds it.
 //   - The verdict cache key covers everything that decides the answer (the policy sent, the
-//     provider and how it is reached or run, the model, verification, the material); a failed
-//     or unverified review is not cached. The audit log holds one line per exchange, never the
-//     material. A cache or audit write that fails is a note in the report, never silent.
+//     provider and how it is reached or run, the model, verification, the material); a review
+//     that failed, or whose verification failed, is not cached. The audit log holds one line
+//     per exchange, never the material. A cache or audit write that fails is a note in the
+//     report, never silent.
 //   - The step writes only under its cache and audit paths (the caller keeps them outside the
 //     repository) and reads the repository only through the unit's BlobReader.
 package model
