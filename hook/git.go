@@ -52,10 +52,13 @@ var droppedEnv = []string{
 	"GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS", "GIT_NO_LAZY_FETCH",
 }
 
-// Git runs git in one directory.
+// Git runs git in one directory, through its process gate.
 type Git struct {
 	Dir string
-	env []string
+	// Procs is the process gate git runs through (NewGit: a gate of its own; a caller that
+	// marks variables secret shares its gate here).
+	Procs *policy.Procs
+	env   []string
 	// global are options given before every subcommand (after the hardening), e.g. an
 	// explicit --git-dir and --work-tree.
 	global []string
@@ -80,7 +83,7 @@ func NewGit(dir string) *Git {
 		// A partial clone never fetches during a review: a missing object is unreadable.
 		"GIT_NO_LAZY_FETCH=1",
 	)
-	return &Git{Dir: dir, env: env}
+	return &Git{Dir: dir, Procs: policy.NewProcs(), env: env}
 }
 
 // detached returns a runner for the repository whose git directory is gitDir with workTree (an
@@ -101,7 +104,7 @@ func (g *Git) detached(gitDir, workTree, root string) *Git {
 		}
 		env = append(env, kv)
 	}
-	return &Git{Dir: workTree, env: env, global: []string{"--git-dir=" + gitDir, "--work-tree=" + workTree}}
+	return &Git{Dir: workTree, Procs: g.Procs, env: env, global: []string{"--git-dir=" + gitDir, "--work-tree=" + workTree}}
 }
 
 func dropped(k string) bool {
@@ -139,7 +142,7 @@ func (g *Git) run(ctx context.Context, stdin io.Reader, sub ...string) ([]byte, 
 	argv = append(argv, hardening...)
 	argv = append(argv, g.global...)
 	argv = append(argv, sub...)
-	out, err := policy.Run(ctx, policy.Cmd{
+	out, err := g.Procs.Run(ctx, policy.Cmd{
 		Name: "git", Args: argv, Dir: g.Dir, Env: g.env, Stdin: stdin, Timeout: gitTimeout,
 	})
 	if err != nil {

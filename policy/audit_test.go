@@ -290,8 +290,7 @@ func TestAuditDependencyCalls(t *testing.T) {
 //
 // layering is read bottom up. "a, b < c, d" means c and d may import a and b, and everything
 // a and b may import; a line without "<" names packages that import none of the module's. A
-// package may import nothing of the module that its lines do not allow. review/model and its
-// sub-packages have their places before they exist.
+// package may import nothing of the module that its lines do not allow.
 const layering = `
 	policy, policy/egress, redact, review/diff, review/internal/lazyre, hook/agent;
 
@@ -303,16 +302,18 @@ const layering = `
 	# git: the change types and the gates only, never a scanner (hook links no gitleaks).
 	policy, review/diff < hook;
 
-	# review: Scanner, Step, Finding, Report as data, Run. It imports policy/egress only for
-	# the model step's providers, until they leave for review/model/provider.
-	policy, policy/egress, redact, review/diff, review/lang, review/internal/lazyre < review;
+	# review: Scanner, Step, Finding, Report as data, Run. No network gate: the model step's
+	# providers live in review/model/provider.
+	policy, redact, review/diff < review;
 
 	# scanners and report writers: on review, never on each other.
-	review < review/secrets, review/rules, review/external, review/report;
-	review, review/injection/hidden < review/injection;
+	review, review/lang, review/internal/lazyre < review/secrets, review/rules, review/external, review/report;
+	review, review/lang, review/internal/lazyre, review/injection/hidden < review/injection;
 
-	# the model step, on top of its sub-packages.
-	review, policy/egress < review/model/bundle, review/model/provider;
+	# the model step, on top of its sub-packages: the bundle reads the change (no review, no
+	# network), the providers reach out only through the gates.
+	policy, review/diff, review/lang, review/internal/lazyre < review/model/bundle;
+	review, policy/egress < review/model/provider;
 	review/model/bundle, review/model/provider < review/model;
 
 	# the command, last.

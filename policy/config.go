@@ -311,82 +311,39 @@ func decodeError(file string, err error) error {
 	return &ConfigError{File: file, Msg: err.Error()}
 }
 
-// overlay copies every key set in src onto dst.
+// addsUp are the keys whose lists add up across layers (a repository's restrictions survive a
+// user file); every other key a layer sets replaces the value below it.
+var addsUp = map[string]bool{"guard.protect": true, "guard.deny": true}
+
+// overlay copies every key set in src onto dst (the keys of addsUp are appended).
 func overlay(dst, src *raw, md toml.MetaData) {
-	set := func(keys ...string) bool { return md.IsDefined(keys...) }
-	if set("repository", "follow_symlinks") {
-		dst.Repository.FollowSymlinks = src.Repository.FollowSymlinks
-	}
-	if set("context", "max_files") {
-		dst.Context.MaxFiles = src.Context.MaxFiles
-	}
-	if set("context", "max_total_bytes") {
-		dst.Context.MaxTotalBytes = src.Context.MaxTotalBytes
-	}
-	if set("context", "max_expansion_rounds") {
-		dst.Context.MaxExpansionRounds = src.Context.MaxExpansionRounds
-	}
-	if set("scanners", "external") {
-		dst.Scanners.External = src.Scanners.External
-	}
-	if set("scanners", "timeout") {
-		dst.Scanners.Timeout = src.Scanners.Timeout
-	}
-	if set("redaction", "block_on_secret") {
-		dst.Redaction.BlockOnSecret = src.Redaction.BlockOnSecret
-	}
-	if set("review", "fail_on") {
-		dst.Review.FailOn = src.Review.FailOn
-	}
-	if set("review", "min_confidence") {
-		dst.Review.MinConfidence = src.Review.MinConfidence
-	}
-	if set("review", "timeout") {
-		dst.Review.Timeout = src.Review.Timeout
-	}
-	if set("review", "max_findings") {
-		dst.Review.MaxFindings = src.Review.MaxFindings
-	}
-	if set("egress", "enabled") {
-		dst.Egress.Enabled = src.Egress.Enabled
-	}
-	if set("net", "connect") {
-		dst.Net.Connect = src.Net.Connect
-	}
-	if set("model", "provider") {
-		dst.Model.Provider = src.Model.Provider
-	}
-	if set("model", "name") {
-		dst.Model.Name = src.Model.Name
-	}
-	if set("model", "base_url") {
-		dst.Model.BaseURL = src.Model.BaseURL
-	}
-	if set("model", "api_key_env") {
-		dst.Model.APIKeyEnv = src.Model.APIKeyEnv
-	}
-	if set("model", "timeout") {
-		dst.Model.Timeout = src.Model.Timeout
-	}
-	if set("model", "verify") {
-		dst.Model.Verify = src.Model.Verify
-	}
-	if set("model", "args") {
-		dst.Model.Args = src.Model.Args
-	}
-	if set("model", "allow_unsafe_args") {
-		dst.Model.AllowArgs = src.Model.AllowArgs
-	}
-	if set("model", "audit") {
-		dst.Model.Audit = src.Model.Audit
-	}
-	if set("policy", "text") {
-		dst.Policy.Text = src.Policy.Text
-	}
-	overlayGuard(&dst.Guard, &src.Guard, md)
+	overlayTable(reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem(), md, nil)
 }
 
-// compile validates the merged raw config and writes it onto cfg.
+// overlayTable overlays one table of raw: its keys are the toml tags of its fields (as
+// knownKeys spells them), a struct field is a table of its own.
+func overlayTable(dst, src reflect.Value, md toml.MetaData, table []string) {
+	t := dst.Type()
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		key := append(slices.Clip(table), name)
+		switch {
+		case t.Field(i).Type.Kind() == reflect.Struct:
+			overlayTable(dst.Field(i), src.Field(i), md, key)
+		case !md.IsDefined(key...):
+		case addsUp[strings.Join(key, ".")]:
+			dst.Field(i).Set(reflect.ValueOf(appendList(dst.Field(i).Interface().(*[]string), src.Field(i).Interface().(*[]string))))
+		default:
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+}
+
+// badKey reports a bad value of a key.
+type badKey func(key, msg string) error
+
+// compile validates the merged raw config and writes it onto cfg. The parts are checked in
+// the order of the file, so the first bad key is the one reported.
 func compile(cfg *Config, r *raw, layers []*Layer) error {
 	file := ""
 	for _, l := range layers {
@@ -395,9 +352,39 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 		}
 	}
 	bad := func(key, msg string) error { return &ConfigError{File: file, Key: key, Msg: msg} }
-	if v := r.Repository.FollowSymlinks; v != nil {
-		cfg.FollowSymlinks = *v
+	set(&cfg.FollowSymlinks, r.Repository.FollowSymlinks)
+	for _, part := range []func(*Config, *raw, badKey) error{compileLimits, compileScanners, compileReview, compileNet, compileModel} {
+		if err := part(cfg, r, bad); err != nil {
+			return err
+		}
 	}
+	set(&cfg.PolicyText, r.Policy.Text)
+	return compileGuard(&cfg.Guard, &r.Guard, bad)
+}
+
+// set copies *src onto *dst when the key was given.
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}
+
+// setDuration parses a positive duration onto dst when the key was given; example is shown
+// with a bad one.
+func setDuration(dst *time.Duration, src *string, key, example string, bad badKey) error {
+	if src == nil {
+		return nil
+	}
+	d, err := time.ParseDuration(*src)
+	if err != nil || d <= 0 {
+		return bad(key, fmt.Sprintf("%q is not a positive duration such as \"%s\"", *src, example))
+	}
+	*dst = d
+	return nil
+}
+
+// compileLimits: [context] and review.max_findings.
+func compileLimits(cfg *Config, r *raw, bad badKey) error {
 	ints := []struct {
 		key string
 		src *int
@@ -418,6 +405,11 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 		}
 		*n.dst = *n.src
 	}
+	return nil
+}
+
+// compileScanners: [scanners] and redaction.block_on_secret.
+func compileScanners(cfg *Config, r *raw, bad badKey) error {
 	if v := r.Scanners.External; v != nil {
 		seen := map[string]bool{}
 		for _, name := range *v {
@@ -431,16 +423,15 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 			}
 		}
 	}
-	if v := r.Scanners.Timeout; v != nil {
-		d, err := time.ParseDuration(*v)
-		if err != nil || d <= 0 {
-			return bad("scanners.timeout", fmt.Sprintf("%q is not a positive duration such as \"120s\"", *v))
-		}
-		cfg.ScannerTimeout = d
+	if err := setDuration(&cfg.ScannerTimeout, r.Scanners.Timeout, "scanners.timeout", "120s", bad); err != nil {
+		return err
 	}
-	if v := r.Redaction.BlockOnSecret; v != nil {
-		cfg.BlockOnSecret = *v
-	}
+	set(&cfg.BlockOnSecret, r.Redaction.BlockOnSecret)
+	return nil
+}
+
+// compileReview: [review] (but max_findings) and egress.enabled.
+func compileReview(cfg *Config, r *raw, bad badKey) error {
 	if v := r.Review.FailOn; v != nil {
 		sev, err := ParseSeverity(*v)
 		if err != nil {
@@ -454,32 +445,37 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 		}
 		cfg.MinConfidence = *v
 	}
-	if v := r.Review.Timeout; v != nil {
-		d, err := time.ParseDuration(*v)
-		if err != nil || d <= 0 {
-			return bad("review.timeout", fmt.Sprintf("%q is not a positive duration such as \"30s\"", *v))
+	if err := setDuration(&cfg.ReviewTimeout, r.Review.Timeout, "review.timeout", "30s", bad); err != nil {
+		return err
+	}
+	set(&cfg.Egress, r.Egress.Enabled)
+	return nil
+}
+
+// compileNet: net.connect, host:port each.
+func compileNet(cfg *Config, r *raw, bad badKey) error {
+	if r.Net.Connect == nil {
+		return nil
+	}
+	for _, hp := range *r.Net.Connect {
+		i := strings.LastIndexByte(hp, ':')
+		host, port := "", ""
+		if i > 0 {
+			host, port = strings.Trim(hp[:i], "[]"), hp[i+1:]
 		}
-		cfg.ReviewTimeout = d
-	}
-	if v := r.Egress.Enabled; v != nil {
-		cfg.Egress = *v
-	}
-	if v := r.Net.Connect; v != nil {
-		for _, hp := range *v {
-			i := strings.LastIndexByte(hp, ':')
-			host, port := "", ""
-			if i > 0 {
-				host, port = strings.Trim(hp[:i], "[]"), hp[i+1:]
-			}
-			if host == "" || strings.ContainsAny(host, "/ @") {
-				return bad("net.connect", fmt.Sprintf("%q is not host:port", hp))
-			}
-			if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
-				return bad("net.connect", fmt.Sprintf("%q has no valid port", hp))
-			}
-			cfg.Connect = append(cfg.Connect, hp)
+		if host == "" || strings.ContainsAny(host, "/ @") {
+			return bad("net.connect", fmt.Sprintf("%q is not host:port", hp))
 		}
+		if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+			return bad("net.connect", fmt.Sprintf("%q has no valid port", hp))
+		}
+		cfg.Connect = append(cfg.Connect, hp)
 	}
+	return nil
+}
+
+// compileModel: [model].
+func compileModel(cfg *Config, r *raw, bad badKey) error {
 	m := r.Model
 	if m.Provider != nil {
 		if *m.Provider != "" && !slices.Contains(Providers, *m.Provider) {
@@ -487,36 +483,17 @@ func compile(cfg *Config, r *raw, layers []*Layer) error {
 		}
 		cfg.Model.Provider = *m.Provider
 	}
-	if m.Name != nil {
-		cfg.Model.Name = *m.Name
+	set(&cfg.Model.Name, m.Name)
+	set(&cfg.Model.BaseURL, m.BaseURL)
+	set(&cfg.Model.APIKeyEnv, m.APIKeyEnv)
+	if err := setDuration(&cfg.Model.Timeout, m.Timeout, "model.timeout", "60s", bad); err != nil {
+		return err
 	}
-	if m.BaseURL != nil {
-		cfg.Model.BaseURL = *m.BaseURL
-	}
-	if m.APIKeyEnv != nil {
-		cfg.Model.APIKeyEnv = *m.APIKeyEnv
-	}
-	if m.Timeout != nil {
-		d, err := time.ParseDuration(*m.Timeout)
-		if err != nil || d <= 0 {
-			return bad("model.timeout", fmt.Sprintf("%q is not a positive duration such as \"60s\"", *m.Timeout))
-		}
-		cfg.Model.Timeout = d
-	}
-	if m.Verify != nil {
-		cfg.Model.Verify = *m.Verify
-	}
+	set(&cfg.Model.Verify, m.Verify)
 	if m.Args != nil {
 		cfg.Model.Args = append([]string{}, *m.Args...)
 	}
-	if m.AllowArgs != nil {
-		cfg.Model.AllowUnsafeArgs = *m.AllowArgs
-	}
-	if m.Audit != nil {
-		cfg.Model.Audit = *m.Audit
-	}
-	if v := r.Policy.Text; v != nil {
-		cfg.PolicyText = *v
-	}
-	return compileGuard(&cfg.Guard, &r.Guard, bad)
+	set(&cfg.Model.AllowUnsafeArgs, m.AllowArgs)
+	set(&cfg.Model.Audit, m.Audit)
+	return nil
 }

@@ -11,7 +11,10 @@
 //     differing only in letter case is unknown).
 //   - Boundary: every path read from a repository is resolved under its canonical root; paths
 //     that escape it, and symlinks (unless repository.follow_symlinks), are refused.
-//   - Processes: this is the only package that starts processes (Run), and it starts only
-//     programs on its allow list, with a pinned environment and a timeout; an agent CLI gets only
-//     the variables its caller allow-lists (OnlyEnv).
+//   - Processes: this is the only package that starts processes, and only through a process
+//     gate value (Procs, handed to whoever starts processes, as the network gate is; there is
+//     no package-level allow list). A gate starts only programs on its own allow list (git,
+//     and what the policy enabled on it), with a pinned environment and a timeout, never a
+//     variable marked secret on it; an agent CLI gets only the variables its caller
+//     allow-lists (OnlyEnv).
 package policy

@@ -13,31 +13,41 @@ import (
 	"time"
 )
 
-// Process gate. This file is the only place in the module that starts a process. A program
-// runs only if its name is on the allow list: git always; anything else only after the
-// compiled policy allowed it (enabled external scanners, an enabled agent CLI).
+// Process gate. This file is the only place in the module that starts a process, and only
+// through a Procs value: a program runs only if its name is on that gate's allow list: git
+// always; anything else only after the compiled policy allowed it there (enabled external
+// scanners, an enabled agent CLI). There is no package-level gate: whoever starts processes is
+// handed one, as the network gate (policy/egress) is handed to whoever sends.
 
-var (
-	allowMu sync.Mutex
-	allowed = map[string]bool{"git": true}
-)
+// Procs is a process gate: its allow list of programs and the variables marked secret for
+// every process it starts. Its methods are safe for concurrent use.
+type Procs struct {
+	mu        sync.Mutex
+	allowed   map[string]bool
+	secretEnv map[string]bool
+}
 
-// AllowProgram adds a program name (never a path) to the allow list. It is called with names
-// from the compiled policy only.
-func AllowProgram(name string) error {
+// NewProcs returns a gate that allows git only.
+func NewProcs() *Procs {
+	return &Procs{allowed: map[string]bool{"git": true}, secretEnv: map[string]bool{}}
+}
+
+// Allow adds a program name (never a path) to the allow list. It is called with names from
+// the compiled policy only.
+func (g *Procs) Allow(name string) error {
 	if name == "" || strings.ContainsAny(name, `/\`) {
 		return fmt.Errorf("program %q: only bare names from the policy may run", name)
 	}
-	allowMu.Lock()
-	defer allowMu.Unlock()
-	allowed[name] = true
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.allowed[name] = true
 	return nil
 }
 
-func isAllowed(name string) bool {
-	allowMu.Lock()
-	defer allowMu.Unlock()
-	return allowed[name]
+func (g *Procs) isAllowed(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.allowed[name]
 }
 
 // Cmd describes one process run.
@@ -58,14 +68,14 @@ type Cmd struct {
 
 // onlyEnv keeps the variables that allow names exactly, those matching one of its prefixes
 // that do not look like credentials, and keep.
-func onlyEnv(env, allow, keep []string) []string {
+func (g *Procs) onlyEnv(env, allow, keep []string) []string {
 	out := make([]string, 0, len(allow))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		ok := slices.Contains(keep, k)
 		for _, a := range allow {
 			if p, wild := strings.CutSuffix(a, "*"); wild && strings.HasPrefix(k, p) {
-				ok = ok || !credentialEnv(k) // a prefix never lets a credential through
+				ok = ok || !g.credentialEnv(k) // a prefix never lets a credential through
 			} else if a == k {
 				ok = true // named exactly by the caller: a config variable, never a key
 			}
@@ -77,30 +87,31 @@ func onlyEnv(env, allow, keep []string) []string {
 	return out
 }
 
-var (
-	secretEnvMu sync.Mutex
-	secretEnv   = map[string]bool{}
-)
-
 // MarkSecretEnv names an environment variable that holds a secret (model.api_key_env): no
-// process gets it unless its Cmd keeps it explicitly.
-func MarkSecretEnv(name string) {
+// process of this gate gets it unless its Cmd keeps it explicitly.
+func (g *Procs) MarkSecretEnv(name string) {
 	if name == "" {
 		return
 	}
-	secretEnvMu.Lock()
-	defer secretEnvMu.Unlock()
-	secretEnv[name] = true
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.secretEnv[name] = true
 }
 
-// credentialEnv reports a variable name that looks like it holds a credential.
-func credentialEnv(name string) bool {
-	secretEnvMu.Lock()
-	marked := secretEnv[name]
-	secretEnvMu.Unlock()
-	if marked {
-		return true
-	}
+func (g *Procs) marked(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.secretEnv[name]
+}
+
+// credentialEnv reports a variable name that is marked secret or looks like it holds a
+// credential.
+func (g *Procs) credentialEnv(name string) bool {
+	return g.marked(name) || looksCredential(name)
+}
+
+// looksCredential reports a variable name that looks like it holds a credential.
+func looksCredential(name string) bool {
 	u := strings.ToUpper(name)
 	for _, p := range []string{"OPENAI_", "ANTHROPIC_", "GEMINI_", "GOOGLE_API", "GOOGLE_APPLICATION_CREDENTIALS", "AWS_", "AZURE_", "MISTRAL_", "COHERE_", "GROQ_", "HF_", "HUGGINGFACE", "CLAUDE_", "CODEX_", "GH_", "GITHUB_TOKEN", "GITLAB_", "NPM_TOKEN", "PYPI_"} {
 		if strings.HasPrefix(u, p) {
@@ -125,11 +136,11 @@ func credentialEnv(name string) bool {
 }
 
 // scrubEnv drops every variable that looks like a credential unless keep names it.
-func scrubEnv(env, keep []string) []string {
+func (g *Procs) scrubEnv(env, keep []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if credentialEnv(k) && !slices.Contains(keep, k) {
+		if g.credentialEnv(k) && !slices.Contains(keep, k) {
 			continue
 		}
 		out = append(out, kv)
@@ -159,8 +170,8 @@ func (e *ExitError) Error() string {
 var ErrNotAllowed = errors.New("program not allowed by policy")
 
 // LookPath reports where an allowed program is found on PATH.
-func LookPath(name string) (string, error) {
-	if !isAllowed(name) {
+func (g *Procs) LookPath(name string) (string, error) {
+	if !g.isAllowed(name) {
 		return "", fmt.Errorf("%s: %w", name, ErrNotAllowed)
 	}
 	return exec.LookPath(name)
@@ -168,8 +179,8 @@ func LookPath(name string) (string, error) {
 
 // Run starts an allowed program and returns its stdout. A non-zero exit is an *ExitError
 // (stdout is still returned); a timeout is context.DeadlineExceeded.
-func Run(ctx context.Context, c Cmd) ([]byte, error) {
-	if !isAllowed(c.Name) {
+func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
+	if !g.isAllowed(c.Name) {
 		return nil, fmt.Errorf("%s: %w", c.Name, ErrNotAllowed)
 	}
 	path, err := exec.LookPath(c.Name)
@@ -183,9 +194,9 @@ func Run(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	cmd := exec.CommandContext(ctx, path, c.Args...)
 	cmd.Dir = c.Dir
-	cmd.Env = scrubEnv(c.Env, c.KeepEnv)
+	cmd.Env = g.scrubEnv(c.Env, c.KeepEnv)
 	if c.OnlyEnv != nil {
-		cmd.Env = onlyEnv(c.Env, c.OnlyEnv, c.KeepEnv)
+		cmd.Env = g.onlyEnv(c.Env, c.OnlyEnv, c.KeepEnv)
 	}
 	cmd.Stdin = c.Stdin
 	var stdout, stderr bytes.Buffer

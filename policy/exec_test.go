@@ -13,49 +13,53 @@ import (
 
 // The tests allow "sh" only; "true" and others stay off the list.
 
-func allowSh(t *testing.T) {
+func allowSh(t *testing.T) *Procs {
 	t.Helper()
-	if err := AllowProgram("sh"); err != nil {
+	g := NewProcs()
+	if err := g.Allow("sh"); err != nil {
 		t.Fatal(err)
 	}
+	return g
 }
 
 func pathEnv() []string { return []string{"PATH=" + os.Getenv("PATH")} }
 
 func TestRunRefusesUnlistedPrograms(t *testing.T) {
+	g := NewProcs()
 	for _, name := range []string{"true", "sh.exe", "/bin/sh", "./sh", "", "SH"} {
-		out, err := Run(context.Background(), Cmd{Name: name, Env: pathEnv()})
+		out, err := g.Run(context.Background(), Cmd{Name: name, Env: pathEnv()})
 		if !errors.Is(err, ErrNotAllowed) || out != nil {
 			t.Errorf("Run(%q) = %q, %v; want ErrNotAllowed", name, out, err)
 		}
-		if _, err := LookPath(name); !errors.Is(err, ErrNotAllowed) {
-			t.Errorf("LookPath(%q) error = %v, want ErrNotAllowed", name, err)
+		if _, err := g.LookPath(name); !errors.Is(err, ErrNotAllowed) {
+			t.Errorf("g.LookPath(%q) error = %v, want ErrNotAllowed", name, err)
 		}
 	}
 }
 
 func TestAllowProgramRefusesPaths(t *testing.T) {
+	g := NewProcs()
 	for _, name := range []string{"", "/bin/sh", "./sh", "bin/sh", `..\sh`, `C:\sh.exe`} {
-		if err := AllowProgram(name); err == nil {
+		if err := g.Allow(name); err == nil {
 			t.Errorf("AllowProgram(%q) succeeded", name)
 		}
-		if isAllowed(name) {
+		if g.isAllowed(name) {
 			t.Errorf("%q is on the allow list after a refused AllowProgram", name)
 		}
 	}
 	// A refused path stays refused by Run, even for a program that exists.
-	if _, err := Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "true"}}); !errors.Is(err, ErrNotAllowed) {
+	if _, err := g.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "true"}}); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("Run(/bin/sh) error = %v, want ErrNotAllowed", err)
 	}
 	// git is always allowed.
-	if !isAllowed("git") {
+	if !g.isAllowed("git") {
 		t.Error("git is not on the allow list")
 	}
 }
 
 func TestRunOutputAndExitError(t *testing.T) {
-	allowSh(t)
-	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "echo out; echo first >&2; echo second >&2; exit 7"}, Env: pathEnv()})
+	g := allowSh(t)
+	out, err := g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "echo out; echo first >&2; echo second >&2; exit 7"}, Env: pathEnv()})
 	var ee *ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("error %v (%T) is not an *ExitError", err, err)
@@ -70,17 +74,17 @@ func TestRunOutputAndExitError(t *testing.T) {
 		t.Errorf("stdout = %q, want it returned with the exit error", out)
 	}
 
-	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", `printf '%s|' "$0" "$@"`, "zero", "a b", "$HOME", "*"}, Env: pathEnv()})
+	out, err = g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", `printf '%s|' "$0" "$@"`, "zero", "a b", "$HOME", "*"}, Env: pathEnv()})
 	if err != nil || string(out) != "zero|a b|$HOME|*|" {
 		t.Errorf("arguments: out = %q, %v; want them passed verbatim, unexpanded", out, err)
 	}
 
 	// stdin: closed when nil, else the reader.
-	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "cat; echo end"}, Env: pathEnv(), Timeout: 5 * time.Second})
+	out, err = g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "cat; echo end"}, Env: pathEnv(), Timeout: 5 * time.Second})
 	if err != nil || string(out) != "end\n" {
 		t.Errorf("nil stdin: out = %q, %v", out, err)
 	}
-	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "cat"}, Env: pathEnv(), Stdin: strings.NewReader("in\n")})
+	out, err = g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "cat"}, Env: pathEnv(), Stdin: strings.NewReader("in\n")})
 	if err != nil || string(out) != "in\n" {
 		t.Errorf("stdin: out = %q, %v", out, err)
 	}
@@ -90,18 +94,18 @@ func TestRunOutputAndExitError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "pwd -P"}, Dir: dir, Env: pathEnv()})
+	out, err = g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "pwd -P"}, Dir: dir, Env: pathEnv()})
 	if err != nil || strings.TrimSpace(string(out)) != dir {
 		t.Errorf("pwd = %q, %v; want %q", out, err, dir)
 	}
 }
 
 func TestRunEnvironmentIsOnlyWhatIsPassed(t *testing.T) {
-	allowSh(t)
+	g := allowSh(t)
 	t.Setenv("TOLLGATE_TEST_LEAK", "parent-only")
 	dir := t.TempDir()
 	env := []string{"PATH=" + os.Getenv("PATH"), "TOLLGATE_CHILD=yes", "LC_ALL=C"}
-	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Dir: dir, Env: env})
+	out, err := g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Dir: dir, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +132,7 @@ func TestRunEnvironmentIsOnlyWhatIsPassed(t *testing.T) {
 	}
 
 	// A nil Env is an empty environment, not the parent's.
-	out, err = Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", `echo "${TOLLGATE_TEST_LEAK-unset}"`}})
+	out, err = g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", `echo "${TOLLGATE_TEST_LEAK-unset}"`}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +146,9 @@ func TestRunEnvironmentIsOnlyWhatIsPassed(t *testing.T) {
 }
 
 func TestRunTimeout(t *testing.T) {
-	allowSh(t)
+	g := allowSh(t)
 	start := time.Now()
-	_, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "exec sleep 10"}, Env: pathEnv(), Timeout: 100 * time.Millisecond})
+	_, err := g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "exec sleep 10"}, Env: pathEnv(), Timeout: 100 * time.Millisecond})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error = %v, want context.DeadlineExceeded", err)
 	}
@@ -154,7 +158,7 @@ func TestRunTimeout(t *testing.T) {
 	// A cancelled context is an error too, never a success.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, Cmd{Name: "sh", Args: []string{"-c", "true"}, Env: pathEnv()}); !errors.Is(err, context.Canceled) {
+	if _, err := g.Run(ctx, Cmd{Name: "sh", Args: []string{"-c", "true"}, Env: pathEnv()}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: error = %v, want context.Canceled", err)
 	}
 }
@@ -165,9 +169,9 @@ func TestRunTimeoutGrandchild(t *testing.T) {
 		t.Skip("waits for WaitDelay")
 	}
 	t.Parallel()
-	allowSh(t)
+	g := allowSh(t)
 	start := time.Now()
-	_, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "sleep 10; echo never"}, Env: pathEnv(), Timeout: 100 * time.Millisecond})
+	_, err := g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "sleep 10; echo never"}, Env: pathEnv(), Timeout: 100 * time.Millisecond})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error = %v, want context.DeadlineExceeded", err)
 	}
@@ -177,24 +181,26 @@ func TestRunTimeoutGrandchild(t *testing.T) {
 }
 
 func TestRunMissingProgram(t *testing.T) {
+	g := NewProcs()
 	name := "tollgate-test-no-such-program"
-	if err := AllowProgram(name); err != nil {
+	if err := g.Allow(name); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), Cmd{Name: name, Env: pathEnv()})
+	_, err := g.Run(context.Background(), Cmd{Name: name, Env: pathEnv()})
 	if err == nil || errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), "failed to find") {
 		t.Errorf("Run(missing) error = %v, want a lookup failure", err)
 	}
 }
 
 func TestRunScrubsCredentialEnv(t *testing.T) {
-	if err := AllowProgram("sh"); err != nil {
+	g := NewProcs()
+	if err := g.Allow("sh"); err != nil {
 		t.Fatal(err)
 	}
-	MarkSecretEnv("MY_LLM")
+	g.MarkSecretEnv("MY_LLM")
 	env := []string{"PATH=" + os.Getenv("PATH"), "OPENAI_API_KEY=sk-1", "GITHUB_TOKEN=ghp_x", "MY_LLM=k", "DB_PASSWORD=p",
 		"GIT_AUTHOR_NAME=Ann", "KEEP_TOKEN=kept", "HOME=/tmp"}
-	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Env: env, KeepEnv: []string{"KEEP_TOKEN"}})
+	out, err := g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Env: env, KeepEnv: []string{"KEEP_TOKEN"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,13 +218,14 @@ func TestRunScrubsCredentialEnv(t *testing.T) {
 }
 
 func TestRunOnlyEnvIsAnAllowList(t *testing.T) {
-	if err := AllowProgram("sh"); err != nil {
+	g := NewProcs()
+	if err := g.Allow("sh"); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=/tmp", "LANG=C.UTF-8", "LC_ALL=C", "XDG_CONFIG_HOME=/tmp/x",
 		"PGPASSWORD=pw", "DATABASE_URL=postgres://app:pw@db/app", "SOPS_AGE_KEY=AGE-SECRET-KEY-1X", "NGROK_AUTHTOKEN=n",
 		"SENTRY_DSN=https://k@o1.ingest.sentry.io/1", "CI_JOB_JWT=eyJ", "XDG_TOKEN=t", "MY_KEY=k"}
-	out, err := Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Env: env,
+	out, err := g.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "env"}, Env: env,
 		OnlyEnv: []string{"PATH", "HOME", "LANG", "LC_*", "XDG_*"}, KeepEnv: []string{"MY_KEY"}})
 	if err != nil {
 		t.Fatal(err)
@@ -233,5 +240,18 @@ func TestRunOnlyEnvIsAnAllowList(t *testing.T) {
 		if !strings.Contains(got, kept) {
 			t.Errorf("%s was dropped:\n%s", kept, got)
 		}
+	}
+}
+
+// TestProcsAreValues: a gate allows only what was allowed on it, and marks secret only what
+// was marked on it: there is no package-level allow list.
+func TestProcsAreValues(t *testing.T) {
+	a, b := allowSh(t), NewProcs()
+	if _, err := b.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "true"}, Env: pathEnv()}); !errors.Is(err, ErrNotAllowed) {
+		t.Errorf("sh allowed on one gate runs on another: %v", err)
+	}
+	a.MarkSecretEnv("TOLLGATE_TEST_ONLY_A")
+	if !a.credentialEnv("TOLLGATE_TEST_ONLY_A") || b.credentialEnv("TOLLGATE_TEST_ONLY_A") {
+		t.Error("a variable marked secret on one gate is not exactly that gate's")
 	}
 }

@@ -51,33 +51,6 @@ func untrustedGuard(file string, md toml.MetaData) error {
 	return nil
 }
 
-// overlayGuard merges [guard]: protect and deny add up across layers (a repository's
-// restrictions survive a user file), the other keys are replaced.
-func overlayGuard(dst, src *rawGuard, md toml.MetaData) {
-	set := func(key string) bool { return md.IsDefined("guard", key) }
-	if set("protect") {
-		dst.Protect = appendList(dst.Protect, src.Protect)
-	}
-	if set("deny") {
-		dst.Deny = appendList(dst.Deny, src.Deny)
-	}
-	if set("auto_allow") {
-		dst.AutoAllow = src.AutoAllow
-	}
-	if set("allowed_dirs") {
-		dst.AllowedDirs = src.AllowedDirs
-	}
-	if set("model") {
-		dst.Model = src.Model
-	}
-	if set("timeout") {
-		dst.Timeout = src.Timeout
-	}
-	if set("max_denials") {
-		dst.MaxDenials = src.MaxDenials
-	}
-}
-
 func appendList(a, b *[]string) *[]string {
 	var out []string
 	if a != nil {
@@ -90,43 +63,41 @@ func appendList(a, b *[]string) *[]string {
 }
 
 // compileGuard validates [guard] onto g.
-func compileGuard(g *Guard, r *rawGuard, bad func(key, msg string) error) error {
-	if r.Protect != nil {
-		for _, p := range *r.Protect {
+func compileGuard(g *Guard, r *rawGuard, bad badKey) error {
+	checks := []struct {
+		key   string
+		src   *[]string
+		dst   *[]string
+		check func(string) string // why an entry is bad ("" if it is not)
+	}{
+		{"guard.protect", r.Protect, &g.Protect, func(p string) string {
 			if strings.TrimSpace(p) == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
-				return bad("guard.protect", fmt.Sprintf("%q is not a path inside the project (relative, such as \"deploy/keys\", or a file name)", p))
+				return fmt.Sprintf("%q is not a path inside the project (relative, such as \"deploy/keys\", or a file name)", p)
 			}
-		}
-		g.Protect = append([]string{}, *r.Protect...)
-	}
-	if r.Deny != nil {
-		for _, d := range *r.Deny {
+			return ""
+		}},
+		{"guard.deny", r.Deny, &g.Deny, func(d string) string {
 			if strings.TrimSpace(d) == "" {
-				return bad("guard.deny", "an entry is empty (want a command prefix such as \"npm publish\")")
+				return "an entry is empty (want a command prefix such as \"npm publish\")"
 			}
-		}
-		g.Deny = append([]string{}, *r.Deny...)
-	}
-	if r.AutoAllow != nil {
-		g.AutoAllow = *r.AutoAllow
-	}
-	if r.AllowedDirs != nil {
-		for _, d := range *r.AllowedDirs {
+			return ""
+		}},
+		{"guard.allowed_dirs", r.AllowedDirs, &g.AllowedDirs, func(d string) string {
 			if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~/") {
-				return bad("guard.allowed_dirs", fmt.Sprintf("%q is not an absolute path (or ~/...)", d))
+				return fmt.Sprintf("%q is not an absolute path (or ~/...)", d)
 			}
-		}
-		g.AllowedDirs = append([]string{}, *r.AllowedDirs...)
+			return ""
+		}},
 	}
-	if r.Model != nil {
-		g.Model = *r.Model
-	}
-	if r.Timeout != nil {
-		d, err := time.ParseDuration(*r.Timeout)
-		if err != nil || d <= 0 {
-			return bad("guard.timeout", fmt.Sprintf("%q is not a positive duration such as \"20s\"", *r.Timeout))
+	for _, c := range checks {
+		if err := compileList(c.key, c.src, c.dst, c.check, bad); err != nil {
+			return err
 		}
-		g.Timeout = d
+	}
+	set(&g.AutoAllow, r.AutoAllow)
+	set(&g.Model, r.Model)
+	if err := setDuration(&g.Timeout, r.Timeout, "guard.timeout", "20s", bad); err != nil {
+		return err
 	}
 	if r.MaxDenials != nil {
 		if *r.MaxDenials < 1 {
@@ -134,5 +105,19 @@ func compileGuard(g *Guard, r *rawGuard, bad func(key, msg string) error) error 
 		}
 		g.MaxDenials = *r.MaxDenials
 	}
+	return nil
+}
+
+// compileList copies a list whose every entry passes check onto dst, when the key was given.
+func compileList(key string, src, dst *[]string, check func(string) string, bad badKey) error {
+	if src == nil {
+		return nil
+	}
+	for _, e := range *src {
+		if why := check(e); why != "" {
+			return bad(key, why)
+		}
+	}
+	*dst = append([]string{}, *src...)
 	return nil
 }

@@ -1,14 +1,14 @@
-// Package review is the pipeline's core: the Scanner interface, Finding, Result, Report as data
-// and Run, which applies the scanners (and the optional model step) to a diff.Change, then
-// suppression, masking and ordering. The scanners live in packages of their own, on top of this
-// one: review/secrets (gitleaks), review/rules (the built-in rules), review/injection and
-// review/external; the text, JSON and SARIF writers in review/report.
+// Package review is the pipeline's core: the Scanner and Step interfaces, Finding, Result,
+// Report as data and Run, which applies the scanners (and the optional model step, a Step) to a
+// diff.Change, then suppression, masking and ordering. The scanners live in packages of their
+// own, on top of this one: review/secrets (gitleaks), review/rules (the built-in rules),
+// review/injection and review/external; the text, JSON and SARIF writers in review/report; the
+// model step in review/model.
 //
 // Rules and guarantees:
-//   - review never runs git and reads nothing of the repository but the Change it gets (parsed
-//     diffs and its BlobReader). Only the model step, when a model is configured, reaches out:
-//     to a provider through the network gate (policy/egress) or an agent CLI through the
-//     process gate (policy), and to its own cache and audit files.
+//   - review never runs git, starts no process, touches no network and writes no file; it reads
+//     nothing of the repository but the Change it gets (parsed diffs and its BlobReader). Only
+//     the model step it is given (review/model), when a model is configured, reaches out.
 //   - Scanners see added lines only; every finding carries the new-file line number, and a
 //     finding of a commit's unit says which commit (InCommit, the one spelling).
 //   - A scanner that did not run (an error, review.timeout, a file it did not finish) is

@@ -61,6 +61,10 @@ type NotRun struct {
 // (which moves as code is edited above it).
 func fingerprint(f *Finding) string { return occurrenceFingerprint(f, 1) }
 
+// Fingerprint is f's fingerprint as a scanner records it (Run numbers alike findings when it
+// orders the report).
+func Fingerprint(f *Finding) string { return fingerprint(f) }
+
 // occurrenceFingerprint is the fingerprint of the nth finding (from the top of the file) with
 // the same rule, path and masked evidence in one commit: three distinct secrets whose masked
 // lines look alike are three findings with three fingerprints, each still free of the line.

@@ -17,6 +17,9 @@ type Report struct {
 	Limits   []string   `json:"limits"`
 	// Suppressed counts findings dropped by inline allow markers or .gitleaksignore.
 	Suppressed int `json:"suppressed"`
+	// Notes are what went wrong around the review without changing its outcome (a verdict
+	// cache or audit log that could not be written). Absent from the JSON when there are none.
+	Notes []string `json:"notes,omitempty"`
 
 	// What the writers show besides the JSON contract's fields (never in the JSON form).
 

@@ -21,6 +21,18 @@ type Scanner interface {
 	Scan(ctx context.Context, u *diff.Unit, r *Result) error
 }
 
+// Step is a review step that runs after the scanners, unit by unit, seeing their findings:
+// the model step (review/model). What it could not do it adds to the result's NotRun under
+// Component; it never turns a failure into "no findings".
+type Step interface {
+	// Name is how the report lists the step when it ran ("model openai").
+	Name() string
+	// Component is the not_run component of its failures ("model:openai").
+	Component() string
+	// Review adds the step's findings for unit u to r; det are the findings so far.
+	Review(ctx context.Context, cfg policy.Config, u *diff.Unit, det []Finding, r *Result)
+}
+
 // Result collects what scanners found in one review.
 type Result struct {
 	Findings   []Finding
@@ -29,6 +41,9 @@ type Result struct {
 	Rejected   []Rejected
 	Suppressed int
 	Binary     []string // binary files: scanned by name only
+	// Notes are failures around the review that do not change its outcome (a cache or audit
+	// write): the report notes them.
+	Notes []string
 }
 
 // merge appends everything in o to r.
@@ -38,6 +53,7 @@ func (r *Result) merge(o *Result) {
 	r.Limits = append(r.Limits, o.Limits...)
 	r.Rejected = append(r.Rejected, o.Rejected...)
 	r.Binary = append(r.Binary, o.Binary...)
+	r.Notes = append(r.Notes, o.Notes...)
 	r.Suppressed += o.Suppressed
 }
 
@@ -76,7 +92,7 @@ type Options struct {
 	// NotRun lists components the caller knows will not run (e.g. not available).
 	NotRun []NotRun
 	// Model is the optional model step (nil: no model configured).
-	Model *ModelStep
+	Model Step
 	// Detector, if set, masks any secret left in a finding's evidence or message, whichever
 	// scanner wrote it.
 	Detector *redact.Detector
@@ -86,38 +102,87 @@ type Options struct {
 func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	start := time.Now()
 	res := Result{NotRun: append([]NotRun{}, opts.NotRun...)}
+	for ui := range ch.Units {
+		if ch.Units[ui].Blobs == nil {
+			ch.Units[ui].Blobs = ch.Blobs
+		}
+	}
+	sups := make([]*Suppressor, len(ch.Units))
+	ran := runScanners(ctx, ch, opts, sups, &res)
+	if opts.Model != nil && runStep(ctx, ch, opts, opts.Model, sups, &res) {
+		ran = append(ran, opts.Model.Name())
+	}
+	rep := &Report{
+		Tool:   Tool{Name: "tollgate", Version: opts.Version},
+		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
+		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
+		AddedLines: addedLines(ch), SetupNotes: opts.Notes,
+	}
+	masker := redact.NewMasker(opts.Detector)
+	for i := range res.Findings {
+		maskFinding(opts.Detector, masker, &res.Findings[i])
+	}
+	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
+	rep.Rejected = nonNil(res.Rejected)
+	rep.NotRun = nonNil(res.NotRun)
+	rep.Notes = uniq(res.Notes)
+	rep.Status = status(rep)
+	rep.Elapsed = time.Since(start)
+	return rep
+}
+
+// addedLines counts the added lines of the change.
+func addedLines(ch *diff.Change) int {
 	lines := 0
 	for ui := range ch.Units {
 		for fi := range ch.Units[ui].Files {
 			lines += len(ch.Units[ui].Files[fi].AddedLines())
 		}
 	}
-	for ui := range ch.Units {
-		if ch.Units[ui].Blobs == nil {
-			ch.Units[ui].Blobs = ch.Blobs
-		}
+	return lines
+}
+
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
 	}
-	var ran []string
-	sups := make([]*suppressor, len(ch.Units))
+	return xs
+}
+
+// status is the report's status: findings win over incompleteness.
+func status(rep *Report) string {
+	switch {
+	case len(rep.Findings) > 0:
+		return "findings"
+	case rep.Incomplete():
+		return "incomplete"
+	}
+	return "clean"
+}
+
+// scanOut is what one scanner did on one unit.
+type scanOut struct {
+	res Result
+	err error
+}
+
+// runScanners runs the scanners side by side, each on every unit in turn with a private
+// result, then merges the results in scanner and unit order, so reports stay deterministic.
+// It returns the names of the scanners that finished.
+func runScanners(ctx context.Context, ch *diff.Change, opts Options, sups []*Suppressor, res *Result) []string {
 	scanCtx, cancel := ctx, context.CancelFunc(func() {})
 	if t := opts.Config.ReviewTimeout; t > 0 {
 		scanCtx, cancel = context.WithTimeout(ctx, t)
 	}
 	defer cancel()
-	// The scanners run side by side, each on every unit in turn with a private result; the
-	// results are merged in scanner and unit order, so reports stay deterministic.
-	type unitOut struct {
-		res Result
-		err error
-	}
-	outs := make([][]unitOut, len(opts.Scanners))
+	outs := make([][]scanOut, len(opts.Scanners))
 	var wg sync.WaitGroup
 	for si, s := range opts.Scanners {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ui := range ch.Units {
-				var o unitOut
+				var o scanOut
 				o.err = s.Scan(scanCtx, &ch.Units[ui], &o.res)
 				outs[si] = append(outs[si], o)
 				if o.err != nil {
@@ -127,85 +192,66 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 		}()
 	}
 	wg.Wait()
+	var ran []string
 	for si, s := range opts.Scanners {
-		failed := false
-		for ui, o := range outs[si] {
-			before := len(res.Findings)
-			res.merge(&o.res)
-			inUnit(res.Findings[before:], &ch.Units[ui])
-			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, before)
-			if err := o.err; err != nil {
-				if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-					err = fmt.Errorf("review.timeout (%s) reached: %w", opts.Config.ReviewTimeout, err)
-				}
-				res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})
-				failed = true
-			}
-		}
-		if !failed {
+		if mergeScanner(ctx, ch, opts, s, outs[si], sups, res) {
 			ran = append(ran, s.Name())
 		}
 	}
-	if opts.Model != nil {
-		before := len(res.NotRun)
-		for ui := range ch.Units {
-			det := append([]Finding(nil), res.Findings...)
-			start := len(res.Findings)
-			opts.Model.run(ctx, opts.Config, &ch.Units[ui], det, &res)
-			inUnit(res.Findings[start:], &ch.Units[ui])
-			dropSuppressed(ctx, &ch.Units[ui], &sups[ui], &res, start)
+	return ran
+}
+
+// mergeScanner merges one scanner's results, unit by unit, into res; it reports whether the
+// scanner finished.
+func mergeScanner(ctx context.Context, ch *diff.Change, opts Options, s Scanner, outs []scanOut, sups []*Suppressor, res *Result) bool {
+	finished := true
+	for ui, o := range outs {
+		before := len(res.Findings)
+		res.merge(&o.res)
+		inUnit(res.Findings[before:], &ch.Units[ui])
+		dropSuppressed(ctx, &ch.Units[ui], &sups[ui], res, before)
+		if err := o.err; err != nil {
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				err = fmt.Errorf("review.timeout (%s) reached: %w", opts.Config.ReviewTimeout, err)
+			}
+			res.NotRun = append(res.NotRun, NotRun{Component: "scanner:" + s.Name(), Reason: err.Error()})
+			finished = false
 		}
-		failed := false
-		for _, n := range res.NotRun[before:] {
-			failed = failed || n.Component == opts.Model.component()
+	}
+	return finished
+}
+
+// runStep runs the step on every unit, seeing the findings so far; it reports whether the
+// step ran (nothing of it under not_run).
+func runStep(ctx context.Context, ch *diff.Change, opts Options, step Step, sups []*Suppressor, res *Result) bool {
+	before := len(res.NotRun)
+	for ui := range ch.Units {
+		det := append([]Finding(nil), res.Findings...)
+		start := len(res.Findings)
+		step.Review(ctx, opts.Config, &ch.Units[ui], det, res)
+		inUnit(res.Findings[start:], &ch.Units[ui])
+		dropSuppressed(ctx, &ch.Units[ui], &sups[ui], res, start)
+	}
+	for _, n := range res.NotRun[before:] {
+		if n.Component == step.Component() {
+			return false
 		}
-		if !failed {
-			ran = append(ran, "model "+opts.Model.Provider.Name())
-		}
 	}
-	rep := &Report{
-		Tool:   Tool{Name: "tollgate", Version: opts.Version},
-		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
-		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
-		AddedLines: lines, SetupNotes: opts.Notes,
-	}
-	masker := redact.NewMasker(opts.Detector)
-	for i := range res.Findings {
-		maskFinding(opts.Detector, masker, &res.Findings[i])
-	}
-	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
-	rep.Rejected = res.Rejected
-	rep.NotRun = res.NotRun
-	if rep.Rejected == nil {
-		rep.Rejected = []Rejected{}
-	}
-	if rep.NotRun == nil {
-		rep.NotRun = []NotRun{}
-	}
-	switch {
-	case len(rep.Findings) > 0:
-		rep.Status = "findings"
-	case rep.Incomplete():
-		rep.Status = "incomplete"
-	default:
-		rep.Status = "clean"
-	}
-	rep.Elapsed = time.Since(start)
-	return rep
+	return true
 }
 
 // dropSuppressed removes the findings added since index from that an inline marker allows,
 // counting each; the unit's suppressor is made on first use.
-func dropSuppressed(ctx context.Context, u *diff.Unit, sup **suppressor, res *Result, from int) {
+func dropSuppressed(ctx context.Context, u *diff.Unit, sup **Suppressor, res *Result, from int) {
 	if len(res.Findings) == from {
 		return
 	}
 	if *sup == nil {
-		*sup = newSuppressor(ctx, u.Blobs, u)
+		*sup = NewSuppressor(ctx, u.Blobs, u)
 	}
 	kept := res.Findings[:from]
 	for _, f := range res.Findings[from:] {
-		if (*sup).suppressed(&f) {
+		if (*sup).Suppressed(&f) {
 			res.Suppressed++
 			continue
 		}

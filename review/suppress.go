@@ -51,9 +51,10 @@ func isIDChar(c byte) bool {
 	return c == '/' || c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// suppressor looks up new-file lines of a unit's files: added lines from the diff, other lines
-// from the blob (read once per file, only when a finding needs its previous line).
-type suppressor struct {
+// Suppressor judges inline markers for one unit, as Run does (the model step's outgoing filter
+// asks it too). It looks up new-file lines of the unit's files: added lines from the diff, other
+// lines from the blob (read once per file, only when a finding needs its previous line).
+type Suppressor struct {
 	ctx   context.Context
 	blobs diff.BlobReader
 	files map[string]*diff.FileDiff
@@ -61,8 +62,9 @@ type suppressor struct {
 	whole map[string][]string
 }
 
-func newSuppressor(ctx context.Context, blobs diff.BlobReader, u *diff.Unit) *suppressor {
-	s := &suppressor{ctx: ctx, blobs: blobs, files: map[string]*diff.FileDiff{}, added: map[string]map[int]string{}, whole: map[string][]string{}}
+// NewSuppressor returns the suppressor of u, reading blobs through blobs.
+func NewSuppressor(ctx context.Context, blobs diff.BlobReader, u *diff.Unit) *Suppressor {
+	s := &Suppressor{ctx: ctx, blobs: blobs, files: map[string]*diff.FileDiff{}, added: map[string]map[int]string{}, whole: map[string][]string{}}
 	for i := range u.Files {
 		f := &u.Files[i]
 		p := f.Path()
@@ -77,7 +79,7 @@ func newSuppressor(ctx context.Context, blobs diff.BlobReader, u *diff.Unit) *su
 }
 
 // line returns the text of new-file line n of path, and whether it is known.
-func (s *suppressor) line(path string, n int) (string, bool) {
+func (s *Suppressor) line(path string, n int) (string, bool) {
 	if t, ok := s.added[path][n]; ok {
 		return t, true
 	}
@@ -97,10 +99,10 @@ func (s *suppressor) line(path string, n int) (string, bool) {
 	return "", false
 }
 
-// suppressed reports whether an inline marker allows f. A prompt-injection finding is
+// Suppressed reports whether an inline marker allows f. A prompt-injection finding is
 // allowed only by a marker that names its rule: a bare marker is exactly what injected text
 // would carry to hide itself.
-func (s *suppressor) suppressed(f *Finding) bool {
+func (s *Suppressor) Suppressed(f *Finding) bool {
 	ids := []string{f.RuleID}
 	if i := strings.IndexByte(f.RuleID, '/'); i >= 0 {
 		ids = append(ids, f.RuleID[i+1:])
@@ -120,7 +122,7 @@ func (s *suppressor) suppressed(f *Finding) bool {
 }
 
 // named is suppressed for markers that name the rule explicitly.
-func (s *suppressor) named(f *Finding, ids []string) bool {
+func (s *Suppressor) named(f *Finding, ids []string) bool {
 	named := func(text, marker string) bool {
 		for _, id := range ids {
 			if strings.Contains(text, marker+"="+id) && markerAllows(text, marker, id) {

@@ -16,8 +16,8 @@ import (
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
-	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/guard"
+	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
 
 // consultModel asks the configured model about a call the rules answered Ask (guard.model).
@@ -48,37 +48,56 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 		return escalate("the call holds a secret, so it was not sent to the model")
 	}
 	key := guard.ModelCacheKey(system, cfg.Model.Provider, cfg.Model.Name, red)
-	cacheDir := ""
-	if dir, err := os.UserCacheDir(); err == nil && !insideDir(project, dir) {
-		cacheDir = filepath.Join(dir, "tollgate", "guard")
-	}
+	cacheDir := guardCacheDir(project)
 	if v, ok := readCachedVerdict(cacheDir, key); ok {
 		return guard.ApplyModel(ans, v, opts.AutoAllow), "cache"
 	}
-	scratch, err := os.MkdirTemp("", "tollgate-guard-")
-	if err != nil || insideDir(project, scratch) {
-		return escalate("no scratch directory outside the project for the model")
-	}
-	defer os.RemoveAll(scratch)
-	p, err := review.NewProvider(cfg.Model, egress.New(cfg.Egress, cfg.Connect), scratch)
-	if err != nil {
-		return escalate("the model is not usable: " + err.Error())
-	}
-	tctx, cancel := context.WithTimeout(ctx, modelTimeout(cfg.Guard.Timeout))
-	defer cancel()
-	reply, err := p.Complete(tctx, system, red)
-	if err != nil {
-		return escalate("the model did not answer: " + oneLineErr(err))
-	}
-	v, err := guard.ParseModelAnswer(reply.Text)
-	if err != nil {
-		return escalate(oneLineErr(err))
+	v, why := askGuardModel(ctx, cfg, project, system, red)
+	if why != "" {
+		return escalate(why)
 	}
 	writeCachedVerdict(cacheDir, key, v)
 	if v.Decision == "deny" {
 		writeCount(breaker, readCount(breaker)+1)
 	}
 	return guard.ApplyModel(ans, v, opts.AutoAllow), "model"
+}
+
+// guardCacheDir is where the guard's verdicts are cached ("" when the user cache dir is unknown
+// or inside the project: no cache).
+func guardCacheDir(project string) string {
+	if dir, err := os.UserCacheDir(); err == nil && !insideDir(project, dir) {
+		return filepath.Join(dir, "tollgate", "guard")
+	}
+	return ""
+}
+
+// askGuardModel sends the redacted call to the model and reads its verdict; why says what
+// went wrong ("" when it answered).
+func askGuardModel(ctx context.Context, cfg policy.Config, project, system, red string) (guard.ModelVerdict, string) {
+	scratch, err := os.MkdirTemp("", "tollgate-guard-")
+	if err != nil || insideDir(project, scratch) {
+		if err == nil {
+			os.RemoveAll(scratch)
+		}
+		return guard.ModelVerdict{}, "no scratch directory outside the project for the model"
+	}
+	defer os.RemoveAll(scratch)
+	p, err := provider.New(cfg.Model, egress.New(cfg.Egress, cfg.Connect), policy.NewProcs(), scratch)
+	if err != nil {
+		return guard.ModelVerdict{}, "the model is not usable: " + err.Error()
+	}
+	tctx, cancel := context.WithTimeout(ctx, modelTimeout(cfg.Guard.Timeout))
+	defer cancel()
+	reply, err := p.Complete(tctx, system, red)
+	if err != nil {
+		return guard.ModelVerdict{}, "the model did not answer: " + oneLineErr(err)
+	}
+	v, err := guard.ParseModelAnswer(reply.Text)
+	if err != nil {
+		return guard.ModelVerdict{}, oneLineErr(err)
+	}
+	return v, ""
 }
 
 // modelTimeout keeps the model's time well below the hook timeout tollgate writes: an agent

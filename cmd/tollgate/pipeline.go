@@ -17,6 +17,8 @@ import (
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/model"
+	"github.com/tollgate-dev/tollgate/review/model/provider"
 	"github.com/tollgate-dev/tollgate/review/report"
 	"github.com/tollgate-dev/tollgate/review/rules"
 	"github.com/tollgate-dev/tollgate/review/secrets"
@@ -31,7 +33,10 @@ type session struct {
 	cfg      policy.Config
 	boundary *policy.Boundary // config files at the root: read with symlinks always refused
 	detector *redact.Detector
-	notes    []string
+	// procs is the process gate of the session: git (shared with repo), and what the policy
+	// enables (external scanners, an agent CLI).
+	procs *policy.Procs
+	notes []string
 	// ready is closed when detector (built concurrently with reading the change) is set;
 	// detErr is its error.
 	ready  chan struct{}
@@ -111,7 +116,7 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{repo: repo, cfg: cfg, boundary: strict, ready: make(chan struct{})}
+	s := &session{repo: repo, cfg: cfg, boundary: strict, procs: repo.Git.Procs, ready: make(chan struct{})}
 	// gitleaks' rule set takes tens of milliseconds to build: build it while git reads the change.
 	go func() {
 		defer close(s.ready)
@@ -167,7 +172,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	}
 	scanners = append(scanners, ext...)
 	notRun = append(notRun, extNotRun...)
-	model, cleanup, err := s.modelStep(o)
+	step, cleanup, err := s.modelStep(o)
 	if err != nil {
 		var ce *policy.ConfigError
 		if errors.As(err, &ce) {
@@ -182,7 +187,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		Version:  ver,
 		Notes:    s.notes,
 		NotRun:   notRun,
-		Model:    model,
+		Model:    step,
 		Detector: s.detector,
 	})
 	if o.failOn != "" {
@@ -224,7 +229,7 @@ func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) 
 			notRun = append(notRun, review.NotRun{Component: "scanner:" + name, Reason: err.Error()})
 			continue
 		}
-		if err := policy.AllowProgram(name); err != nil {
+		if err := s.procs.Allow(name); err != nil {
 			return nil, nil, err
 		}
 		tool, ok := external.ByName(name)
@@ -234,7 +239,7 @@ func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) 
 		if name == "semgrep" {
 			tool = external.Semgrep{Config: s.semgrepRules()}
 		}
-		scanners = append(scanners, &external.Scanner{Tool: tool, Timeout: s.cfg.ScannerTimeout})
+		scanners = append(scanners, &external.Scanner{Tool: tool, Procs: s.procs, Timeout: s.cfg.ScannerTimeout})
 	}
 	return scanners, notRun, nil
 }
@@ -250,7 +255,7 @@ func (s *session) semgrepRules() []byte {
 }
 
 // modelStep builds the model step when the user configured a provider (nil otherwise).
-func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
+func (s *session) modelStep(o output) (review.Step, func(), error) {
 	none := func() {}
 	if !s.cfg.Model.Configured() {
 		return nil, none, nil
@@ -264,7 +269,7 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	}
 	cleanup := func() { os.RemoveAll(scratch) }
 	gate := egress.New(s.cfg.Egress, s.cfg.Connect)
-	p, err := review.NewProvider(s.cfg.Model, gate, scratch)
+	p, err := provider.New(s.cfg.Model, gate, s.procs, scratch)
 	if err != nil {
 		return nil, cleanup, err
 	}
@@ -274,7 +279,7 @@ func (s *session) modelStep(o output) (*review.ModelStep, func(), error) {
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("failed to build the outgoing secret filter: %w", err)
 	}
-	step := &review.ModelStep{Provider: p, Detector: s.detector, Filter: filter, SecretFile: rules.SecretFile, NoCache: o.noCache}
+	step := &model.Step{Provider: p, Detector: s.detector, Filter: filter, SecretFile: rules.SecretFile, NoCache: o.noCache}
 	// Nothing of tollgate's is written into the repository: a cache or audit directory that
 	// resolves inside it (HOME=., a relative XDG_*_HOME, a dotfiles repository at HOME) is
 	// refused, and the review does without it.

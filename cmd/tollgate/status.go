@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/rules"
 )
@@ -31,51 +33,8 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			w := c.App.Writer
-			fmt.Fprintf(w, "repository:  %s\n", s.repo.Root)
-			fmt.Fprintf(w, "hooks dir:   %s\n", s.repo.HooksDir)
-			if hp, _ := s.repo.HooksPathConfig(ctx); hp != "" {
-				fmt.Fprintf(w, "             (core.hooksPath = %s)\n", hp)
-			}
-			for _, h := range s.repo.HookStates() {
-				state := "not installed"
-				switch {
-				case h.Installed && h.Outdated:
-					state = "installed, runs " + h.Binary + " (written by another tollgate version: run `tollgate install` to update it)"
-				case h.Installed:
-					state = "installed, runs " + h.Binary
-				case h.Foreign:
-					state = "another hook is there (not tollgate's)"
-				}
-				if h.Chained {
-					state += "; the earlier hook is kept and runs first"
-				}
-				fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", state)
-			}
-			files := "none (defaults)"
-			if len(s.cfg.Files) > 0 {
-				files = strings.Join(s.cfg.Files, ", ")
-			}
-			fmt.Fprintf(w, "config:      %s\n", files)
-			fmt.Fprintf(w, "             fail_on = %s, max_findings = %d\n", s.cfg.FailOn, s.cfg.MaxFindings)
-			_, _, gl := buildVersion()
-			fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s), builtin (%d rules), injection: built in\n", gl, gitleaksSource(s), len(rules.All()))
-			for _, name := range s.cfg.External {
-				fmt.Fprintf(w, "  %-11s %s\n", name+":", scannerState(ctx, name))
-			}
-			if len(s.cfg.External) == 0 {
-				fmt.Fprintf(w, "             external: none enabled\n")
-			}
-			for _, n := range s.notes {
-				fmt.Fprintf(w, "note:        %s\n", n)
-			}
-			if s.cfg.Model.Configured() {
-				fmt.Fprintf(w, "model:       %s %s (egress %s)\n", s.cfg.Model.Provider, s.cfg.Model.Name, onOff(s.cfg.Egress))
-				if s.cfg.Model.AllowUnsafeArgs {
-					fmt.Fprintf(w, "warning:     model.allow_unsafe_args = true: model.args %q reach the agent CLI unchecked (tollgate's read-only flags still come last)\n", s.cfg.Model.Args)
-				}
-			} else {
-				fmt.Fprintf(w, "model:       none configured; nothing leaves this machine\n")
-			}
+			printHooksStatus(ctx, w, s)
+			printConfigStatus(ctx, w, s)
 			fmt.Fprintf(w, "agents:\n")
 			printAgentStatus(w, s.repo.Root, s.cfg)
 			return nil
@@ -90,15 +49,15 @@ func gitleaksSource(s *session) string {
 	return ", defaults"
 }
 
-func scannerState(ctx context.Context, name string) string {
-	if err := policy.AllowProgram(name); err != nil {
+func scannerState(ctx context.Context, procs *policy.Procs, name string) string {
+	if err := procs.Allow(name); err != nil {
 		return err.Error()
 	}
-	path, err := policy.LookPath(name)
+	path, err := procs.LookPath(name)
 	if err != nil {
 		return "enabled but not installed (reviews will be incomplete)"
 	}
-	out, err := policy.Run(ctx, policy.Cmd{Name: name, Args: []string{"--version"}})
+	out, err := procs.Run(ctx, policy.Cmd{Name: name, Args: []string{"--version"}})
 	ver := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 	if err != nil || ver == "" {
 		ver = "version unknown"
@@ -111,4 +70,61 @@ func onOff(b bool) string {
 		return "enabled"
 	}
 	return "disabled"
+}
+
+// printHooksStatus prints where the hooks are and the state of each.
+func printHooksStatus(ctx context.Context, w io.Writer, s *session) {
+	fmt.Fprintf(w, "repository:  %s\n", s.repo.Root)
+	fmt.Fprintf(w, "hooks dir:   %s\n", s.repo.HooksDir)
+	if hp, _ := s.repo.HooksPathConfig(ctx); hp != "" {
+		fmt.Fprintf(w, "             (core.hooksPath = %s)\n", hp)
+	}
+	for _, h := range s.repo.HookStates() {
+		fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", hookState(h))
+	}
+}
+
+func hookState(h hook.HookState) string {
+	state := "not installed"
+	switch {
+	case h.Installed && h.Outdated:
+		state = "installed, runs " + h.Binary + " (written by another tollgate version: run `tollgate install` to update it)"
+	case h.Installed:
+		state = "installed, runs " + h.Binary
+	case h.Foreign:
+		state = "another hook is there (not tollgate's)"
+	}
+	if h.Chained {
+		state += "; the earlier hook is kept and runs first"
+	}
+	return state
+}
+
+// printConfigStatus prints the config files that apply, the scanners and the model.
+func printConfigStatus(ctx context.Context, w io.Writer, s *session) {
+	files := "none (defaults)"
+	if len(s.cfg.Files) > 0 {
+		files = strings.Join(s.cfg.Files, ", ")
+	}
+	fmt.Fprintf(w, "config:      %s\n", files)
+	fmt.Fprintf(w, "             fail_on = %s, max_findings = %d\n", s.cfg.FailOn, s.cfg.MaxFindings)
+	_, _, gl := buildVersion()
+	fmt.Fprintf(w, "scanners:    secrets (gitleaks %s rules%s), builtin (%d rules), injection: built in\n", gl, gitleaksSource(s), len(rules.All()))
+	for _, name := range s.cfg.External {
+		fmt.Fprintf(w, "  %-11s %s\n", name+":", scannerState(ctx, s.procs, name))
+	}
+	if len(s.cfg.External) == 0 {
+		fmt.Fprintf(w, "             external: none enabled\n")
+	}
+	for _, n := range s.notes {
+		fmt.Fprintf(w, "note:        %s\n", n)
+	}
+	if !s.cfg.Model.Configured() {
+		fmt.Fprintf(w, "model:       none configured; nothing leaves this machine\n")
+		return
+	}
+	fmt.Fprintf(w, "model:       %s %s (egress %s)\n", s.cfg.Model.Provider, s.cfg.Model.Name, onOff(s.cfg.Egress))
+	if s.cfg.Model.AllowUnsafeArgs {
+		fmt.Fprintf(w, "warning:     model.allow_unsafe_args = true: model.args %q reach the agent CLI unchecked (tollgate's read-only flags still come last)\n", s.cfg.Model.Args)
+	}
 }

@@ -3,8 +3,9 @@
 // Scanner, which implements review.Scanner.
 //
 // Rules and guarantees:
-//   - Only a tool of the fixed list runs, by its name, through the policy's process gate
-//     (policy.LookPath, policy.Run): never a path or arguments from a config. The policy's list
+//   - Only a tool of the fixed list runs, by its name, through the process gate the Scanner is
+//     given (policy.Procs, where the caller allowed that name): never a path or arguments from
+//     a config. The policy's list
 //     of names (policy.ExternalScanners) is held equal to Names by this package's tests.
 //   - A tool sees the reviewed content of the changed files (from the unit's BlobReader, never
 //     the worktree), written to a private scratch directory outside the repository that is

@@ -62,6 +62,9 @@ func ByName(name string) (Tool, bool) {
 // directory outside the repository. Results are kept only where they touch added lines.
 type Scanner struct {
 	Tool Tool
+	// Procs is the process gate the tool runs through (the caller allowed the tool's name on
+	// it); nil: the tool is not allowed.
+	Procs *policy.Procs
 	// ScratchDir is where the files are written (outside the repository); "" uses os.TempDir.
 	ScratchDir string
 	// Timeout overrides the package's Timeout.
@@ -136,7 +139,10 @@ func (e *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) erro
 
 // runnable reports why the tool cannot run on the unit (nil: it can).
 func (e *Scanner) runnable(u *diff.Unit) error {
-	if _, err := policy.LookPath(e.Tool.Name()); err != nil {
+	if e.Procs == nil {
+		return fmt.Errorf("not allowed by policy")
+	}
+	if _, err := e.Procs.LookPath(e.Tool.Name()); err != nil {
 		if errors.Is(err, policy.ErrNotAllowed) {
 			return fmt.Errorf("not allowed by policy")
 		}
@@ -205,7 +211,7 @@ func (e *Scanner) run(ctx context.Context, scratch, src string, rels []string) (
 	if timeout == 0 {
 		timeout = Timeout
 	}
-	out, err := policy.Run(ctx, policy.Cmd{
+	out, err := e.Procs.Run(ctx, policy.Cmd{
 		Name: e.Tool.Name(), Args: args, Dir: src, Env: scannerEnv(scratch), Timeout: timeout,
 	})
 	if err != nil {

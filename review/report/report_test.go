@@ -397,3 +397,35 @@ func checkSARIF(t *testing.T, rep *review.Report, data []byte) {
 		}
 	}
 }
+
+// TestNotesShown: the notes of a review (failed cache or audit writes) are shown in text after
+// the setup notes, and in JSON under "notes", which is absent when there are none.
+func TestNotesShown(t *testing.T) {
+	rep := &review.Report{Status: "clean", SetupNotes: []string{"setup note"}, Notes: []string{"failed to write the model audit log: x"}}
+	var text bytes.Buffer
+	if err := (Text{}).Write(&text, rep); err != nil {
+		t.Fatal(err)
+	}
+	setup, note := strings.Index(text.String(), "note: setup note\n"), strings.Index(text.String(), "note: failed to write the model audit log: x\n")
+	if setup < 0 || note < setup {
+		t.Errorf("want the note after the setup note:\n%s", text.String())
+	}
+	var js bytes.Buffer
+	if err := (JSON{}).Write(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Notes *[]string `json:"notes"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &m); err != nil || m.Notes == nil || len(*m.Notes) != 1 {
+		t.Errorf("JSON notes = %v (%v):\n%s", m.Notes, err, js.String())
+	}
+	rep.Notes = nil
+	js.Reset()
+	if err := (JSON{}).Write(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), `"notes"`) {
+		t.Errorf("JSON without notes has a notes field:\n%s", js.String())
+	}
+}

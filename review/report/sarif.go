@@ -156,7 +156,7 @@ func (s SARIF) Write(w io.Writer, r *review.Report) error {
 			help = fmt.Sprintf("%s\n\nCatches, in %s: %s\nLeaves alone, in %s: %s", d.Description, d.Catches.Path, d.Catches.Text, d.Leaves.Path, d.Leaves.Text)
 		}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: id, Name: id, ShortDescription: sarifText{firstLine(desc)}, FullDescription: sarifText{desc},
+			ID: id, Name: id, ShortDescription: sarifText{review.FirstLine(desc)}, FullDescription: sarifText{desc},
 			Help: sarifText{help}, DefaultConfiguration: map[string]any{"level": sarifLevel(sev)},
 			Properties: map[string]any{"security-severity": securitySeverity(sev), "tags": tags},
 		})
@@ -194,16 +194,4 @@ func evidenceSuffix(e string) string {
 		return ""
 	}
 	return "\nEvidence: " + e
-}
-
-// firstLine is the first line of s, trimmed, cut at 200 bytes.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

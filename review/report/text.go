@@ -82,6 +82,9 @@ func writeNotes(b *strings.Builder, p palette, r *review.Report) {
 	for _, n := range r.SetupNotes {
 		fmt.Fprintf(b, "note: %s\n", printable(n))
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(b, "note: %s\n", printable(n))
+	}
 	if len(r.Binary) > 0 {
 		fmt.Fprintf(b, "note: %d binary file(s) checked by name only: %s\n", len(r.Binary), printable(strings.Join(r.Binary, ", ")))
 	}

@@ -1,4 +1,4 @@
-package review
+package model
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/model/bundle"
 )
 
 // The outgoing filter over a unit's material (step 7). Every file is scanned as itself, with
@@ -51,12 +53,12 @@ type fileLine struct {
 	added bool // an added line of the change
 }
 
-func (f *matFile) filterLines() []fileLine {
-	out := make([]fileLine, 0, len(f.lines)+len(f.deleted))
-	for _, l := range f.lines {
-		out = append(out, fileLine{text: l.text, n: l.n, added: l.added && f.role == "change"})
+func filterLines(f *bundle.File) []fileLine {
+	out := make([]fileLine, 0, len(f.Lines)+len(f.Deleted))
+	for _, l := range f.Lines {
+		out = append(out, fileLine{text: l.Text, n: l.N, added: l.Added && f.Role == "change"})
 	}
-	for _, l := range f.deleted {
+	for _, l := range f.Deleted {
 		out = append(out, fileLine{text: l.Text})
 	}
 	return out
@@ -74,13 +76,13 @@ func joinFileLines(ls []fileLine, keep func(fileLine) bool) string {
 }
 
 // redactWhole replaces every line of the file by a placeholder naming rule.
-func (f *matFile) redactWhole(rule string) {
+func redactWhole(f *bundle.File, rule string) {
 	ph := fmt.Sprintf(redactedFileLine, rule)
-	for i := range f.lines {
-		f.lines[i].text = ph
+	for i := range f.Lines {
+		f.Lines[i].Text = ph
 	}
-	for i := range f.deleted {
-		f.deleted[i].Text = ph
+	for i := range f.Deleted {
+		f.Deleted[i].Text = ph
 	}
 }
 
@@ -90,7 +92,7 @@ type screener struct {
 	filter *redact.Filter
 	review *redact.Detector // the review's detector: its .gitleaksignore counts as a suppression
 	u      *diff.Unit
-	sup    *suppressor
+	sup    *review.Suppressor
 	// secretFile is the step's SecretFile (nil: no file rule).
 	secretFile func(path, text string) string
 }
@@ -111,9 +113,9 @@ func (s *screener) suppressed(rule, path string, n int, text string) bool {
 		return false
 	}
 	if s.sup == nil {
-		s.sup = newSuppressor(s.ctx, s.u.Blobs, s.u)
+		s.sup = review.NewSuppressor(s.ctx, s.u.Blobs, s.u)
 	}
-	if s.sup.suppressed(&Finding{RuleID: rule, Path: path, Line: n}) {
+	if s.sup.Suppressed(&review.Finding{RuleID: rule, Path: path, Line: n}) {
 		return true
 	}
 	if id, ok := strings.CutPrefix(rule, "secrets/"); ok {
@@ -129,29 +131,40 @@ func (s *screener) suppressed(rule, path string, n int, text string) bool {
 
 // file screens one material file: the secrets found in it (its lines redacted in place when
 // the whole file is a secret), and the rule of one that blocks ("" if none).
-func (s *screener) file(f *matFile, scr *screen) (found []redact.Found, whole, block string, err error) {
-	lines := f.filterLines()
+func (s *screener) file(f *bundle.File, scr *screen) (found []redact.Found, whole, block string, err error) {
+	lines := filterLines(f)
 	text := joinFileLines(lines, nil)
-	found, err = s.filter.FindAt(f.path, text)
+	found, err = s.filter.FindAt(f.Path, text)
 	if err != nil {
 		return nil, "", "", err
 	}
 	for _, o := range found {
-		if i := o.Line - 1; i >= 0 && i < len(lines) && lines[i].added && !s.suppressed(o.RuleID, f.path, lines[i].n, lines[i].text) {
+		if i := o.Line - 1; i >= 0 && i < len(lines) && lines[i].added && !s.suppressed(o.RuleID, f.Path, lines[i].n, lines[i].text) {
 			block = o.RuleID
 			break
 		}
 	}
-	whole = s.secretFileRule(f.path, text)
+	whole = s.secretFileRule(f.Path, text)
 	if whole == "" {
-		if whole, err = s.filter.PathRule(f.path); err != nil {
+		if whole, err = s.filter.PathRule(f.Path); err != nil {
 			return nil, "", "", err
 		}
 	}
 	if whole == "" {
 		return found, "", block, nil
 	}
-	// The file rule judged on its added lines alone, as the review does.
+	if block == "" {
+		block = s.wholeBlocks(f, lines, whole)
+	}
+	scr.words = append(scr.words, secretWords(lines)...)
+	redactWhole(f, whole)
+	return found, whole, block, nil
+}
+
+// wholeBlocks returns rule when a file that is a secret as a whole blocks the send: the file
+// rule judged on its added lines alone, as the review does, on an unsuppressed line ("" if it
+// does not block).
+func (s *screener) wholeBlocks(f *bundle.File, lines []fileLine, rule string) string {
 	var first *fileLine
 	for i := range lines {
 		if lines[i].added {
@@ -159,33 +172,32 @@ func (s *screener) file(f *matFile, scr *screen) (found []redact.Found, whole, b
 			break
 		}
 	}
-	if block == "" && first != nil {
-		addedText := joinFileLines(lines, func(l fileLine) bool { return l.added })
-		if (strings.HasPrefix(whole, "secrets/") || s.secretFileRule(f.path, addedText) != "") && !s.suppressed(whole, f.path, first.n, first.text) {
-			block = whole
-		}
+	if first == nil {
+		return ""
 	}
-	scr.words = append(scr.words, secretWords(lines)...)
-	f.redactWhole(whole)
-	return found, whole, block, nil
+	addedText := joinFileLines(lines, func(l fileLine) bool { return l.added })
+	if (strings.HasPrefix(rule, "secrets/") || s.secretFileRule(f.Path, addedText) != "") && !s.suppressed(rule, f.Path, first.n, first.text) {
+		return rule
+	}
+	return ""
 }
 
 // screen runs the filter over the material, leaving out context files that hold a secret when
 // a secret blocks the send; the strings are limits to report.
-func (s *screener) screen(mat *material, blockOnSecret bool) (screen, []string, error) {
+func (s *screener) screen(mat *bundle.Material, blockOnSecret bool) (screen, []string, error) {
 	var out screen
 	var limits []string
-	kept := mat.files[:0]
-	for i := range mat.files {
-		f := mat.files[i]
+	kept := mat.Files[:0]
+	for i := range mat.Files {
+		f := mat.Files[i]
 		found, whole, block, err := s.file(&f, &out)
 		if err != nil {
 			return screen{}, nil, err
 		}
-		if f.role == "context" && blockOnSecret && (len(found) > 0 || whole != "") {
+		if f.Role == "context" && blockOnSecret && (len(found) > 0 || whole != "") {
 			// A context file is there only to help: one that holds a secret is left out rather
 			// than stopping the whole send. The change itself still blocks.
-			limits = append(limits, fmt.Sprintf("context file %s left out of the model's material: it holds a secret", f.path))
+			limits = append(limits, fmt.Sprintf("context file %s left out of the model's material: it holds a secret", f.Path))
 			continue
 		}
 		if out.block == "" && block != "" {
@@ -194,23 +206,23 @@ func (s *screener) screen(mat *material, blockOnSecret bool) (screen, []string, 
 		out.known = append(out.known, found...)
 		kept = append(kept, f)
 	}
-	mat.files = kept
+	mat.Files = kept
 	return out, limits, nil
 }
 
 // addedHolds reports a rule of a secret among more (found in the assembled request) whose
 // value is on an added, unsuppressed line of the change ("" if none).
-func (s *screener) addedHolds(mat *material, more []redact.Found) string {
-	for _, f := range mat.files {
-		if f.role != "change" {
+func (s *screener) addedHolds(mat *bundle.Material, more []redact.Found) string {
+	for _, f := range mat.Files {
+		if f.Role != "change" {
 			continue
 		}
-		for _, l := range f.lines {
-			if !l.added {
+		for _, l := range f.Lines {
+			if !l.Added {
 				continue
 			}
 			for _, o := range more {
-				if o.Value != "" && strings.Contains(l.text, o.Value) && !s.suppressed(o.RuleID, f.path, l.n, l.text) {
+				if o.Value != "" && strings.Contains(l.Text, o.Value) && !s.suppressed(o.RuleID, f.Path, l.N, l.Text) {
 					return o.RuleID
 				}
 			}
@@ -221,7 +233,7 @@ func (s *screener) addedHolds(mat *material, more []redact.Found) string {
 
 // maskModelFinding removes every secret the filter knows or finds from what the model wrote,
 // so no report and no cache entry holds one.
-func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
+func maskModelFinding(filter *redact.Filter, scr *screen, f *review.Finding) {
 	for _, field := range []*string{&f.Message, &f.Evidence, &f.Path} {
 		v := redact.Replace(*field, scr.known)
 		for _, w := range scr.words {
@@ -237,8 +249,8 @@ func maskModelFinding(filter *redact.Filter, scr *screen, f *Finding) {
 }
 
 // maskRejected does the same for a rejected finding's path (the model wrote it).
-func maskRejected(filter *redact.Filter, scr *screen, r *Rejected) {
-	f := Finding{Path: r.Path}
+func maskRejected(filter *redact.Filter, scr *screen, r *review.Rejected) {
+	f := review.Finding{Path: r.Path}
 	maskModelFinding(filter, scr, &f)
 	r.Path = f.Path
 }

@@ -1,4 +1,4 @@
-package policy
+package model
 
 // BasePolicy is the stable system prefix of every model review. The workspace's policy.text is
 // appended after it. It never uses the word that marks a verification request.

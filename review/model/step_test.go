@@ -1,11 +1,15 @@
-package review
+package model
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff/difftest"
+	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
 
 // recordingProvider answers every request with answer and keeps what it was sent.
@@ -16,9 +20,9 @@ type recordingProvider struct {
 
 func (p *recordingProvider) Name() string  { return "fake" }
 func (p *recordingProvider) Model() string { return "m" }
-func (p *recordingProvider) Complete(_ context.Context, system, user string) (Answer, error) {
+func (p *recordingProvider) Complete(_ context.Context, system, user string) (provider.Answer, error) {
 	p.sent = append(p.sent, system+"\n"+user)
-	return Answer{Text: p.answer}, nil
+	return provider.Answer{Text: p.answer}, nil
 }
 
 // TestModelContextFileWithSecretLeftOut: with block_on_secret a context file that holds a
@@ -26,22 +30,22 @@ func (p *recordingProvider) Complete(_ context.Context, system, user string) (An
 // sent, and the change is still reviewed.
 func TestModelContextFileWithSecretLeftOut(t *testing.T) {
 	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
-	r := newFakeRepo(map[string]map[string]fakeFile{"": {
-		"go.mod":      reg("module example.com/app\n\ngo 1.22\n"),
-		"cmd/main.go": reg("package main\n\nimport \"example.com/app/lib\"\n\nfunc main() { lib.A() }\n"),
-		"lib/a.go":    reg("package lib\n\nconst tok = \"" + token + "\"\n\nfunc A() {}\n"),
-		"lib/b.go":    reg("package lib\n\nconst B = 2\n"),
+	r := difftest.NewRepo(map[string]map[string]difftest.File{"": {
+		"go.mod":      difftest.Reg("module example.com/app\n\ngo 1.22\n"),
+		"cmd/main.go": difftest.Reg("package main\n\nimport \"example.com/app/lib\"\n\nfunc main() { lib.A() }\n"),
+		"lib/a.go":    difftest.Reg("package lib\n\nconst tok = \"" + token + "\"\n\nfunc A() {}\n"),
+		"lib/b.go":    difftest.Reg("package lib\n\nconst B = 2\n"),
 	}})
 	det, err := redact.New(redact.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &recordingProvider{answer: `{"findings": []}`}
-	step := &ModelStep{Provider: p, Detector: det}
-	var res Result
+	step := &Step{Provider: p, Detector: det}
+	var res review.Result
 	cfg := limitsCfg(20, 200000, 2)
 	cfg.Model.Verify = false
-	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	step.Review(context.Background(), cfg, difftest.RepoUnit(r, "", "cmd/main.go"), nil, &res)
 	if len(p.sent) != 1 {
 		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
 	}
@@ -92,33 +96,37 @@ func TestExtractVerdictsOnlyUnanimousRejectRejects(t *testing.T) {
 }
 
 // TestCacheKeyCoversEverythingThatDecides: the verdict cache key changes with the policy text,
-// the model name, the base URL and the agent CLI's arguments (and the material).
+// the model name, the base URL, the provider, verification (and the material); the agent CLI's
+// arguments are part of provider.Identity (tested there).
 func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
-	key := func(p Provider, system, user string) string {
-		return (&ModelStep{Provider: p}).cacheKey(system, true, user)
+	t.Setenv("TOLLGATE_TEST_KEY", "k")
+	newP := func(kind, name, base string) provider.Provider {
+		p, err := provider.New(policy.Model{Provider: kind, Name: name, BaseURL: base, APIKeyEnv: "TOLLGATE_TEST_KEY"}, nil, policy.NewProcs(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	oa := &openAI{model: "m", base: "http://127.0.0.1:1/v1"}
+	key := func(p provider.Provider, system, user string) string {
+		return (&Step{Provider: p}).cacheKey(system, true, user)
+	}
+	oa := newP("openai", "m", "http://127.0.0.1:1/v1")
 	base := key(oa, "policy", "material")
-	if key(&openAI{model: "m", base: "http://127.0.0.1:1/v1"}, "policy", "material") != base {
+	if key(newP("openai", "m", "http://127.0.0.1:1/v1"), "policy", "material") != base {
 		t.Fatal("the key is not stable")
 	}
 	variants := map[string]string{
 		"policy text": key(oa, "policy\n\nWorkspace policy:\nmore", "material"),
 		"material":    key(oa, "policy", "material 2"),
-		"model name":  key(&openAI{model: "m2", base: oa.base}, "policy", "material"),
-		"base URL":    key(&openAI{model: "m", base: "http://127.0.0.1:2/v1"}, "policy", "material"),
-		"provider":    key(&anthropic{model: "m", base: oa.base}, "policy", "material"),
-		"verify":      (&ModelStep{Provider: oa}).cacheKey("policy", false, "material"),
+		"model name":  key(newP("openai", "m2", "http://127.0.0.1:1/v1"), "policy", "material"),
+		"base URL":    key(newP("openai", "m", "http://127.0.0.1:2/v1"), "policy", "material"),
+		"provider":    key(newP("anthropic", "m", "http://127.0.0.1:1/v1"), "policy", "material"),
+		"verify":      (&Step{Provider: oa}).cacheKey("policy", false, "material"),
 	}
 	for what, k := range variants {
 		if k == base {
 			t.Errorf("the cache key does not change with the %s", what)
 		}
-	}
-	cli := &agentCLI{kind: "claude-cli", bin: "claude", model: "s"}
-	withArgs := &agentCLI{kind: "claude-cli", bin: "claude", model: "s", args: []string{"--max-turns", "3"}}
-	if key(cli, "p", "u") == key(withArgs, "p", "u") {
-		t.Error("the cache key does not change with the agent CLI's arguments")
 	}
 }
 
@@ -126,24 +134,30 @@ func TestCacheKeyCoversEverythingThatDecides(t *testing.T) {
 // after the filter: a token in it is never sent.
 func TestModelPolicyTextPassesTheFilter(t *testing.T) {
 	const token = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
-	r := newFakeRepo(map[string]map[string]fakeFile{"": {
-		"cmd/main.go": reg("package main\n\nfunc main() {}\n"),
+	r := difftest.NewRepo(map[string]map[string]difftest.File{"": {
+		"cmd/main.go": difftest.Reg("package main\n\nfunc main() {}\n"),
 	}})
 	det, err := redact.New(redact.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &recordingProvider{answer: `{"findings": []}`}
-	step := &ModelStep{Provider: p, Detector: det}
-	var res Result
+	step := &Step{Provider: p, Detector: det}
+	var res review.Result
 	cfg := limitsCfg(20, 200000, 2)
 	cfg.Model.Verify = false
 	cfg.PolicyText = "Our CI token is " + token + "; never flag it."
-	step.run(context.Background(), cfg, addedUnit(r, "", "cmd/main.go"), nil, &res)
+	step.Review(context.Background(), cfg, difftest.RepoUnit(r, "", "cmd/main.go"), nil, &res)
 	if len(p.sent) != 1 {
 		t.Fatalf("want one request, got %d (not run: %v)", len(p.sent), res.NotRun)
 	}
 	if strings.Contains(p.sent[0], token) || !strings.Contains(p.sent[0], "Our CI token is [REDACTED:") {
 		t.Errorf("the policy text was not redacted:\n%s", p.sent[0])
 	}
+}
+
+func limitsCfg(files, bytes, rounds int) policy.Config {
+	cfg := policy.Default()
+	cfg.Context = policy.ContextLimits{MaxFiles: files, MaxTotalBytes: bytes, MaxExpansionRounds: rounds}
+	return cfg
 }
