@@ -169,6 +169,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
 		AddedLines: lines, SetupNotes: opts.Notes,
 	}
+	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
 	for i := range res.Findings {
 		maskFinding(opts.Detector, masker, &res.Findings[i])

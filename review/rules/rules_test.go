@@ -206,3 +206,21 @@ func TestSuppressionCounted(t *testing.T) {
 		t.Errorf("want the finding on line 5 only, got %+v", rep.Findings)
 	}
 }
+
+// TestEveryRuleHasAFix: the text report gives each finding a fix specific to its rule.
+func TestEveryRuleHasAFix(t *testing.T) {
+	for _, r := range All() {
+		if r.Fix == "" {
+			t.Errorf("rule %s has no fix (add it to fixes in fix.go)", r.ID)
+		}
+	}
+	for id := range fixes {
+		found := false
+		for _, r := range All() {
+			found = found || r.ID == id
+		}
+		if !found {
+			t.Errorf("fixes names %s, which is no rule", id)
+		}
+	}
+}
