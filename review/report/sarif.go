@@ -22,7 +22,10 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
+	Tool sarifTool `json:"tool"`
+	// ColumnKind says how startColumn counts: in Unicode code points, as Finding.Column does
+	// (set only when a result has a column).
+	ColumnKind  string            `json:"columnKind,omitempty"`
 	Invocations []sarifInvocation `json:"invocations"`
 	Results     []sarifResult     `json:"results"`
 }
@@ -79,8 +82,9 @@ type sarifLocation struct {
 			URIBaseID string `json:"uriBaseId"`
 		} `json:"artifactLocation"`
 		Region struct {
-			StartLine int `json:"startLine"`
-			EndLine   int `json:"endLine"`
+			StartLine   int `json:"startLine"`
+			StartColumn int `json:"startColumn,omitempty"`
+			EndLine     int `json:"endLine"`
 		} `json:"region"`
 	} `json:"physicalLocation"`
 }
@@ -176,6 +180,10 @@ func (s SARIF) Write(w io.Writer, r *review.Report) error {
 		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
 		loc.PhysicalLocation.Region.StartLine = max(f.Line, 1)
 		loc.PhysicalLocation.Region.EndLine = max(f.EndLine, f.Line, 1)
+		if f.Column > 0 && f.Line > 0 {
+			loc.PhysicalLocation.Region.StartColumn = f.Column
+			run.ColumnKind = "unicodeCodePoints"
+		}
 		res.Locations = []sarifLocation{loc}
 		run.Results = append(run.Results, res)
 	}
