@@ -46,10 +46,13 @@ type Finding struct {
 }
 
 // LineEvidence sets the finding's evidence from the whole line text, the match at byte offset
-// focus, secrets known to be on it. The finding's Column is the match's.
+// focus, secrets known to be on it. The finding's Column is the match's, except for a model's
+// finding: a model quotes its evidence, which is not the file's line, so its column is unknown.
 func (f Finding) LineEvidence(text string, focus int, secrets ...string) Finding {
 	f.text, f.focus, f.secrets = text, focus, secrets
-	f.Column = column(text, focus)
+	if f.Source != "model" {
+		f.Column = column(text, focus)
+	}
 	f.Evidence, _ = redact.Evidence(nil, f.Path, text, focus, secrets...)
 	return f
 }

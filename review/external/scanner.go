@@ -128,6 +128,7 @@ func (e *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) erro
 		}
 		if t, ok := lines[res.line]; ok {
 			fd = fd.LineEvidence(t, 0)
+			fd.Column = 0 // the tool's column is not read: unknown, not the line's start
 		}
 		r.Add(fd)
 	}

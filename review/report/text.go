@@ -83,7 +83,7 @@ func (t Text) writeFindings(b *strings.Builder, p palette, fs []review.Finding) 
 		if len(f.CWE) > 0 {
 			cwe = " (" + strings.Join(f.CWE, ", ") + ")"
 		}
-		fmt.Fprintf(b, "%s%s:%d:%d%s: %s%s%s %s%s: %s\n", p.bold, printable(f.Path), max(f.Line, 1), max(f.Column, 1), p.reset,
+		fmt.Fprintf(b, "%s%s%s: %s%s%s %s%s: %s\n", p.bold, location(f), p.reset,
 			col, f.Severity, p.reset, printable(f.RuleID), printable(cwe), printable(f.Message))
 		if f.Evidence != "" {
 			fmt.Fprintf(b, "    %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
@@ -93,6 +93,15 @@ func (t Text) writeFindings(b *strings.Builder, p palette, fs []review.Finding) 
 		}
 	}
 	return files
+}
+
+// location is path:line:col (column 1 when the finding has none), or the path alone for a
+// finding with no line (a secret in a binary's printable runs).
+func location(f review.Finding) string {
+	if f.Line < 1 {
+		return printable(f.Path)
+	}
+	return fmt.Sprintf("%s:%d:%d", printable(f.Path), f.Line, max(f.Column, 1))
 }
 
 // writeNotes writes what was rejected, what did not run, the limits reached and the notes.
