@@ -76,6 +76,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "fix the file named above"
 	case errors.As(err, &ce):
 		hint = "fix the key named above; `tollgate init --stdout` prints every key with its default"
+	case errors.Is(err, hook.ErrNoHead):
+		hint = "use `tollgate review --all --staged` to review every file in the index"
 	case errors.Is(err, hook.ErrNotRepository):
 		hint = "run tollgate inside a git work tree"
 	case errors.Is(err, hook.ErrHooksPath):

@@ -171,7 +171,15 @@ func describe(c review.ChangeInfo) string {
 	case "commit":
 		return "commit " + review.ShortCommit(c.Head) + ", " + files
 	case "range":
+		if c.Base == "" {
+			return "the history up to " + review.ShortCommit(c.Head) + ", " + files
+		}
 		return "range " + review.ShortCommit(c.Base) + ".." + review.ShortCommit(c.Head) + ", " + files
+	case "all":
+		if c.Head == "index" {
+			return "every file in the index, " + files
+		}
+		return "every file at " + review.ShortCommit(c.Head) + ", " + files
 	case "push":
 		return "the push, " + files
 	}
