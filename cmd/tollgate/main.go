@@ -115,6 +115,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			reviewCommand(),
 			initCommand(),
 			versionCommand(),
+			rulesCommand(),
 			guardCommand(),
 		},
 		Action: func(c *cli.Context) error {
