@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/rules"
 )
@@ -23,13 +25,17 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			ctx := c.Context
-			s, err := openSession(ctx, c.String("config"))
+			// The hooks are shown even when the config is broken: they are what runs on the
+			// next commit, config or not.
+			cwd, err := os.Getwd()
+			if err != nil {
+				return fmt.Errorf("failed to get working directory: %w", err)
+			}
+			repo, err := hook.Open(ctx, cwd)
 			if err != nil {
 				return err
 			}
-			if err := s.wait(); err != nil {
-				return err
-			}
+			s := &session{repo: repo}
 			w := c.App.Writer
 			fmt.Fprintf(w, "repository:  %s\n", s.repo.Root)
 			fmt.Fprintf(w, "hooks dir:   %s\n", s.repo.HooksDir)
@@ -51,6 +57,15 @@ func statusCommand() *cli.Command {
 				}
 				fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", state)
 			}
+			full, err := openSession(ctx, c.String("config"))
+			if err == nil {
+				err = full.wait()
+			}
+			if err != nil {
+				fmt.Fprintf(w, "config:      broken, reviews exit 2 until it is fixed (the error follows)\n")
+				return err
+			}
+			s = full
 			files := "none (defaults)"
 			if len(s.cfg.Files) > 0 {
 				files = strings.Join(s.cfg.Files, ", ")
