@@ -303,7 +303,11 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		limits = []string{}
 	}
 	if max := cfg.MaxFindings; max > 0 && len(out) > max {
-		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more findings not shown", max, len(out)-max))
+		more := "findings"
+		if len(out)-max == 1 {
+			more = "finding"
+		}
+		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more %s not shown", max, len(out)-max, more))
 		out = out[:max]
 	}
 	return out, limits

@@ -48,7 +48,7 @@ func hookCommand() *cli.Command {
 				Flags:     []cli.Flag{shimFlag},
 				Action: func(c *cli.Context) error {
 					if c.Args().Len() > 2 {
-						return usageError("pre-push takes REMOTE and URL, got %d arguments", c.Args().Len())
+						return usageError("pre-push takes REMOTE and URL, got %s", pluralWord(c.Args().Len(), "argument"))
 					}
 					return runHook(c, true)
 				},

@@ -173,3 +173,11 @@ func helpTopicError(err error, cmds []*cli.Command) error {
 	}
 	return unknownChoice("command", m[1], commandNames(cmds), "see `tollgate help`")
 }
+
+// pluralWord is n and noun, in the plural unless n is 1.
+func pluralWord(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
