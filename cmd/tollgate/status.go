@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -27,11 +28,7 @@ func statusCommand() *cli.Command {
 			ctx := c.Context
 			// The hooks are shown even when the config is broken: they are what runs on the
 			// next commit, config or not.
-			cwd, err := os.Getwd()
-			if err != nil {
-				return fmt.Errorf("failed to get working directory: %w", err)
-			}
-			repo, err := hook.Open(ctx, cwd)
+			repo, err := openRepo(ctx)
 			if err != nil {
 				return err
 			}
@@ -57,15 +54,9 @@ func statusCommand() *cli.Command {
 				}
 				fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", state)
 			}
-			full, err := openSession(ctx, c.String("config"))
-			if err == nil {
-				err = full.wait()
-			}
-			if err != nil {
-				fmt.Fprintf(w, "config:      broken, reviews exit 2 until it is fixed (the error follows)\n")
+			if s, err = statusSession(ctx, w, c.String("config")); err != nil {
 				return err
 			}
-			s = full
 			files := "none (defaults)"
 			if len(s.cfg.Files) > 0 {
 				files = strings.Join(s.cfg.Files, ", ")
@@ -96,6 +87,29 @@ func statusCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// openRepo opens the repository that contains the working directory.
+func openRepo(ctx context.Context) (*hook.Repo, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("failed to get working directory: %w", err)
+	}
+	return hook.Open(ctx, cwd)
+}
+
+// statusSession opens the session with its config; a broken config is said on w (after the
+// hooks, which run whatever the config says) and returned.
+func statusSession(ctx context.Context, w io.Writer, configFlag string) (*session, error) {
+	s, err := openSession(ctx, configFlag)
+	if err == nil {
+		err = s.wait()
+	}
+	if err != nil {
+		fmt.Fprintf(w, "config:      broken, reviews exit 2 until it is fixed (the error follows)\n")
+		return nil, err
+	}
+	return s, nil
 }
 
 func gitleaksSource(s *session) string {
