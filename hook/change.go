@@ -451,19 +451,28 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*diff.Change, error) {
 	return &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil
 }
 
-// Range returns every commit in A..B, each at its own content.
+// Range returns every commit in A..B, each at its own content. A is RootRev for every commit
+// reachable from B, its root commits included.
 func (r *Repo) Range(ctx context.Context, spec string) (*diff.Change, error) {
 	a, b, ok := strings.Cut(spec, "..")
 	if !ok || strings.HasPrefix(b, ".") || a == "" || b == "" {
-		return nil, fmt.Errorf("bad range %q: want A..B", spec)
-	}
-	base, err := r.resolveCommit(ctx, a, false)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bad range %q: want A..B (or %s..B from the first commit)", spec, RootRev)
 	}
 	head, err := r.resolveCommit(ctx, b, false)
 	if err != nil {
 		return nil, err
+	}
+	if a == RootRev {
+		commits, err := r.revList(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		ch := &diff.Change{Kind: "range", Head: head, Blobs: r}
+		return ch, r.addCommits(ctx, ch, commits)
+	}
+	base, err := r.resolveCommit(ctx, a, false)
+	if err != nil {
+		return nil, fmt.Errorf("%w; to start before the first commit, use %s..%s", err, RootRev, b)
 	}
 	commits, err := r.revList(ctx, head, "^"+base)
 	if err != nil {

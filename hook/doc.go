@@ -1,5 +1,6 @@
 // Package hook is tollgate's side of git: the one runner for git commands, the selection of
-// what a review looks at (staged set, commit, range, push), and the hook shims with install,
+// what a review looks at (staged set, commit, range — ROOT..B from the first commit —, push,
+// every file at HEAD or in the index), and the hook shims with install,
 // uninstall and status.
 //
 // Rules and guarantees:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -308,7 +309,57 @@ func decodeError(file string, err error) error {
 		}
 		return &ConfigError{File: file, Key: pe.LastKey, Msg: msg}
 	}
+	if ce := typeError(file, err); ce != nil {
+		return ce
+	}
 	return &ConfigError{File: file, Msg: err.Error()}
+}
+
+// tomlTypeError is the TOML decoder's message for a value of the wrong type (got, want),
+// tomlTableError its message for a value where a table belongs (want, got).
+var (
+	tomlTypeError  = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (.+)$`)
+	tomlTableError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]+)"\): type mismatch for .*: expected (\w+) but found (\S+)$`)
+)
+
+// typeError turns the decoder's "incompatible types" into words that name the key:
+// key "review.fail_on": must be a string, not a whole number (line 2). nil for any other error.
+func typeError(file string, err error) *ConfigError {
+	m := tomlTypeError.FindStringSubmatch(err.Error())
+	if m == nil {
+		if m = tomlTableError.FindStringSubmatch(err.Error()); m == nil {
+			return nil
+		}
+		m[3], m[4] = m[4], m[3]
+	}
+	msg := fmt.Sprintf("must be %s, not %s", typeWords(m[4]), typeWords(m[3]))
+	if m[1] != "" {
+		msg += " (line " + m[1] + ")"
+	}
+	return &ConfigError{File: file, Key: m[2], Msg: msg}
+}
+
+// typeWords names a TOML or Go type as a person would.
+func typeWords(t string) string {
+	switch {
+	case t == "string":
+		return "a string"
+	case t == "int64" || t == "integer":
+		return "a whole number"
+	case t == "float64" || t == "float":
+		return "a number"
+	case t == "bool" || t == "boolean":
+		return "a boolean (true or false)"
+	case t == "[]string":
+		return "a list of strings"
+	case strings.HasPrefix(t, "[]"), t == "slice", t == "array":
+		return "a list"
+	case strings.HasPrefix(t, "map"), t == "struct", t == "table":
+		return "a table"
+	case strings.Contains(t, "time") || strings.Contains(t, "Time"):
+		return "a date or time"
+	}
+	return t
 }
 
 // addsUp are the keys whose lists add up across layers (a repository's restrictions survive a

@@ -146,12 +146,13 @@ func TestLoadUnknownKey(t *testing.T) {
 }
 
 func TestLoadTypeError(t *testing.T) {
-	for _, tt := range []struct{ data, key string }{
-		{"[review]\nmax_findings = \"ten\"\n", "review.max_findings"},
-		{"[review]\nfail_on = 3\n", "review.fail_on"},
-		{"[scanners]\nexternal = \"gosec\"\n", "scanners.external"},
-		{"[repository]\nfollow_symlinks = \"yes\"\n", "repository.follow_symlinks"},
-		{"[review]\nmin_confidence = \"high\"\n", "review.min_confidence"},
+	for _, tt := range []struct{ data, key, words string }{
+		{"[review]\nmax_findings = \"ten\"\n", "review.max_findings", "must be a whole number, not a string (line 2)"},
+		{"[review]\nfail_on = 3\n", "review.fail_on", "must be a string, not a whole number (line 2)"},
+		{"[scanners]\nexternal = \"gosec\"\n", "scanners.external", "must be a list"},
+		{"[repository]\nfollow_symlinks = \"yes\"\n", "repository.follow_symlinks", "must be a boolean (true or false), not a string"},
+		{"[review]\nmin_confidence = \"high\"\n", "review.min_confidence", "must be a number, not a string"},
+		{"review = 3\n", "review", "must be a table, not a whole number (line 1)"},
 	} {
 		_, err := Load(repoLayer(tt.data))
 		if err == nil {
@@ -159,6 +160,10 @@ func TestLoadTypeError(t *testing.T) {
 			continue
 		}
 		configError(t, err, tt.key, "/repo/.tollgate.toml")
+		// In words, never the decoder's Go types.
+		if msg := err.Error(); !strings.Contains(msg, tt.words) || strings.Contains(msg, "incompatible") || strings.Contains(msg, "int64") {
+			t.Errorf("Load(%q) = %q, want it to say %q", tt.data, msg, tt.words)
+		}
 	}
 	// A TOML syntax error is a ConfigError too.
 	_, err := Load(repoLayer("[review\n"))

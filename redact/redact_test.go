@@ -364,3 +364,36 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestRulesListed: the default rule set lists every gitleaks rule with its description.
+func TestRulesListed(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := d.Rules()
+	if len(rules) < 150 {
+		t.Fatalf("%d rules, want gitleaks' ~200", len(rules))
+	}
+	byID := map[string]string{}
+	for _, r := range rules {
+		if r.Description == "" {
+			t.Errorf("rule %s has no description", r.ID)
+		}
+		byID[r.ID] = r.Description
+	}
+	if !strings.Contains(byID["github-pat"], "GitHub Personal Access Token") {
+		t.Errorf("github-pat: %q", byID["github-pat"])
+	}
+	own, err := New(Options{RepoConfig: []byte("[[rules]]\nid = \"acme-key\"\ndescription = \"Acme key\"\nregex = '''acme_[a-z0-9]{16}'''\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range own.Rules() {
+		found = found || r.ID == "acme-key" && r.Description == "Acme key"
+	}
+	if !found {
+		t.Errorf("a repository rule is not listed: %v", own.Rules())
+	}
+}

@@ -18,6 +18,9 @@
 //     found by decoding is masked in its encoded form), so no secret, nor part of one, is ever
 //     rendered in clear; secrets in messages are masked too.
 //   - Inline tollgate:allow markers suppress findings (counted), except prompt-injection ones.
+//   - A finding carries its column when its scanner knows the match's offset on the line (a
+//     model's quote does not). A finding of a commit whose line a later commit of the same
+//     change deletes (and none adds back), or whose file it deletes, is marked LaterRemoved.
 //   - Every location is a finding: findings are deduplicated only when commit, path, line and
 //     rule are the same. Reports are deterministic: the scanners run side by side but their
 //     results merge in scanner, unit and file order, and findings are sorted by severity,

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -12,17 +14,25 @@ import (
 
 // Finding is one reported problem. Evidence is always masked.
 type Finding struct {
-	RuleID      string          `json:"rule_id"`
-	Severity    policy.Severity `json:"severity"`
-	Confidence  float64         `json:"confidence"`
-	CWE         []string        `json:"cwe"`
-	Path        string          `json:"path"`
-	Line        int             `json:"line"`
-	EndLine     int             `json:"end_line"`
-	Message     string          `json:"message"`
-	Evidence    string          `json:"evidence"`
-	Source      string          `json:"source"`
-	Fingerprint string          `json:"fingerprint"`
+	RuleID     string          `json:"rule_id"`
+	Severity   policy.Severity `json:"severity"`
+	Confidence float64         `json:"confidence"`
+	CWE        []string        `json:"cwe"`
+	Path       string          `json:"path"`
+	Line       int             `json:"line"`
+	// Column is the 1-based column (in characters) of the match on Line; 0 when the finding
+	// has no position on the line (a whole file, a tool that gives none).
+	Column      int    `json:"column,omitempty"`
+	EndLine     int    `json:"end_line"`
+	Message     string `json:"message"`
+	Evidence    string `json:"evidence"`
+	Source      string `json:"source"`
+	Fingerprint string `json:"fingerprint"`
+
+	// LaterRemoved is set by Run on a finding of a commit whose line (or file) a later commit
+	// of the same range or push removes again: the secret is gone from the tip but still in the
+	// history being pushed, so the fix is a history rewrite (the writers say so).
+	LaterRemoved bool `json:"-"`
 
 	// commit is the commit the finding is in ("" for the staged set): findings are the same
 	// only when commit, path, line and rule are.
@@ -36,9 +46,13 @@ type Finding struct {
 }
 
 // LineEvidence sets the finding's evidence from the whole line text, the match at byte offset
-// focus, secrets known to be on it.
+// focus, secrets known to be on it. The finding's Column is the match's, except for a model's
+// finding: a model quotes its evidence, which is not the file's line, so its column is unknown.
 func (f Finding) LineEvidence(text string, focus int, secrets ...string) Finding {
 	f.text, f.focus, f.secrets = text, focus, secrets
+	if f.Source != "model" {
+		f.Column = column(text, focus)
+	}
 	f.Evidence, _ = redact.Evidence(nil, f.Path, text, focus, secrets...)
 	return f
 }
@@ -95,4 +109,17 @@ func ShortCommit(oid string) string {
 		return oid[:12]
 	}
 	return oid
+}
+
+// column is the 1-based character column of byte offset focus on the first line of text (0 if
+// focus is not on it).
+func column(text string, focus int) int {
+	if focus < 0 || focus > len(text) {
+		return 0
+	}
+	first := text[:focus]
+	if strings.ContainsAny(first, "\r\n") {
+		return 0
+	}
+	return utf8.RuneCountInString(first) + 1
 }

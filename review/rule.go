@@ -10,8 +10,11 @@ type Rule struct {
 	Severity    policy.Severity
 	CWE         []string
 	Description string
-	Catches     Example
-	Leaves      Example
+	// Fix says what to do about a finding of the rule, in one sentence; PATH in it stands for
+	// the finding's path (the text report puts the path there, quoted for a shell).
+	Fix     string
+	Catches Example
+	Leaves  Example
 }
 
 // Example is one file line (or file) a rule is shown on.

@@ -118,6 +118,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
 		AddedLines: addedLines(ch), SetupNotes: opts.Notes,
 	}
+	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
 	for i := range res.Findings {
 		maskFinding(opts.Detector, masker, &res.Findings[i])
@@ -348,7 +349,11 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		limits = []string{}
 	}
 	if max := cfg.MaxFindings; max > 0 && len(out) > max {
-		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more findings not shown", max, len(out)-max))
+		more := "findings"
+		if len(out)-max == 1 {
+			more = "finding"
+		}
+		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more %s not shown", max, len(out)-max, more))
 		out = out[:max]
 	}
 	return out, limits

@@ -24,7 +24,7 @@ func hookCommand() *cli.Command {
 			if c.Args().Len() == 0 {
 				return usageError("hook needs a hook name: pre-commit, pre-merge-commit or pre-push")
 			}
-			return usageError("unknown hook %q (want pre-commit, pre-merge-commit or pre-push)", c.Args().First())
+			return unknownChoice("hook", c.Args().First(), commandNames(c.Command.Subcommands), "see `tollgate hook --help`")
 		},
 		Subcommands: []*cli.Command{
 			{
@@ -48,7 +48,7 @@ func hookCommand() *cli.Command {
 				Flags:     []cli.Flag{shimFlag},
 				Action: func(c *cli.Context) error {
 					if c.Args().Len() > 2 {
-						return usageError("pre-push takes REMOTE and URL, got %d arguments", c.Args().Len())
+						return usageError("pre-push takes REMOTE and URL, got %s", pluralWord(c.Args().Len(), "argument"))
 					}
 					return runHook(c, true)
 				},

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -62,6 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return review.ExitClean
 	}
+	err = helpTopicError(err, app.Commands)
 	code, hint := review.ExitCannotRun, ""
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -76,12 +76,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "fix the file named above"
 	case errors.As(err, &ce):
 		hint = "fix the key named above; `tollgate init --stdout` prints every key with its default"
+	case errors.Is(err, hook.ErrNoHead):
+		hint = "use `tollgate review --all --staged` to review every file in the index"
 	case errors.Is(err, hook.ErrNotRepository):
 		hint = "run tollgate inside a git work tree"
 	case errors.Is(err, hook.ErrHooksPath):
 		hint = "another hook manager owns the hooks (core.hooksPath); use `tollgate install --force` to install there anyway, or add tollgate to that manager"
-	case hint == "" && (strings.Contains(err.Error(), "flag provided but not defined") || strings.Contains(err.Error(), "unknown command")):
-		hint = "see `tollgate help`"
 	}
 	// An error may quote a repository's file (a .gitleaks.toml regex, a path): escaped, so it
 	// can never drive the terminal.
@@ -93,7 +93,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                 "tollgate",
 		Usage:                "stop secrets, insecure code and prompt injection before they leave this machine",
 		Reader:               stdin,
@@ -102,8 +102,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		HideVersion:          true,
 		EnableBashCompletion: false,
 		ExitErrHandler:       func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError("%v", err)
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "version", Usage: "print the version, commit and Go version (as `tollgate version`)"},
 		},
 		Commands: []*cli.Command{
 			installCommand(),
@@ -111,17 +111,24 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			statusCommand(),
 			hookCommand(),
 			reviewCommand(),
+			rulesCommand(),
 			initCommand(),
 			versionCommand(),
 			guardCommand(),
 		},
-		Action: func(c *cli.Context) error {
-			if c.Args().Len() > 0 {
-				return usageError("unknown command %q", c.Args().First())
-			}
-			return cli.ShowAppHelp(c)
-		},
 	}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return flagError(err, "", app.Flags) }
+	withUsageErrors(app.Commands, "")
+	app.Action = func(c *cli.Context) error {
+		if c.Args().Len() > 0 {
+			return unknownChoice("command", c.Args().First(), commandNames(app.Commands), "see `tollgate help`")
+		}
+		if c.Bool("version") {
+			return printVersion(c.App.Writer)
+		}
+		return cli.ShowAppHelp(c)
+	}
+	return app
 }
 
 // noArgs rejects positional arguments for commands that take none.

@@ -205,7 +205,8 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	if err := report.New(o.format, report.Options{Color: color, Rules: rules.All()}).Write(w, rep); err != nil {
+	fixes := report.Fixes(rules.All(), []review.Rule{injection.Rule}, secrets.Rules(s.detector))
+	if err := report.New(o.format, report.Options{Color: color, Rules: rules.All(), Fixes: fixes}).Write(w, rep); err != nil {
 		return fmt.Errorf("failed to write report: %w", err)
 	}
 	if f, ok := w.(*os.File); ok && o.path != "" {

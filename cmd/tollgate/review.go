@@ -3,18 +3,21 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
 func reviewCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "review",
-		Usage:     "review the staged set, a commit or a range on demand",
-		UsageText: "tollgate review [--staged | --commit REV | --range A..B] [--format text|json|sarif] [--output FILE] [--fail-on SEVERITY] [--config FILE]",
+		Usage:     "review the staged set, a commit, a range or every file on demand",
+		UsageText: "tollgate review [--staged | --commit REV | --range A..B | --all [--staged] | --all-history] [--format text|json|sarif] [--output FILE] [--fail-on SEVERITY] [--config FILE]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "review the staged set (the default)"},
 			&cli.StringFlag{Name: "commit", Usage: "review one commit against its first parent"},
-			&cli.StringFlag{Name: "range", Usage: "review every commit in `A..B`, each at its own content"},
+			&cli.StringFlag{Name: "range", Usage: "review every commit in `A..B`, each at its own content (ROOT..B: from the first commit)"},
+			&cli.BoolFlag{Name: "all", Usage: "review every file at HEAD (with --staged: every file in the index)"},
+			&cli.BoolFlag{Name: "all-history", Usage: "review every commit reachable from HEAD, the first one included (--range ROOT..HEAD)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: text, json or sarif"},
 			&cli.StringFlag{Name: "output", Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "fail-on", Usage: "fail at this `SEVERITY` or above (info, low, medium, high, critical)"},
@@ -26,14 +29,8 @@ func reviewCommand() *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			n := 0
-			for _, f := range []string{"staged", "commit", "range"} {
-				if c.IsSet(f) {
-					n++
-				}
-			}
-			if n > 1 {
-				return usageError("--staged, --commit and --range exclude each other")
+			if err := selection(c); err != nil {
+				return err
 			}
 			out := output{format: c.String("format"), path: c.String("output"), failOn: c.String("fail-on"), noColor: c.Bool("no-color"),
 				noCache: c.Bool("no-cache"), progress: c.App.ErrWriter}
@@ -47,6 +44,10 @@ func reviewCommand() *cli.Command {
 			}
 			var ch *diff.Change
 			switch {
+			case c.Bool("all"):
+				ch, err = s.repo.All(ctx, c.Bool("staged"))
+			case c.Bool("all-history"):
+				ch, err = s.repo.Range(ctx, hook.RootRev+"..HEAD")
 			case c.IsSet("commit"):
 				ch, err = s.repo.Commit(ctx, c.String("commit"))
 			case c.IsSet("range"):
@@ -60,4 +61,19 @@ func reviewCommand() *cli.Command {
 			return s.review(ctx, ch, out, c.App.Writer)
 		},
 	}
+}
+
+// selection checks that the flags choose one change: --staged, --commit, --range, --all (which
+// --staged turns to the index) or --all-history.
+func selection(c *cli.Context) error {
+	var set []string
+	for _, f := range []string{"staged", "commit", "range", "all", "all-history"} {
+		if c.IsSet(f) && !(f == "staged" && c.Bool("all")) {
+			set = append(set, "--"+f)
+		}
+	}
+	if len(set) > 1 {
+		return usageError("%s and %s exclude each other (choose one of --staged, --commit, --range, --all, --all-history; --all --staged reviews every file in the index)", set[0], set[1])
+	}
+	return nil
 }

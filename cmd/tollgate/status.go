@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,21 +26,47 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			ctx := c.Context
-			s, err := openSession(ctx, c.String("config"))
+			// The hooks are shown even when the config is broken: they are what runs on the
+			// next commit, config or not.
+			repo, err := openRepo(ctx)
 			if err != nil {
 				return err
 			}
-			if err := s.wait(); err != nil {
-				return err
-			}
+			s := &session{repo: repo}
 			w := c.App.Writer
 			printHooksStatus(ctx, w, s)
+			if s, err = statusSession(ctx, w, c.String("config")); err != nil {
+				return err
+			}
 			printConfigStatus(ctx, w, s)
 			fmt.Fprintf(w, "agents:\n")
 			printAgentStatus(w, s.repo.Root, s.cfg)
 			return nil
 		},
 	}
+}
+
+// openRepo opens the repository that contains the working directory.
+func openRepo(ctx context.Context) (*hook.Repo, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("failed to get working directory: %w", err)
+	}
+	return hook.Open(ctx, cwd)
+}
+
+// statusSession opens the session with its config; a broken config is said on w (after the
+// hooks, which run whatever the config says) and returned.
+func statusSession(ctx context.Context, w io.Writer, configFlag string) (*session, error) {
+	s, err := openSession(ctx, configFlag)
+	if err == nil {
+		err = s.wait()
+	}
+	if err != nil {
+		fmt.Fprintf(w, "config:      broken, reviews exit 2 until it is fixed (the error follows)\n")
+		return nil, err
+	}
+	return s, nil
 }
 
 func gitleaksSource(s *session) string {

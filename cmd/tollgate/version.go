@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -49,9 +50,14 @@ func versionCommand() *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			ver, rev, gl := buildVersion()
-			fmt.Fprintf(c.App.Writer, "tollgate %s\ncommit %s\n%s %s/%s\ngitleaks %s\n", ver, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH, gl)
-			return nil
+			return printVersion(c.App.Writer)
 		},
 	}
+}
+
+// printVersion writes the version, commit, Go version and platform, and gitleaks' version.
+func printVersion(w io.Writer) error {
+	ver, rev, gl := buildVersion()
+	_, err := fmt.Fprintf(w, "tollgate %s\ncommit %s\n%s %s/%s\ngitleaks %s\n", ver, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH, gl)
+	return err
 }

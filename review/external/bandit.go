@@ -27,6 +27,7 @@ func (Bandit) parse(out []byte, rel func(string) string) ([]result, error) {
 			Filename   string `json:"filename"`
 			Line       int    `json:"line_number"`
 			Range      []int  `json:"line_range"`
+			ColOffset  *int   `json:"col_offset"`
 			TestID     string `json:"test_id"`
 			Text       string `json:"issue_text"`
 			Severity   string `json:"issue_severity"`
@@ -49,7 +50,11 @@ func (Bandit) parse(out []byte, rel func(string) string) ([]result, error) {
 		if b.CWE != nil && b.CWE.ID > 0 {
 			cwe = []string{"CWE-" + strconv.Itoa(b.CWE.ID)}
 		}
-		rs = append(rs, result{rel: rel(b.Filename), line: b.Line, end: end, rule: b.TestID, msg: b.Text,
+		col := 0
+		if b.ColOffset != nil && *b.ColOffset >= 0 {
+			col = *b.ColOffset + 1 // Python's ast col_offset: 0-based, in UTF-8 bytes
+		}
+		rs = append(rs, result{rel: rel(b.Filename), line: b.Line, end: end, col: col, rule: b.TestID, msg: b.Text,
 			sev: levelSeverity(b.Severity), conf: levelConfidence(b.Confidence), cwe: cwe})
 	}
 	return rs, nil

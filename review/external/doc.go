@@ -12,7 +12,9 @@
 //     removed afterwards, with an environment of its own: no model keys, no user secrets, no
 //     network for Go modules. Semgrep runs only with the repository's own rules, never
 //     downloaded ones, and sends no metrics.
-//   - Only results that touch added lines are reported, at their new-file lines.
+//   - Only results that touch added lines are reported, at their new-file lines, with the
+//     tool's column where it gives one in bytes (gosec, bandit's col_offset, semgrep), none
+//     otherwise (shellcheck expands tabs).
 //   - A tool that is missing, not allowed, times out, fails, or writes output that does not
 //     read is an error: the review reports it as not run, never as clean.
 //   - external imports review, never the other way round.

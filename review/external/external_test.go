@@ -41,3 +41,32 @@ func TestTouches(t *testing.T) {
 		}
 	}
 }
+
+// TestParseColumns: a tool's column becomes the result's 1-based byte column; a tool that
+// gives none (an old bandit) leaves it 0, unknown.
+func TestParseColumns(t *testing.T) {
+	id := func(s string) string { return s }
+	tests := []struct {
+		name string
+		tool Tool
+		out  string
+		want int
+	}{
+		{"gosec", Gosec{}, `{"Issues":[{"severity":"HIGH","confidence":"HIGH","cwe":{"id":"295"},"rule_id":"G402","details":"TLS","file":"a.go","line":"7","column":"12"}]}`, 12},
+		{"gosec without column", Gosec{}, `{"Issues":[{"severity":"HIGH","confidence":"HIGH","rule_id":"G402","details":"TLS","file":"a.go","line":"7"}]}`, 0},
+		{"bandit", Bandit{}, `{"results":[{"filename":"a.py","line_number":3,"line_range":[3],"col_offset":4,"test_id":"B602","issue_text":"shell","issue_severity":"HIGH","issue_confidence":"HIGH"}]}`, 5},
+		{"old bandit", Bandit{}, `{"results":[{"filename":"a.py","line_number":3,"line_range":[3],"test_id":"B602","issue_text":"shell","issue_severity":"HIGH","issue_confidence":"HIGH"}]}`, 0},
+		{"semgrep", Semgrep{}, `{"results":[{"check_id":"x","path":"a.py","start":{"line":3,"col":9},"end":{"line":3,"col":20},"extra":{"message":"m","severity":"ERROR"}}]}`, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := tt.tool.parse([]byte(tt.out), id)
+			if err != nil || len(rs) != 1 {
+				t.Fatalf("parse = %+v, %v; want one result", rs, err)
+			}
+			if rs[0].col != tt.want {
+				t.Errorf("col = %d, want %d", rs[0].col, tt.want)
+			}
+		})
+	}
+}

@@ -43,6 +43,7 @@ func (Gosec) parse(out []byte, rel func(string) string) ([]result, error) {
 			Details string `json:"details"`
 			File    string `json:"file"`
 			Line    string `json:"line"`
+			Column  string `json:"column"`
 		} `json:"Issues"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
@@ -65,7 +66,8 @@ func (Gosec) parse(out []byte, rel func(string) string) ([]result, error) {
 		if g.CWE.ID != "" {
 			cwe = []string{"CWE-" + g.CWE.ID}
 		}
-		rs = append(rs, result{rel: rel(g.File), line: line, end: end, rule: g.RuleID, msg: g.Details,
+		col, _ := strconv.Atoi(g.Column) // go/token's: 1-based, in bytes
+		rs = append(rs, result{rel: rel(g.File), line: line, end: end, col: max(col, 0), rule: g.RuleID, msg: g.Details,
 			sev: levelSeverity(g.Severity), conf: levelConfidence(g.Confidence), cwe: cwe})
 	}
 	return rs, nil

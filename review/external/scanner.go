@@ -78,6 +78,7 @@ func (e *Scanner) Name() string { return e.Tool.Name() }
 type result struct {
 	rel       string
 	line, end int
+	col       int // 1-based byte column on line; 0 when the tool gives none
 	rule, msg string
 	sev       policy.Severity
 	conf      float64
@@ -130,7 +131,12 @@ func (e *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) erro
 			Path: f.Path(), Line: res.line, EndLine: end, Message: res.msg + review.InCommit(u), Source: e.Tool.Name(),
 		}
 		if t, ok := lines[res.line]; ok {
-			fd = fd.LineEvidence(t, 0)
+			if res.col > 0 && res.col <= len(t) {
+				fd = fd.LineEvidence(t, res.col-1)
+			} else {
+				fd = fd.LineEvidence(t, 0)
+				fd.Column = 0 // the tool gave no column: unknown, not the line's start
+			}
 		}
 		r.Add(fd)
 	}

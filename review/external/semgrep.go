@@ -45,6 +45,7 @@ func (Semgrep) parse(out []byte, rel func(string) string) ([]result, error) {
 			Path    string `json:"path"`
 			Start   struct {
 				Line int `json:"line"`
+				Col  int `json:"col"`
 			} `json:"start"`
 			End struct {
 				Line int `json:"line"`
@@ -64,7 +65,7 @@ func (Semgrep) parse(out []byte, rel func(string) string) ([]result, error) {
 	var rs []result
 	for _, s := range v.Results {
 		sev := map[string]policy.Severity{"ERROR": policy.High, "WARNING": policy.Medium, "INFO": policy.Low}[strings.ToUpper(s.Extra.Severity)]
-		rs = append(rs, result{rel: rel(s.Path), line: s.Start.Line, end: s.End.Line, rule: s.CheckID,
+		rs = append(rs, result{rel: rel(s.Path), line: s.Start.Line, end: s.End.Line, col: max(s.Start.Col, 0), rule: s.CheckID,
 			msg: s.Extra.Message, sev: sev, conf: 0.8, cwe: semgrepCWE(s.Extra.Metadata.CWE)})
 	}
 	return rs, nil

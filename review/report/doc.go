@@ -1,8 +1,14 @@
 // Package report writes a review.Report in one of three formats, each one file behind the
 // Writer interface: text for a person (text.go), JSON, the contract in DESIGN.md (json.go), and
-// SARIF 2.1.0 as GitHub code scanning reads it (sarif.go).
+// SARIF 2.1.0 as GitHub code scanning reads it (sarif.go); and the rule list of `tollgate
+// rules` (rules.go).
 //
 // Rules and guarantees:
+//   - The text format gives each finding as path:line:col, severity, rule id and CWEs, message,
+//     then the masked evidence and a fix (fix.go: the rule's, or a history rewrite for a secret
+//     that a later commit of the change removes), ordered by file then line; JSON and SARIF keep
+//     the report's order (severity first). A column is printed as 1 when unknown, and appears in
+//     JSON and SARIF only when known.
 //   - The writers only render: they never change the report, run nothing and read nothing but
 //     the report and their options. The same report gives the same bytes (but the elapsed time
 //     in the text summary).

@@ -17,6 +17,22 @@ type Options struct {
 	Color bool
 	// Rules documents rules by id: SARIF gives their description and examples as help text.
 	Rules []review.Rule
+	// Fixes maps rule ids to what to do about a finding (review.Rule.Fix): the text format
+	// prints it under each finding.
+	Fixes map[string]string
+}
+
+// Fixes maps every rule of rules that has a fix to it.
+func Fixes(rules ...[]review.Rule) map[string]string {
+	out := map[string]string{}
+	for _, rs := range rules {
+		for _, r := range rs {
+			if r.Fix != "" {
+				out[r.ID] = r.Fix
+			}
+		}
+	}
+	return out
 }
 
 // New returns the writer of format: "json", "sarif", or anything else for text.
@@ -27,5 +43,5 @@ func New(format string, o Options) Writer {
 	case "sarif":
 		return SARIF{Rules: o.Rules}
 	}
-	return Text{Color: o.Color}
+	return Text{Color: o.Color, Fixes: o.Fixes}
 }

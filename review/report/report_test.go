@@ -16,6 +16,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
 	"github.com/tollgate-dev/tollgate/review/rules"
+	"github.com/tollgate-dev/tollgate/review/secrets"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -103,6 +104,7 @@ func TestReportGolden(t *testing.T) {
 	tests := []struct {
 		name     string
 		kind     string
+		change   *diff.Change // testChange(kind) when nil
 		cfg      policy.Config
 		opts     func(*review.Options)
 		scanners []review.Scanner
@@ -124,11 +126,33 @@ func TestReportGolden(t *testing.T) {
 					r.Add(finding("secrets/private-key", policy.Critical, "main.go", 5, "-----BEGIN RSA PRIVATE KEY-----****"))
 					r.Add(finding("tollgate/todo", policy.Low, "app/config.go", 1, ""))
 					r.Add(finding("secrets/generic-api-key", policy.Medium, controlPath, 3, "key = \x1b]0;pwned\x07 \"ab****\""))
+					sql := finding("tollgate/sql-concatenation", policy.High, "app/config.go", 3, "")
+					sql.CWE = []string{"CWE-89"}
+					r.Add(sql.LineEvidence(`db.Query("SELECT * FROM users WHERE id=" + id)`, 3))
+					key := finding("tollgate/private-key-file", policy.Critical, "deploy/prod key.pem", 1, "file: deploy/prod key.pem")
+					key.CWE = []string{"CWE-321", "CWE-312"}
+					r.Add(key)
 					r.Suppressed = 2
 					r.Binary = append(r.Binary, "img/logo.png", "img/logo.png", "bin/tool")
 					return nil
 				}},
 			},
+			status: "findings", exit: 1,
+		},
+		{
+			// A token added in one commit of a push and removed in the next: the fix is a
+			// history rewrite, not one more commit.
+			name: "history", kind: "push", change: historyChange(), cfg: config(nil),
+			scanners: []review.Scanner{&fakeScanner{name: "secrets", scan: func(u *diff.Unit, r *review.Result) error {
+				for _, f := range u.Files {
+					for _, l := range f.AddedLines() {
+						if i := strings.Index(l.Text, historyToken); i >= 0 {
+							r.Add(finding("secrets/github-pat", policy.High, f.Path(), l.New, "").LineEvidence(l.Text, i, historyToken))
+						}
+					}
+				}
+				return nil
+			}}},
 			status: "findings", exit: 1,
 		},
 		{
@@ -167,7 +191,11 @@ func TestReportGolden(t *testing.T) {
 			if tt.opts != nil {
 				tt.opts(&opts)
 			}
-			rep := review.Run(context.Background(), testChange(tt.kind), opts)
+			ch := tt.change
+			if ch == nil {
+				ch = testChange(tt.kind)
+			}
+			rep := review.Run(context.Background(), ch, opts)
 			if rep.Status != tt.status {
 				t.Errorf("Status = %q, want %q", rep.Status, tt.status)
 			}
@@ -190,7 +218,7 @@ func TestReportGolden(t *testing.T) {
 
 			for _, color := range []bool{false, true} {
 				var txt bytes.Buffer
-				if err := (Text{Color: color}).Write(&txt, rep); err != nil {
+				if err := (Text{Color: color, Fixes: testFixes(t)}).Write(&txt, rep); err != nil {
 					t.Fatal(err)
 				}
 				if !elapsedRE.Match(txt.Bytes()) {
@@ -206,6 +234,38 @@ func TestReportGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// historyToken is a GitHub token the history change adds in one commit and removes in the next.
+const historyToken = "ghp_R4nd0mT0k3nW1thEnoughEntropyAbCdEf12"
+
+// historyChange is a push of three commits: the first adds a token to app.go and to keep.go,
+// the second removes it from app.go, the third adds another line to keep.go.
+func historyChange() *diff.Change {
+	c1, c2, c3 := strings.Repeat("1", 40), strings.Repeat("2", 40), strings.Repeat("3", 40)
+	line := `const token = "` + historyToken + `"`
+	return &diff.Change{Kind: "push", Base: strings.Repeat("0", 40), Head: c3, Units: []diff.Unit{
+		{Commit: c1, Files: []diff.FileDiff{
+			{NewPath: "app.go", Status: diff.Added, Hunks: []diff.Hunk{difftest.Hunk(0, 0, 1, 2, difftest.Add(1, "package app"), difftest.Add(2, line))}},
+			{NewPath: "keep.go", Status: diff.Added, Hunks: []diff.Hunk{difftest.Hunk(0, 0, 1, 1, difftest.Add(1, "\t"+line))}},
+		}},
+		{Commit: c2, Files: []diff.FileDiff{
+			{OldPath: "app.go", NewPath: "app.go", Status: diff.Modified, Hunks: []diff.Hunk{difftest.Hunk(2, 1, 1, 0, difftest.Del(2, line))}},
+		}},
+		{Commit: c3, Files: []diff.FileDiff{
+			{OldPath: "keep.go", NewPath: "keep.go", Status: diff.Modified, Hunks: []diff.Hunk{difftest.Hunk(1, 0, 2, 1, difftest.Add(2, "// more"))}},
+		}},
+	}}
+}
+
+// testFixes are the fixes the command passes: every built-in rule's and gitleaks' rules'.
+func testFixes(t *testing.T) map[string]string {
+	t.Helper()
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Fixes(rules.All(), secrets.Rules(det))
 }
 
 // checkJSONContract checks the shape DESIGN.md promises: every top-level key, arrays never null.
@@ -312,7 +372,7 @@ func TestWriteTextEscapesEverything(t *testing.T) {
 	esc := "\x1b]0;pwned\x07\x1b[2J\n"
 	rep := &review.Report{
 		Change:     review.ChangeInfo{Kind: "staged", Files: 1},
-		Findings:   []review.Finding{{RuleID: "model/x" + esc, Severity: policy.High, Path: "p" + esc, Line: 1, Message: "m" + esc, Evidence: "e" + esc}},
+		Findings:   []review.Finding{{RuleID: "model/x" + esc, Severity: policy.High, CWE: []string{"CWE-1" + esc}, Path: "p" + esc, Line: 1, Message: "m" + esc, Evidence: "e" + esc}},
 		NotRun:     []review.NotRun{{Component: "scanner:secrets" + esc, Reason: "big" + esc + ".txt: too large"}},
 		Limits:     []string{"limit" + esc},
 		SetupNotes: []string{"note" + esc},
@@ -320,7 +380,7 @@ func TestWriteTextEscapesEverything(t *testing.T) {
 		FailOn:     policy.Medium,
 	}
 	var b bytes.Buffer
-	if err := (Text{}).Write(&b, rep); err != nil {
+	if err := (Text{Fixes: map[string]string{"model/x" + esc: "fix PATH" + esc}}).Write(&b, rep); err != nil {
 		t.Fatal(err)
 	}
 	checkTerminalSafe(t, b.Bytes(), false)

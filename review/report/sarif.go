@@ -22,7 +22,10 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
+	Tool sarifTool `json:"tool"`
+	// ColumnKind says how startColumn counts: in Unicode code points, as Finding.Column does
+	// (set only when a result has a column).
+	ColumnKind  string            `json:"columnKind,omitempty"`
 	Invocations []sarifInvocation `json:"invocations"`
 	Results     []sarifResult     `json:"results"`
 }
@@ -79,8 +82,9 @@ type sarifLocation struct {
 			URIBaseID string `json:"uriBaseId"`
 		} `json:"artifactLocation"`
 		Region struct {
-			StartLine int `json:"startLine"`
-			EndLine   int `json:"endLine"`
+			StartLine   int `json:"startLine"`
+			StartColumn int `json:"startColumn,omitempty"`
+			EndLine     int `json:"endLine"`
 		} `json:"region"`
 	} `json:"physicalLocation"`
 }
@@ -171,11 +175,10 @@ func (s SARIF) Write(w io.Writer, r *review.Report) error {
 			PartialFingerprints: map[string]string{"primaryLocationLineHash": f.Fingerprint},
 			Properties:          map[string]any{"security-severity": securitySeverity(f.Severity), "confidence": f.Confidence, "source": f.Source},
 		}
-		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.Path)
-		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
-		loc.PhysicalLocation.Region.StartLine = max(f.Line, 1)
-		loc.PhysicalLocation.Region.EndLine = max(f.EndLine, f.Line, 1)
+		loc := sarifLocationOf(f)
+		if loc.PhysicalLocation.Region.StartColumn > 0 {
+			run.ColumnKind = "unicodeCodePoints"
+		}
 		res.Locations = []sarifLocation{loc}
 		run.Results = append(run.Results, res)
 	}
@@ -187,6 +190,20 @@ func (s SARIF) Write(w io.Writer, r *review.Report) error {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "warning", Message: sarifText{"limit: " + l}})
 	}
 	return encodeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifLocationOf is a finding's location: its path as a relative URI, its lines, and its
+// column when it has one.
+func sarifLocationOf(f review.Finding) sarifLocation {
+	var loc sarifLocation
+	loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.Path)
+	loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
+	loc.PhysicalLocation.Region.StartLine = max(f.Line, 1)
+	loc.PhysicalLocation.Region.EndLine = max(f.EndLine, f.Line, 1)
+	if f.Column > 0 && f.Line > 0 {
+		loc.PhysicalLocation.Region.StartColumn = f.Column
+	}
+	return loc
 }
 
 func evidenceSuffix(e string) string {

@@ -13,11 +13,14 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 )
 
-// Text renders the report for a person: findings grouped by file, then what did not run,
+// Text renders the report for a person: one entry per finding, ordered by file then line,
+// each starting with path:line:col (what terminals and editors open), then what did not run,
 // then one summary line.
 type Text struct {
 	// Color turns on ANSI colours (for a terminal).
 	Color bool
+	// Fixes maps rule ids to what to do about a finding of the rule (review.Rule.Fix).
+	Fixes map[string]string
 }
 
 type palette struct{ red, yellow, bold, dim, reset string }
@@ -33,39 +36,72 @@ func colors(on bool) palette {
 func (t Text) Write(w io.Writer, r *review.Report) error {
 	p := colors(t.Color)
 	var b strings.Builder
-	files := writeFindings(&b, p, r.Findings)
+	files := t.writeFindings(&b, p, r.Findings)
 	writeNotes(&b, p, r)
 	writeSummary(&b, p, r, files)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// writeFindings writes the findings grouped by file, files sorted, and returns how many files
-// there are.
-func writeFindings(b *strings.Builder, p palette, fs []review.Finding) int {
-	byPath := map[string][]review.Finding{}
-	var paths []string
-	for _, f := range fs {
-		if _, ok := byPath[f.Path]; !ok {
-			paths = append(paths, f.Path)
+// byLocation returns the findings ordered by path, line, column and rule (the report's own
+// order, by severity, stays for JSON and SARIF).
+func byLocation(fs []review.Finding) []review.Finding {
+	out := append([]review.Finding(nil), fs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		case a.Column != b.Column:
+			return a.Column < b.Column
 		}
-		byPath[f.Path] = append(byPath[f.Path], f)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
-		fmt.Fprintf(b, "%s%s%s\n", p.bold, printable(path), p.reset)
-		for _, f := range byPath[path] {
-			col := p.yellow
-			if f.Severity >= policy.High {
-				col = p.red
-			}
-			fmt.Fprintf(b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, printable(f.RuleID), printable(f.Message))
-			if f.Evidence != "" {
-				fmt.Fprintf(b, "      %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
-			}
+		return a.RuleID < b.RuleID
+	})
+	return out
+}
+
+// writeFindings writes one entry per finding, ordered by file then line, and returns how many
+// files they are in:
+//
+//	path:line:col: severity rule-id (CWE-n): message
+//	    masked evidence
+//	    fix: what to do
+func (t Text) writeFindings(b *strings.Builder, p palette, fs []review.Finding) int {
+	files, prev := 0, ""
+	for i, f := range byLocation(fs) {
+		if i == 0 || f.Path != prev {
+			files++
+		}
+		prev = f.Path
+		col := p.yellow
+		if f.Severity >= policy.High {
+			col = p.red
+		}
+		cwe := ""
+		if len(f.CWE) > 0 {
+			cwe = " (" + strings.Join(f.CWE, ", ") + ")"
+		}
+		fmt.Fprintf(b, "%s%s%s: %s%s%s %s%s: %s\n", p.bold, location(f), p.reset,
+			col, f.Severity, p.reset, printable(f.RuleID), printable(cwe), printable(f.Message))
+		if f.Evidence != "" {
+			fmt.Fprintf(b, "    %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
+		}
+		if fix := fixFor(f, t.Fixes); fix != "" {
+			fmt.Fprintf(b, "    fix: %s\n", printable(fix))
 		}
 	}
-	return len(paths)
+	return files
+}
+
+// location is path:line:col (column 1 when the finding has none), or the path alone for a
+// finding with no line (a secret in a binary's printable runs).
+func location(f review.Finding) string {
+	if f.Line < 1 {
+		return printable(f.Path)
+	}
+	return fmt.Sprintf("%s:%d:%d", printable(f.Path), f.Line, max(f.Column, 1))
 }
 
 // writeNotes writes what was rejected, what did not run, the limits reached and the notes.
@@ -86,10 +122,10 @@ func writeNotes(b *strings.Builder, p palette, r *review.Report) {
 		fmt.Fprintf(b, "note: %s\n", printable(n))
 	}
 	if len(r.Binary) > 0 {
-		fmt.Fprintf(b, "note: %d binary file(s) checked by name only: %s\n", len(r.Binary), printable(strings.Join(r.Binary, ", ")))
+		fmt.Fprintf(b, "note: %s checked by name only: %s\n", plural(len(r.Binary), "binary file"), printable(strings.Join(r.Binary, ", ")))
 	}
 	if r.Suppressed > 0 {
-		fmt.Fprintf(b, "note: %d finding(s) suppressed by inline allow markers or .gitleaksignore\n", r.Suppressed)
+		fmt.Fprintf(b, "note: %s suppressed by inline allow markers or .gitleaksignore\n", plural(r.Suppressed, "finding"))
 	}
 }
 
@@ -108,8 +144,8 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 		if fail == 0 {
 			verdict = fmt.Sprintf("not blocking: none at or above %s", r.FailOn)
 		}
-		fmt.Fprintf(b, "tollgate: %d finding(s) in %d file(s) of %s (%s); %s [%s]\n",
-			len(r.Findings), files, what, severityCounts(r.Findings), verdict, elapsed)
+		fmt.Fprintf(b, "tollgate: %s in %s of %s (%s); %s [%s]\n",
+			plural(len(r.Findings), "finding"), plural(files, "file"), what, severityCounts(r.Findings), verdict, elapsed)
 		if fail > 0 {
 			b.WriteString("tollgate: hint: fix or remove what is reported, or mark a false positive with an inline `tollgate:allow` comment\n")
 		}
@@ -117,23 +153,36 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 		fmt.Fprintf(b, "tollgate: %sincomplete%s: the review of %s did not finish, so it is not clean (ran: %s) [%s]\n",
 			p.yellow+p.bold, p.reset, what, checks, elapsed)
 	default:
-		fmt.Fprintf(b, "tollgate: these checks, on this change, found nothing (%s; %s, %d added lines) [%s]\n",
-			checks, what, r.AddedLines, elapsed)
+		fmt.Fprintf(b, "tollgate: these checks, on this change, found nothing (%s; %s, %s) [%s]\n",
+			checks, what, plural(r.AddedLines, "added line"), elapsed)
 	}
 }
 
-func describe(c review.ChangeInfo) string {
-	files := fmt.Sprintf("%d file", c.Files)
-	if c.Files != 1 {
-		files += "s"
+// plural is n and noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func describe(c review.ChangeInfo) string {
+	files := plural(c.Files, "file")
 	switch c.Kind {
 	case "staged":
 		return "the staged change, " + files
 	case "commit":
 		return "commit " + review.ShortCommit(c.Head) + ", " + files
 	case "range":
+		if c.Base == "" {
+			return "the history up to " + review.ShortCommit(c.Head) + ", " + files
+		}
 		return "range " + review.ShortCommit(c.Base) + ".." + review.ShortCommit(c.Head) + ", " + files
+	case "all":
+		if c.Head == "index" {
+			return "every file in the index, " + files
+		}
+		return "every file at " + review.ShortCommit(c.Head) + ", " + files
 	case "push":
 		return "the push, " + files
 	}

@@ -9,8 +9,9 @@
 //   - A file rule reports once per file, at its first added line (line 1 for a binary or empty
 //     file); a binary file is judged by its name only.
 //   - A finding in test code (lang.IsTestPath) is lowered to low, and its message says so.
-//   - Every rule is documented (All): an id under tollgate/, a description, CWEs, and an
-//     example it catches and one it leaves alone. The examples are tests, and the README lists
+//   - Every rule is documented (All): an id under tollgate/, a description, CWEs, a fix
+//     (fix.go; PATH stands for the finding's path), and an example it catches and one it
+//     leaves alone. The examples are tests, and the README lists
 //     every rule (both checked by this package's tests).
 //   - SecretFile is the one definition of a file that is a secret as a whole: the model step's
 //     outgoing filter uses it, so what the review calls a key or credential store is never sent.

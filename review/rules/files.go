@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -172,7 +171,7 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *re
 		r.Add(review.Finding{
 			RuleID: fr.ID, Severity: fr.Severity, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
 			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, review.InCommit(u)),
-			Evidence: "file: " + path.Base(p), Source: "builtin",
+			Evidence: "file: " + p, Source: "builtin",
 		})
 	}
 }

@@ -206,3 +206,48 @@ func TestSuppressionCounted(t *testing.T) {
 		t.Errorf("want the finding on line 5 only, got %+v", rep.Findings)
 	}
 }
+
+// TestEveryRuleHasAFix: the text report gives each finding a fix specific to its rule.
+func TestEveryRuleHasAFix(t *testing.T) {
+	for _, r := range All() {
+		if r.Fix == "" {
+			t.Errorf("rule %s has no fix (add it to fixes in fix.go)", r.ID)
+		}
+	}
+	for id := range fixes {
+		found := false
+		for _, r := range All() {
+			found = found || r.ID == id
+		}
+		if !found {
+			t.Errorf("fixes names %s, which is no rule", id)
+		}
+	}
+}
+
+// TestFileFindingNamesTheWholePath: a file rule's evidence is the repository path, never the
+// base name (two deploy/id_rsa and test/id_rsa must not read the same).
+func TestFileFindingNamesTheWholePath(t *testing.T) {
+	fs := builtinFindings(t, "deploy/prod/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----")
+	if len(fs) == 0 {
+		t.Fatal("no finding for a committed SSH key")
+	}
+	for _, f := range fs {
+		if f.RuleID == privateKeyFile.ID && f.Evidence != "file: deploy/prod/id_rsa" {
+			t.Errorf("evidence %q, want the whole path", f.Evidence)
+		}
+	}
+}
+
+// TestColumnOfCodeFinding: a code rule's finding carries the 1-based column of its match.
+func TestColumnOfCodeFinding(t *testing.T) {
+	fs := builtinFindings(t, "app/db.py", `    cursor.execute("SELECT * FROM users WHERE name = '" + name + "'")`)
+	if !hasRule(fs, "tollgate/sql-concatenation") {
+		t.Fatalf("no SQL finding: %+v", fs)
+	}
+	for _, f := range fs {
+		if f.RuleID == "tollgate/sql-concatenation" && f.Column < 5 {
+			t.Errorf("column %d, want the match's (at or after 5, past the indentation)", f.Column)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func dedupRules(in []review.Rule) []review.Rule {
 	for _, r := range in {
 		if !seen[r.ID] {
 			seen[r.ID] = true
-			out = append(out, r)
+			out = append(out, withFix(r))
 		}
 	}
 	return out

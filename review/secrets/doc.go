@@ -15,6 +15,8 @@
 //   - Nothing is silently skipped: a file whose added text or binary content exceeds the size
 //     limits, a blob that cannot be read and a detector error are reported as not run, so the
 //     review is incomplete, never clean.
+//   - Every finding is secrets/<gitleaks rule id>, CWE-798, critical for a private key and high
+//     otherwise; Rules documents the detector's rules so, with the one fix for a live token.
 //   - gitleaks' own "gitleaks:allow" marker and .gitleaksignore entries suppress a finding and
 //     are counted; every finding's evidence is cut from its whole line with the secret masked.
 //   - secrets reads nothing but the change and its blobs, runs nothing and never touches the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
@@ -122,10 +121,7 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 		r.Suppressed++
 		return
 	}
-	sev := policy.High
-	if strings.Contains(sec.RuleID, "private-key") {
-		sev = policy.Critical
-	}
+	sev := severity(sec.RuleID)
 	line, end := sec.Line, sec.EndLine
 	msg := sec.Description
 	if sec.PathOnly {
@@ -139,7 +135,7 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 	}
 	msg += review.InCommit(u)
 	fd := review.Finding{
-		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: []string{"CWE-798"},
+		RuleID: ruleID, Severity: sev, Confidence: 1.0, CWE: cwe,
 		Path: path, Line: line, EndLine: end, Message: msg, Evidence: "file name: " + path, Source: "secrets",
 	}
 	if !sec.PathOnly {

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review"
+)
+
+// historyFix is the fix for a secret that a later commit of the same change removes: the
+// commit that adds it is still pushed.
+const historyFix = "a later commit of this change removes it, but the commit that adds it is still in the history being pushed: " +
+	"rewrite the history before pushing (`git rebase -i`, edit or drop that commit) and rotate the key"
+
+// privateKeyFileRule is the built-in rule whose fix applies to a key file that a gitleaks
+// rule found.
+const privateKeyFileRule = "tollgate/private-key-file"
+
+// keyFileName matches the names of files that hold a key as a whole.
+var keyFileName = regexp.MustCompile(`(?i)(?:^id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w.-]+)?|\.(?:pem|key|p8|pk8|ppk|p12|pfx|jks|keystore))$`)
+
+// secretCWE are the weaknesses that make a finding a leaked secret (a credential or key).
+var secretCWE = map[string]bool{"CWE-798": true, "CWE-259": true, "CWE-321": true, "CWE-522": true}
+
+// isSecret reports a finding of a secret: a gitleaks rule, or a rule about credentials or keys.
+func isSecret(f review.Finding) bool {
+	if strings.HasPrefix(f.RuleID, "secrets/") {
+		return true
+	}
+	for _, c := range f.CWE {
+		if secretCWE[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// fixFor says what to do about f: the history rewrite for a secret a later commit removes, else
+// its rule's fix (a key file's for a private key found in one), with PATH replaced by the
+// finding's path quoted for a shell. "" when the rule has none.
+func fixFor(f review.Finding, fixes map[string]string) string {
+	if f.LaterRemoved && isSecret(f) {
+		return historyFix
+	}
+	id := f.RuleID
+	if strings.HasPrefix(id, "secrets/") && strings.Contains(id, "private-key") && keyFileName.MatchString(path.Base(f.Path)) {
+		id = privateKeyFileRule
+	}
+	fix := fixes[id]
+	if fix == "" {
+		fix = fixes[f.RuleID]
+	}
+	return strings.ReplaceAll(fix, "PATH", shellQuote(f.Path))
+}
+
+// shellQuote quotes p for a POSIX shell when it needs it.
+func shellQuote(p string) string {
+	if p != "" && strings.IndexFunc(p, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+@%:,", r))
+	}) < 0 {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}

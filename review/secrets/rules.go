@@ -1,0 +1,36 @@
+package secrets
+
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
+)
+
+// cwe is every secrets finding's: hard-coded credentials.
+var cwe = []string{"CWE-798"}
+
+// severity is a gitleaks rule's: critical for a private key, high for anything else.
+func severity(ruleID string) policy.Severity {
+	if strings.Contains(ruleID, "private-key") {
+		return policy.Critical
+	}
+	return policy.High
+}
+
+// Fix is what to do about a live token in a file.
+const Fix = "rotate it now (revoke it where it was issued: it is compromised once pushed), then read it at run time from an environment variable or a secret manager instead of writing it into the file"
+
+// Rules documents the detector's gitleaks rules as the scanner reports them: id
+// secrets/<gitleaks id>, severity, CWE and gitleaks' description.
+func Rules(d *redact.Detector) []review.Rule {
+	var out []review.Rule
+	for _, r := range d.Rules() {
+		out = append(out, review.Rule{
+			ID: "secrets/" + r.ID, Severity: severity(r.ID), CWE: cwe,
+			Description: r.Description, Fix: Fix,
+		})
+	}
+	return out
+}
