@@ -3,6 +3,8 @@ package hook
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +59,24 @@ func parseRaw(b []byte) ([]rawEntry, error) {
 // unit builds one review unit from a plumbing diff command (diff-index or diff-tree) and its
 // tree arguments. The raw -z listing gives exact names; the patch gives the lines.
 func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, trees ...string) (diff.Unit, error) {
+	// One git call: the NUL-separated --raw listing (exact names), an empty record, then the
+	// patch (lines).
+	end := "--end-of-options"
+	args := append(append(append([]string{}, cmd...), unitFlags...), diffFlags...)
+	// "--" after the trees: a work-tree file named like a tree id must not make them ambiguous.
+	out, err := g.run(ctx, nil, append(append(append(args, end), trees...), "--")...)
+	if err != nil {
+		if missingObject(err) {
+			return diff.Unit{}, &unreadableError{commit: commit, err: err}
+		}
+		return diff.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
+	}
+	return r.parseUnit(ctx, g, commit, cmd, trees, out)
+}
+
+// unitFlags make a diff command print the raw -z listing, an empty record, then the patch
+// with no context lines.
+var unitFlags = func() []string {
 	var (
 		recursive = "-r"
 		renames   = "-M"
@@ -65,20 +85,21 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 		noAbbrev  = "--no-abbrev"
 		patch     = "-p"
 		noContext = "-U0"
+	)
+	return []string{recursive, renames, rawFlag, patch, nulFlag, noAbbrev, noContext}
+}()
+
+// parseUnit builds a unit from the output of a unitFlags diff command; cmd and trees name the
+// command again for the rare file that must be diffed once more as text.
+func (r *Repo) parseUnit(ctx context.Context, g *Git, commit string, cmd, trees []string, out []byte) (diff.Unit, error) {
+	var (
+		recursive = "-r"
+		renames   = "-M"
+		patch     = "-p"
+		noContext = "-U0"
 		textFlag  = "--text"
 		end       = "--end-of-options"
 	)
-	// One git call: the NUL-separated --raw listing (exact names), an empty record, then the
-	// patch (lines).
-	args := append(append([]string{}, cmd...), recursive, renames, rawFlag, patch, nulFlag, noAbbrev, noContext)
-	args = append(append(args, diffFlags...), end)
-	out, err := g.run(ctx, nil, append(args, trees...)...)
-	if err != nil {
-		if missingObject(err) {
-			return diff.Unit{}, &unreadableError{commit: commit, err: err}
-		}
-		return diff.Unit{}, fmt.Errorf("failed to read the diff: %w", err)
-	}
 	rawOut, patchOut := out, []byte(nil)
 	if i := bytes.Index(out, []byte{0, 0}); i >= 0 {
 		rawOut, patchOut = out[:i+1], out[i+2:]
@@ -388,6 +409,22 @@ func (r *Repo) keepUnreadable(err error) error {
 	return err
 }
 
+// treeGit returns a runner that diffs commits with a work tree that does not exist, run from
+// the git directory: git then reads every blob of a commit from the object store, never from a
+// work-tree file that merely looks unchanged (see Git.detached), and a file named like a
+// revision cannot make an argument ambiguous. Nothing is created, so an unusable TMPDIR does
+// not stop a push review.
+func (r *Repo) treeGit() (*Git, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("failed to name a work tree: %w", err)
+	}
+	none := filepath.Join(r.GitDir, "tollgate-no-work-tree-"+hex.EncodeToString(b[:]))
+	g := r.Git.detached(r.GitDir, none, r.Root)
+	g.Dir = r.GitDir
+	return g, nil
+}
+
 // emptyDir creates an empty directory outside the repository (removed by the caller).
 func (r *Repo) emptyDir() (string, error) {
 	tmp, err := filepath.EvalSymlinks(os.TempDir())
@@ -419,11 +456,15 @@ func (r *Repo) commitUnit(ctx context.Context, commit string) (diff.Unit, string
 		}
 		parent = "" // a root commit
 	}
-	return r.unitAgainst(ctx, commit, parent)
+	g, err := r.treeGit()
+	if err != nil {
+		return diff.Unit{}, "", err
+	}
+	return r.unitAgainst(ctx, g, commit, parent)
 }
 
 // unitAgainst diffs commit against parent ("" for a root commit: the empty tree).
-func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (diff.Unit, string, error) {
+func (r *Repo) unitAgainst(ctx context.Context, g *Git, commit, parent string) (diff.Unit, string, error) {
 	diffTree := "diff-tree"
 	if parent == "" {
 		var err error
@@ -431,7 +472,7 @@ func (r *Repo) unitAgainst(ctx context.Context, commit, parent string) (diff.Uni
 			return diff.Unit{}, "", err
 		}
 	}
-	u, err := r.unit(ctx, r.Git, commit, []string{diffTree}, parent, commit)
+	u, err := r.unit(ctx, g, commit, []string{diffTree}, parent, commit)
 	return u, parent, err
 }
 
@@ -482,20 +523,6 @@ func (r *Repo) Range(ctx context.Context, spec string) (*diff.Change, error) {
 	return ch, r.addCommits(ctx, ch, commits)
 }
 
-func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
-	for _, c := range commits {
-		u, _, err := r.unitAgainst(ctx, c.id, c.parent)
-		if err != nil {
-			if err = r.keepUnreadable(err); err != nil {
-				return err
-			}
-			continue
-		}
-		ch.Units = append(ch.Units, u)
-	}
-	return nil
-}
-
 // revList lists commits with their first parents, oldest first (one git call for all of
 // them, so no commit needs its own rev-parse).
 func (r *Repo) revList(ctx context.Context, revs ...string) ([]listedCommit, error) {
@@ -517,6 +544,8 @@ func (r *Repo) revListFrom(ctx context.Context, stdin io.Reader, revs ...string)
 	if stdin != nil {
 		args = append(args, fromIn)
 	}
+	// "--": a work-tree file named like a revision must not make it ambiguous.
+	args = append(args, "--")
 	out, err := r.Git.run(ctx, stdin, args...)
 	if err != nil {
 		return nil, fmt.Errorf("failed to list commits: %w", err)

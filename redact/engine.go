@@ -36,10 +36,11 @@ type kwEntry struct {
 }
 
 type lazyDetector struct {
-	once sync.Once
-	d    *detect.Detector
-	re   *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
-	err  error
+	once  sync.Once
+	d     *detect.Detector
+	plain *detect.Detector // the same rule without decoding, for text with nothing to decode
+	re    *regexp.Regexp   // the rule's own regex (gitleaks' Regexp is the standard library's)
+	err   error
 }
 
 func newEngine(set ruleSet) *engine {
@@ -113,7 +114,9 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d := detect.NewDetector(one)
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
-		l.d = d
+		plain := detect.NewDetector(one)
+		plain.IgnoreGitleaksAllow = true
+		l.d, l.plain = d, plain
 		l.re = r.Regex
 	})
 	return l.d, l.err
@@ -288,11 +291,18 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 			}
 			raw := st.text(w)
 			// gitleaks finds nothing where the rule's regex does not match the text and its
-			// decoder has nothing to decode: skip the detector there.
-			if re != nil && !re.MatchString(raw) && !slices.Contains(st.decodable[w[0]:w[1]+1], true) {
+			// decoder has nothing to decode: skip the detector there. Where there is nothing
+			// to decode, the detector without a decoder finds the same (and saves gitleaks'
+			// search for encoded segments, run per rule).
+			decodable := slices.Contains(st.decodable[w[0]:w[1]+1], true)
+			if re != nil && !decodable && !re.MatchString(raw) {
 				continue
 			}
-			out = append(out, detectText(det, path, raw, startLine+w[0])...)
+			use := det
+			if !decodable {
+				use = e.dets[r].plain
+			}
+			out = append(out, detectText(use, path, raw, startLine+w[0])...)
 		}
 	}
 	return dedupSecrets(out), nil

@@ -140,6 +140,34 @@ if [ "${BENCH_CC_SAFETY_NET:-}" = 1 ] && command -v cc-safety-net >/dev/null; th
 	printf 'guard: cc-safety-net on the same Bash call %sms\n' "$(echo "${cc[*]}" | median)"
 fi
 
+# History: `review --range ROOT..HEAD` against `gitleaks git --log-opts=ROOT..HEAD` over whole
+# histories (goal: at most 0.5x gitleaks' time, peak memory no more than gitleaks'). Clones of
+# other repositories can be named in BENCH_RANGE_REPOS (space-separated paths); by default
+# this repository's own history. Each runs once per tool per round, alternately.
+range_repos=${BENCH_RANGE_REPOS:-$root}
+printf '\n%-16s %7s %9s %9s %7s %10s %10s\n' history commits tollgate gitleaks ratio tg-rss-KiB gl-rss-KiB
+for src in $range_repos; do
+	name=$(basename "$src")
+	dir="$work/range-$name"
+	git clone -q --no-local "$src" "$dir"
+	head=$(git -C "$dir" rev-parse HEAD)
+	rootc=$(git -C "$dir" rev-list --max-parents=0 HEAD | tail -n 1)
+	commits=$(git -C "$dir" rev-list --count HEAD)
+	rt() { (cd "$dir" && "$work/bin/tollgate" review --range "$rootc..$head" --format json --fail-on critical); }
+	rg() { (cd "$dir" && "$work/bin/gitleaks" git --log-opts="$rootc..$head" --no-banner --log-level error); }
+	t=() g=()
+	for _ in $(seq "$(((runs + 1) / 2))"); do
+		t+=("$(ms rt)")
+		g+=("$(ms rg)")
+	done
+	tm=$(echo "${t[*]}" | median)
+	gm=$(echo "${g[*]}" | median)
+	ratio=$(awk -v a="$tm" -v b="$gm" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
+	tr_=$(rss "$dir" "$work/bin/tollgate" review --range "$rootc..$head" --format json --fail-on critical)
+	gr_=$(rss "$dir" "$work/bin/gitleaks" git --log-opts="$rootc..$head" --no-banner --log-level error)
+	printf '%-16s %7s %7sms %7sms %7s %10s %10s\n' "$name" "$commits" "$tm" "$gm" "$ratio" "$tr_" "$gr_"
+done
+
 # Memory: peak RSS of one review of a large staged file (slow: run once, not timed).
 [ "${BENCH_MEMORY:-1}" = 0 ] && exit 0
 newrepo empty

@@ -1,0 +1,193 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review/diff"
+)
+
+// streamBatch is how many commits one `git diff-tree --stdin` process diffs: it bounds one
+// call's output and time (gitTimeout) on a long history.
+const streamBatch = 400
+
+// addCommits adds one unit per commit, each against its first parent (the empty tree for a root
+// commit). The diffs come from one `git diff-tree --stdin` process per batch instead of one
+// process per commit. Where that stream stops early (an object it cannot read), the commit it
+// stopped at is diffed alone, so it is listed as unreadable, and the stream resumes after it.
+func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
+	if len(commits) == 0 {
+		return nil
+	}
+	g, err := r.treeGit()
+	if err != nil {
+		return err
+	}
+	for len(commits) > 0 {
+		batch := commits[:min(len(commits), streamBatch)]
+		units, err := r.streamUnits(ctx, g, batch)
+		ch.Units = append(ch.Units, units...)
+		commits = commits[len(units):]
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var se *streamError
+		if !errors.As(err, &se) {
+			return err
+		}
+		// The commit the stream could not finish, alone and the old way: it either is read
+		// or is listed as unreadable.
+		c := commits[0]
+		u, _, err := r.unitAgainst(ctx, g, c.id, c.parent)
+		if err != nil {
+			if err = r.keepUnreadable(err); err != nil {
+				return err
+			}
+		} else {
+			ch.Units = append(ch.Units, u)
+		}
+		commits = commits[1:]
+	}
+	return nil
+}
+
+// streamError says the stream ended before the unit of the commit at index done.
+type streamError struct {
+	done int
+	err  error
+}
+
+func (e *streamError) Error() string {
+	return fmt.Sprintf("failed to read the diff of commit %d of the batch: %v", e.done+1, e.err)
+}
+
+func (e *streamError) Unwrap() error { return e.err }
+
+// streamUnits diffs commits in one git process and returns the units of the leading commits
+// whose output is complete: all of them, or those before the commit where git stopped (then
+// with a *streamError).
+func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, error) {
+	var (
+		diffTree = "diff-tree"
+		fromIn   = "--stdin"
+		root     = "--root"
+		always   = "--always"
+	)
+	// Each stdin line is a commit and the one parent to diff it against: git prints the
+	// commit id and a NUL, the raw -z listing, an empty record, then the patch. A root commit
+	// alone is diffed against the empty tree (--root). Ids are resolved object ids only.
+	var in strings.Builder
+	for _, c := range commits {
+		in.WriteString(c.id)
+		if c.parent != "" {
+			in.WriteString(" " + c.parent)
+		}
+		in.WriteByte('\n')
+	}
+	args := append(append([]string{diffTree, fromIn, root, always}, unitFlags...), diffFlags...)
+	out, runErr := g.run(ctx, strings.NewReader(in.String()), args...)
+	sections, err := splitStream(out, commits)
+	if err != nil {
+		return nil, err
+	}
+	complete := len(sections)
+	if runErr != nil && complete > 0 {
+		complete-- // the last section may be cut where git stopped
+	}
+	var units []diff.Unit
+	for i := range complete {
+		c := commits[i]
+		parent := c.parent
+		if parent == "" {
+			if parent, err = r.EmptyTree(ctx); err != nil {
+				return units, err
+			}
+		}
+		u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[i])
+		if err != nil {
+			return units, err
+		}
+		units = append(units, u)
+	}
+	if runErr != nil {
+		return units, &streamError{done: complete, err: runErr}
+	}
+	if complete != len(commits) {
+		return units, fmt.Errorf("failed to read the diffs: git printed %d of %d commits", complete, len(commits))
+	}
+	return units, nil
+}
+
+// splitStream cuts diff-tree --stdin -z output into one section per commit (the raw listing,
+// an empty record and the patch, without the commit id), in the order of commits. The raw
+// listing is walked record by record, so a file named like the next commit id cannot end a
+// section early; the patch never holds a line that starts with an id and ends with NUL (each
+// patch line starts with its own prefix character), so the next section starts at the first
+// "\n<next id>\x00" after it.
+func splitStream(out []byte, commits []listedCommit) ([][]byte, error) {
+	var sections [][]byte
+	pos := 0
+	for i, c := range commits {
+		if pos >= len(out) {
+			break
+		}
+		head := c.id + "\x00"
+		if !bytes.HasPrefix(out[pos:], []byte(head)) {
+			return nil, fmt.Errorf("failed to read the diffs: expected commit %s at byte %d", c.id, pos)
+		}
+		start := pos + len(head)
+		end := len(out)
+		if i+1 < len(commits) {
+			next := []byte(commits[i+1].id + "\x00")
+			rawEnd := skipRaw(out, start)
+			switch {
+			case bytes.HasPrefix(out[rawEnd:], next):
+				end = rawEnd // no patch
+			default:
+				if k := bytes.Index(out[rawEnd:], append([]byte{'\n'}, next...)); k >= 0 {
+					end = rawEnd + k + 1
+				}
+			}
+		}
+		sections = append(sections, out[start:end])
+		pos = end
+	}
+	return sections, nil
+}
+
+// skipRaw returns the offset just past the raw -z records that start at pos and the empty
+// record after them, if any. A record is ":<modes> <ids> <status>\x00<path>\x00", with a
+// second path for a rename or copy.
+func skipRaw(out []byte, pos int) int {
+	for pos < len(out) && out[pos] == ':' {
+		meta := bytes.IndexByte(out[pos:], 0)
+		if meta < 0 {
+			return len(out)
+		}
+		fields := bytes.Fields(out[pos : pos+meta])
+		paths := 1
+		if len(fields) > 0 {
+			if st := fields[len(fields)-1]; len(st) > 0 && (st[0] == 'R' || st[0] == 'C') {
+				paths = 2
+			}
+		}
+		pos += meta + 1
+		for range paths {
+			n := bytes.IndexByte(out[pos:], 0)
+			if n < 0 {
+				return len(out)
+			}
+			pos += n + 1
+		}
+	}
+	if pos < len(out) && out[pos] == 0 {
+		pos++ // the empty record between the listing and the patch
+	}
+	return pos
+}

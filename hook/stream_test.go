@@ -1,0 +1,187 @@
+package hook
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/review/diff"
+)
+
+// historyRepo makes a repository whose history holds every shape a range walks: a root commit,
+// an empty commit, a rename, a mode-only change, a deletion, a binary file, a file named like a
+// commit id, a name with a newline, and a merge that adds content in neither parent.
+func historyRepo(t *testing.T) *Repo {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	g := NewGit(dir)
+	git := func(args ...string) string {
+		t.Helper()
+		id := []string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}
+		out, err := g.output(ctx, append(id, args...)...)
+		if err != nil {
+			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+		}
+		return out
+	}
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit := func(msg string) {
+		t.Helper()
+		git("add", "-A")
+		git("commit", "-q", "--allow-empty", "-m", msg)
+	}
+	git("init", "-q", "-b", "main")
+	write("a.txt", "one\ntwo\n")
+	write("run.sh", "echo hi\n")
+	commit("root")
+	commit("empty")
+	git("mv", "a.txt", "b.txt")
+	commit("rename")
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	commit("mode only")
+	write("bin.dat", "\x00\x01\x02binary\x00")
+	write("new\nline.txt", "token = x\n")
+	commit("binary and newline name")
+	head := git("rev-parse", "HEAD")
+	write(head, "a file named like a commit id\n")
+	commit("id-named file")
+	git("checkout", "-q", "-b", "side")
+	write("side.txt", "side\n")
+	commit("side")
+	git("checkout", "-q", "main")
+	git("rm", "-q", "run.sh")
+	commit("delete")
+	git("merge", "-q", "--no-commit", "side")
+	write("evil.txt", "in neither parent\n")
+	git("add", "evil.txt")
+	git("commit", "-q", "-m", "merge")
+	write("b.txt", "one\ntwo\nthree\n")
+	commit("last")
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestStreamMatchesPerCommit holds the one-process stream to the per-commit diffs it replaces.
+func TestStreamMatchesPerCommit(t *testing.T) {
+	ctx := context.Background()
+	r := historyRepo(t)
+	commits, err := r.revList(ctx, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(commits) != 10 {
+		t.Fatalf("want 10 commits, got %d", len(commits))
+	}
+	var want []diff.Unit
+	for _, c := range commits {
+		u, _, err := r.unitAgainst(ctx, r.Git, c.id, c.parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, u)
+	}
+	for _, batch := range []int{1, 3, len(commits)} {
+		ch := &diff.Change{}
+		for rest := commits; len(rest) > 0; rest = rest[min(batch, len(rest)):] {
+			units, err := r.streamUnits(ctx, r.Git, rest[:min(batch, len(rest))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch.Units = append(ch.Units, units...)
+		}
+		if !reflect.DeepEqual(ch.Units, want) {
+			t.Errorf("batch %d: stream differs from per-commit diffs:\n got %+v\nwant %+v", batch, ch.Units, want)
+		}
+	}
+	// The merge's unit holds the content that is in neither parent.
+	found := false
+	for _, u := range want {
+		for _, f := range u.Files {
+			found = found || f.NewPath == "evil.txt"
+		}
+	}
+	if !found {
+		t.Error("the merge's own content is not in any unit")
+	}
+}
+
+// TestStreamResumesAfterUnreadable: a commit whose object is gone is listed as unreadable and
+// the commits after it are still read.
+func TestStreamResumesAfterUnreadable(t *testing.T) {
+	ctx := context.Background()
+	r := historyRepo(t)
+	commits, err := r.revList(ctx, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Remove the loose blob that the "side" commit added.
+	blob, err := r.Git.output(ctx, "rev-parse", "side:side.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitDir, err := r.Git.output(ctx, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	ch := &diff.Change{}
+	if err := r.addCommits(ctx, ch, commits); err != nil {
+		t.Fatal(err)
+	}
+	// The side commit and the merge (against main, it adds side.txt) cannot be read.
+	if got := len(r.Unreadable); got != 2 {
+		t.Errorf("unreadable = %q, want the side commit and the merge", r.Unreadable)
+	}
+	if got := len(ch.Units); got != len(commits)-2 {
+		t.Errorf("got %d units, want %d", got, len(commits)-2)
+	}
+	if last := ch.Units[len(ch.Units)-1]; last.Commit != commits[len(commits)-1].id {
+		t.Errorf("the commit after the unreadable ones is missing")
+	}
+}
+
+// TestSplitStreamNamesLikeIDs: a raw listing's file name equal to the next commit id, followed
+// by NUL, does not end the section.
+func TestSplitStreamNamesLikeIDs(t *testing.T) {
+	a, b := strings.Repeat("a", 40), strings.Repeat("b", 40)
+	raw := ":000000 100644 " + zero40 + " " + strings.Repeat("1", 40) + " A\x00" + b + "\x00" +
+		":000000 100644 " + zero40 + " " + strings.Repeat("2", 40) + " A\x00x\x00\x00"
+	patch := "diff --git a/" + b + " b/" + b + "\n+x\n"
+	out := []byte(a + "\x00" + raw + patch + b + "\x00")
+	got, err := splitStream(out, []listedCommit{{id: a}, {id: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || string(got[0]) != raw+patch || len(got[1]) != 0 {
+		t.Errorf("sections = %q", got)
+	}
+	// An empty commit: the next id follows at once.
+	got, err = splitStream([]byte(a+"\x00"+b+"\x00"+raw), []listedCommit{{id: a}, {id: b}})
+	if err != nil || len(got) != 2 || len(got[0]) != 0 || string(got[1]) != raw {
+		t.Errorf("empty commit: sections = %q, %v", got, err)
+	}
+	// Output that does not start with the expected commit is an error, never a pass.
+	if _, err := splitStream([]byte(b+"\x00"), []listedCommit{{id: a}}); err == nil {
+		t.Error("a stream out of order was accepted")
+	}
+}
