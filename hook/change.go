@@ -92,14 +92,6 @@ var unitFlags = func() []string {
 // parseUnit builds a unit from the output of a unitFlags diff command; cmd and trees name the
 // command again for the rare file that must be diffed once more as text.
 func (r *Repo) parseUnit(ctx context.Context, g *Git, commit string, cmd, trees []string, out []byte) (diff.Unit, error) {
-	var (
-		recursive = "-r"
-		renames   = "-M"
-		patch     = "-p"
-		noContext = "-U0"
-		textFlag  = "--text"
-		end       = "--end-of-options"
-	)
 	rawOut, patchOut := out, []byte(nil)
 	if i := bytes.Index(out, []byte{0, 0}); i >= 0 {
 		rawOut, patchOut = out[:i+1], out[i+2:]
@@ -108,15 +100,7 @@ func (r *Repo) parseUnit(ctx context.Context, g *Git, commit string, cmd, trees 
 	if err != nil {
 		return diff.Unit{}, err
 	}
-	// An unmerged path (a conflict not yet resolved) has no staged content and no patch
-	// section ("* Unmerged path"): nothing of it can be committed until it is staged.
-	merged := entries[:0]
-	for _, e := range entries {
-		if e.status != 'U' {
-			merged = append(merged, e)
-		}
-	}
-	entries = merged
+	entries = dropUnmerged(entries)
 	u := diff.Unit{Commit: commit}
 	if len(entries) == 0 {
 		return u, nil
@@ -134,46 +118,74 @@ func (r *Repo) parseUnit(ctx context.Context, g *Git, commit string, cmd, trees 
 		f := &files[i]
 		applyRaw(f, e)
 		if f.Binary && e.newOID != "" && !isZeroOID(e.newOID) {
-			// A text file that .gitattributes marks binary (-diff) would hide its content from
-			// the review: look at the blob, and diff it as text unless it really is binary.
-			text, err := r.blobIsText(ctx, e.newOID)
-			if err != nil {
-				if missingObject(err) {
-					return diff.Unit{}, &unreadableError{commit: commit, err: err}
-				}
+			if err := r.textIfText(ctx, g, commit, cmd, trees, e, f); err != nil {
 				return diff.Unit{}, err
-			}
-			if text {
-				one := append(append(append([]string{}, cmd...), recursive, renames, patch, noContext, textFlag), diffFlags...)
-				one = append(one, end)
-				one = append(one, trees...)
-				one = append(one, "--", e.oldPath)
-				if e.newPath != e.oldPath {
-					one = append(one, e.newPath)
-				}
-				out, err := g.run(ctx, nil, one...)
-				if err != nil {
-					return diff.Unit{}, fmt.Errorf("failed to read the diff of %q: %w", e.newPath, err)
-				}
-				again, err := diff.ParseDiff(out)
-				if err != nil {
-					return diff.Unit{}, err
-				}
-				for _, g := range again {
-					// A type change is a deletion then a creation: the creation holds the content.
-					if g.Status != diff.Deleted && (g.Path() == e.newPath || len(again) == 1) {
-						g.OldPath, g.NewPath, g.Status = f.OldPath, f.NewPath, f.Status
-						g.OldMode, g.NewMode, g.OldOID, g.NewOID = f.OldMode, f.NewMode, f.OldOID, f.NewOID
-						g.Binary = false
-						*f = g
-						break
-					}
-				}
 			}
 		}
 		u.Files = append(u.Files, *f)
 	}
 	return u, nil
+}
+
+// dropUnmerged drops unmerged paths (a conflict not yet resolved): they have no staged content
+// and no patch section ("* Unmerged path"), and nothing of them can be committed until staged.
+func dropUnmerged(entries []rawEntry) []rawEntry {
+	merged := entries[:0]
+	for _, e := range entries {
+		if e.status != 'U' {
+			merged = append(merged, e)
+		}
+	}
+	return merged
+}
+
+// textIfText diffs again as text a file git showed as binary whose blob is text: a text file
+// that .gitattributes marks binary (-diff) would otherwise hide its content from the review.
+func (r *Repo) textIfText(ctx context.Context, g *Git, commit string, cmd, trees []string, e *rawEntry, f *diff.FileDiff) error {
+	var (
+		recursive = "-r"
+		renames   = "-M"
+		patch     = "-p"
+		noContext = "-U0"
+		textFlag  = "--text"
+		end       = "--end-of-options"
+	)
+	text, err := r.blobIsText(ctx, e.newOID)
+	if err != nil {
+		if missingObject(err) {
+			return &unreadableError{commit: commit, err: err}
+		}
+		return err
+	}
+	if !text {
+		return nil
+	}
+	one := append(append(append([]string{}, cmd...), recursive, renames, patch, noContext, textFlag), diffFlags...)
+	one = append(one, end)
+	one = append(one, trees...)
+	one = append(one, "--", e.oldPath)
+	if e.newPath != e.oldPath {
+		one = append(one, e.newPath)
+	}
+	out, err := g.run(ctx, nil, one...)
+	if err != nil {
+		return fmt.Errorf("failed to read the diff of %q: %w", e.newPath, err)
+	}
+	again, err := diff.ParseDiff(out)
+	if err != nil {
+		return err
+	}
+	for _, g := range again {
+		// A type change is a deletion then a creation: the creation holds the content.
+		if g.Status != diff.Deleted && (g.Path() == e.newPath || len(again) == 1) {
+			g.OldPath, g.NewPath, g.Status = f.OldPath, f.NewPath, f.Status
+			g.OldMode, g.NewMode, g.OldOID, g.NewOID = f.OldMode, f.NewMode, f.OldOID, f.NewOID
+			g.Binary = false
+			*f = g
+			return nil
+		}
+	}
+	return nil
 }
 
 // pairTypeChanges drops the deletion half of each type change (file, symlink, submodule):

@@ -271,20 +271,7 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 			return nil, err
 		}
 		re := e.dets[r].re
-		var wins [][2]int
-		if e.reach[r] == unbounded || slices.Contains(e.always, r) {
-			wins = [][2]int{{0, len(lines) - 1}}
-		} else {
-			wins = st.windows(st.hits[r], e.reach[r])
-		}
-		var pieces [][2]int
-		for _, w := range wins {
-			if e.reach[r] == unbounded {
-				pieces = append(pieces, w)
-				continue
-			}
-			pieces = append(pieces, st.pieces(re, w, e.reach[r])...)
-		}
+		pieces := e.pieces(st, r, len(lines))
 		for _, w := range pieces {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -306,6 +293,25 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 		}
 	}
 	return dedupSecrets(out), nil
+}
+
+// pieces are the parts of the text (first and last line) that rule r must see: the whole text
+// for a rule without a bounded reach; else the whole text (a rule without usable keywords) or
+// the windows around its keyword lines, cut where no match can cross.
+func (e *engine) pieces(st *scanState, r, lines int) [][2]int {
+	whole := [][2]int{{0, lines - 1}}
+	if e.reach[r] == unbounded {
+		return whole
+	}
+	wins := whole
+	if !slices.Contains(e.always, r) {
+		wins = st.windows(st.hits[r], e.reach[r])
+	}
+	var pieces [][2]int
+	for _, w := range wins {
+		pieces = append(pieces, st.pieces(e.dets[r].re, w, e.reach[r])...)
+	}
+	return pieces
 }
 
 // scanPath runs the path-only rules on a file name.
