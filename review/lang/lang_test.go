@@ -162,3 +162,15 @@ func TestLowerKeepsOffsets(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestClassifyTranslation(t *testing.T) {
+	for p, want := range map[string]bool{
+		"po/de.po": true, "locale/fr/LC_MESSAGES/app.pot": true, "Resources/en.lproj/Localizable.strings": true,
+		"src/locales/ru.json": true, "app/i18n/messages_az.properties": true, "Strings.resx": true, "lib/l10n/app_fa.arb": true,
+		"main.go": false, "docs/guide.md": false, "src/languages.json": false, "pkg/lang.go": false,
+	} {
+		if got := Classify(p).Translation; got != want {
+			t.Errorf("%s: Translation = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -16,6 +16,7 @@
 package hidden
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,7 +27,20 @@ type Hit struct {
 	Detail string  // what was found, every hidden character rendered visible
 	Conf   float64 // confidence, 0-1
 	At     int     // byte offset in the line the evidence should show
+	Kind   HitKind // the signals a caller may weigh by file kind; "" for the others
 }
+
+// HitKind names the signals whose weight depends on where the line is: a mixed-script word is
+// a homoglyph attack in an identifier but a typo in a translation, and a no-break space
+// between two letters is a trap in code but typography in prose.
+type HitKind string
+
+// The kinds a caller may drop outside code.
+const (
+	KindHomoglyph HitKind = "homoglyph"
+	KindNBSP      HitKind = "nbsp"
+	KindInvisible HitKind = "invisible" // zero-width and filler characters
+)
 
 // Line is what Scan found on a line.
 type Line struct {
@@ -159,6 +173,9 @@ func (rs *runeScan) char(i int, r rune, size int) {
 		rs.flush(i)
 	case r == 0x3164 || r == 0xFFA0:
 		rs.addInvisible(i, r)
+	case r == 0x2800 || r == 0xA0:
+		rs.blankInWord(i, r, size)
+		rs.flush(i)
 	case r == 0x1b:
 		rs.esc = true
 	case r == utf8.RuneError && size == 1:
@@ -229,8 +246,13 @@ func (rs *runeScan) variation(i int) int {
 		n++
 		j += s2
 	}
-	if n >= 4 {
+	switch {
+	case n >= 4:
 		rs.hits = append(rs.hits, Hit{Detail: variationDetail(n, payload), Conf: 0.85, At: i})
+	case isWordRune(rs.prevR) && !strings.HasPrefix(rs.text[j:], "\u20E3"):
+		// A selector has nothing to select on an ASCII letter or digit (a keycap "1️⃣" has its
+		// U+20E3 next): after a name it makes a second, different-looking-alike name.
+		rs.hits = append(rs.hits, Hit{Detail: fmt.Sprintf("variation selector %s after %s (an invisible character that changes the name)", runeName([]rune(rs.text[i:j])[0]), Quote(wordAround(rs.text, i))), Conf: 0.85, At: i})
 	}
 	rs.hidden = true
 	return j
@@ -246,6 +268,22 @@ func (rs *runeScan) zeroWidth(i, size int, r rune) {
 	rs.addInvisible(i, r)
 }
 
+// blankInWord: a Braille blank (U+2800) or a no-break space (U+00A0) between two ASCII word
+// characters joins what reads as two words into one identifier (or splits one). Elsewhere
+// (Braille art, typography) they are ordinary.
+func (rs *runeScan) blankInWord(i int, r rune, size int) {
+	p, n := neighbours(rs.text, i, size)
+	if !isWordRune(p) || !isWordRune(n) {
+		return
+	}
+	if r == 0x2800 {
+		rs.inWord = true
+		rs.addInvisible(i, r)
+		return
+	}
+	rs.hits = append(rs.hits, Hit{Detail: fmt.Sprintf("%s inside %s (it looks like a space but is part of the name)", runeName(r), Quote(wordAround(rs.text, i))), Conf: 0.8, At: i, Kind: KindNBSP})
+}
+
 func (rs *runeScan) addInvisible(i int, r rune) {
 	rs.zw = append(rs.zw, runeName(r))
 	if rs.zwAt < 0 {
@@ -256,6 +294,9 @@ func (rs *runeScan) addInvisible(i int, r rune) {
 // letter extends the current token with a letter at i.
 func (rs *runeScan) letter(i int, r rune) {
 	t := &rs.tok
+	if t.s < 0 && r < utf8.RuneSelf && i > 0 && rs.text[i-1] == '\\' && (i < 2 || rs.text[i-2] != '\\') {
+		return // the letter of an escape (\n, \t) is not part of the word after it: "\nОтвет"
+	}
 	if t.s < 0 {
 		t.s = i
 	}
@@ -327,7 +368,7 @@ func (rs *runeScan) finish() {
 		if rs.inWord {
 			conf = 0.9 // inside an identifier or a word: it changes what the name is
 		}
-		rs.hits = append(rs.hits, Hit{Detail: invisibleDetail(rs.zw, rs.text, rs.zwAt), Conf: conf, At: rs.zwAt})
+		rs.hits = append(rs.hits, Hit{Detail: invisibleDetail(rs.zw, rs.text, rs.zwAt), Conf: conf, At: rs.zwAt, Kind: KindInvisible})
 	}
 }
 
