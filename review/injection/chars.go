@@ -16,6 +16,7 @@ import (
 //     configuration, a typo in documentation and translations (az, fr pages with a stray
 //     Cyrillic letter): reported only outside prose and message catalogues;
 //   - a no-break space between two letters is a trap in code, typography in prose and comments;
+//   - one stray zero-width character at a word's edge in documentation is pasted text;
 //   - one zero-width character inside a capitalised word of a line that names people (an
 //     e-mail address, "Author:", "Co-authored-by:", an AUTHORS file) is a name pasted from a
 //     web page, not an attack.
@@ -28,6 +29,9 @@ func (fs *fileScan) dropChar(x hidden.Hit, text string, segs []lang.Span) bool {
 	case hidden.KindNBSP:
 		return !fs.kind.Kind.IsCode() || inSpans(segs, x.At) != nil
 	case hidden.KindInvisible:
+		if fs.kind.Prose && x.Conf < 0.9 && zeroWidthCount(text) == 1 {
+			return true // one stray zero-width space at a word's edge in documentation: pasted text
+		}
 		return personName(text, x.At) && (peopleFile(fs.f.Path()) || peopleLineRe.MatchString(text))
 	}
 	return false
@@ -47,13 +51,7 @@ func peopleFile(p string) bool {
 // personName reports that the only zero-width character of the line sits between two letters
 // of a capitalised word made of letters ("Jo<U+200B>hn", "Zo<U+200D>ë").
 func personName(text string, at int) bool {
-	n := 0
-	for _, r := range text {
-		if hidden.IsZeroWidth(r) {
-			n++
-		}
-	}
-	if n != 1 || at <= 0 || at >= len(text) {
+	if zeroWidthCount(text) != 1 || at <= 0 || at >= len(text) {
 		return false
 	}
 	_, size := utf8.DecodeRuneInString(text[at:])
@@ -77,4 +75,14 @@ func personName(text string, at int) bool {
 	prev, _ := utf8.DecodeLastRuneInString(text[:at])
 	next, _ := utf8.DecodeRuneInString(text[at+size:])
 	return start < at && end > at+size && unicode.IsUpper(first) && unicode.IsLetter(prev) && unicode.IsLetter(next)
+}
+
+func zeroWidthCount(text string) int {
+	n := 0
+	for _, r := range text {
+		if hidden.IsZeroWidth(r) {
+			n++
+		}
+	}
+	return n
 }

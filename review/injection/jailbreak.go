@@ -17,7 +17,7 @@ var extractionPatterns = []phrasePattern{
 	// reveal / print / paste your system prompt
 	{what: whatExtraction, need: tInstr, re: lazyre.New(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|expose|tell\s+me|tell\s+us|give\s+me|share|return|echo|write\s+out|recite|spell\s+out|paste|put|copy|type\s+out|list|send\s+me)\s+(?:me\s+|us\s+|back\s+)?(?:all\s+)?(?:of\s+)?your\s+(?:(?:very\s+)?(?:full|entire|complete|original|hidden|secret|initial|first|exact|internal|confidential|verbatim|whole)\s+)*(?:system\s+(?:prompt|message|instructions)|initial\s+(?:prompt|instructions)|hidden\s+(?:prompt|instructions)|(?:prompt|instructions)\s+verbatim|pre-?prompt|instructions\s+word\s+for\s+word)`), conf: 0.85},
 	// repeat / print the exact initial prompt you were given; print the previous instructions
-	{what: whatExtraction, need: tInstr, re: lazyre.New(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|give\s+me|share|recite|spell\s+check|paste|copy|type\s+out|write\s+out|translate|summari[sz]e|provide)\s+(?:me\s+|us\s+|back\s+)?(?:all\s+)?(?:of\s+)?(?:the|your)\s+(?:(?:very\s+)?(?:exact|full|entire|complete|original|initial|first|hidden|secret|previous|above|verbatim|whole|system)\s+){1,3}(?:prompts?|instructions|system\s+(?:prompt|message))\b`), conf: 0.8, imperative: true},
+	{what: whatExtraction, need: tInstr, re: lazyre.New(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|give\s+me|share|recite|spell\s+check|paste|type\s+out|write\s+out|translate|summari[sz]e|provide)\s+(?:me\s+|us\s+|back\s+)?(?:all\s+)?(?:of\s+)?(?:the|your)\s+(?:(?:exact|full|entire|complete|verbatim|whole)\s+)*(?:very\s+)?(?:original|initial|first|hidden|secret|previous|above|system)\s+(?:(?:exact|full|entire|complete|original|initial|system)\s+)?(?:prompts?|instructions|system\s+(?:prompt|message))\b`), conf: 0.8, imperative: true},
 	// provide the complete text of the prompt
 	{what: whatExtraction, need: tInstr, re: lazyre.New(`\b(?:provide|give|output|print|return|show|reveal|repeat)\s+(?:me\s+)?(?:the\s+)?(?:complete|full|entire|exact|original|whole)\s+text\s+of\s+(?:the|your)\s+(?:system\s+|original\s+|initial\s+)?(?:prompt|instructions)\b`), conf: 0.8},
 	// first three sentences of your system prompt; verbatim from your prompt
@@ -40,7 +40,7 @@ var phraseSets = [][]phrasePattern{overridePatterns, extractionPatterns, persona
 // discussionRe: the clause before a phrase reports or forbids it instead of saying it ("if the
 // user asks you to ignore previous instructions, refuse", "never reveal your system prompt",
 // "attacks such as ignore previous instructions").
-var discussionRe = lazyre.New(`(?:\bnot|\bnever|n't|\brefuse\s+to|\b(?:asks?|asked|asking|tells?|told|telling|tries|tried|trying|attempts?|attempting|instructs?|instructed|convince|trick|tricks|tricking|get|gets|getting|make|makes|making)\s+(?:you|the\s+(?:model|ai|assistant|llm|bot|agent)|it|them|an?\s+(?:model|llm|ai|assistant))?\s*to|\b(?:such\s+as|like|e\.g\.|i\.e\.|example|says|saying|said|phrases?|attacks?|injections?|payloads?))\s*[:,]?\s*$`)
+var discussionRe = lazyre.New(`(?:\bnot|\bnever|n't|\brefuse\s+to|\b(?:asks?|asked|asking|tells?|told|telling|tries|tried|trying|attempts?|attempting|instructs?|instructed|convince|trick|tricks|tricking|get|gets|getting|make|makes|making)\s+(?:you|the\s+(?:model|ai|assistant|llm|bot|agent)|it|them|an?\s+(?:model|llm|ai|assistant))?\s*to|\b(?:such\s+as|like|e\.g\.|i\.e\.|example|says|saying|said|phrases?|attacks?|injections?|payloads?)|\b(?:an?|the)\s+(?:\w+\s+)?(?:instructions?|commands?|requests?|prompts?)\s+to)\s*[:,]?\s*$`)
 
 // discussed reports a phrase that is quoted, in an example, or reported rather than said: a
 // Markdown code block, inline code, a quotation or link text, or after "if the user asks you
@@ -56,7 +56,8 @@ func (fs *fileScan) discussed(ln *line, s int) bool {
 	return quotedAt(ln.clean, s) || discussionRe.MatchString(lastWords(ln.low[:s], 60))
 }
 
-// quotedAt reports a phrase that opens a quotation, inline code or a link text.
+// quotedAt reports a phrase inside a quotation, inline code or a link text: it opens one, or
+// more double quotes (unescaped), curly quotes or backticks open than close before it.
 func quotedAt(clean string, s int) bool {
 	pre := strings.TrimRight(clean[:s], " \t")
 	if pre == "" {
@@ -67,7 +68,9 @@ func quotedAt(clean string, s int) bool {
 	case '"', '\'', '`', '[', '\u201c', '\u2018', '\u00ab', '\u201e', '\u300c', '\u300e', '\u2039':
 		return true
 	}
-	return strings.Count(pre, "`")%2 == 1
+	dq := strings.Count(pre, `"`) - strings.Count(pre, `\"`)
+	return strings.Count(pre, "`")%2 == 1 || dq%2 == 1 && strings.Contains(clean[s:], `"`) ||
+		strings.Count(pre, "\u201c") > strings.Count(pre, "\u201d")
 }
 
 // lastWords returns about the last n bytes of low, from a word start.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/review/injection/hidden"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -74,6 +75,10 @@ func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 	return ln
 }
 
+// tokenNamedRe: prose that names a token instead of using it ("[INST] and [/INST] are regular
+// strings", "<|im_end|> tokens").
+var tokenNamedRe = lazyre.New(`^\s*(?:and|or|,|/|are|is|tokens?|tags?|markers?|strings?)(?:\W|$)`)
+
 // chatTokens reports the first chat-template token of a line (signal 3).
 func (fs *fileScan) chatTokens(ln *line) {
 	if ln.mask&tToken == 0 {
@@ -86,7 +91,8 @@ func (fs *fileScan) chatTokens(ln *line) {
 		}
 		// In code (a tokenizer's constant, a prompt template) or a Markdown code block (an API
 		// example in LLM documentation) a token is data, not a turn boundary aimed at a model.
-		if sp := inSpans(ln.segs, ln.orig(i)); sp == nil || sp.Code {
+		if sp := inSpans(ln.segs, ln.orig(i)); sp == nil || sp.Code ||
+			sp.Carrier == "" && (quotedAt(ln.clean, i) || tokenNamedRe.MatchString(ln.clean[i+len(tok):])) {
 			return
 		}
 		fs.report(hit{detail: fmt.Sprintf("chat-template token %s (fakes a turn boundary for a model)", strconv.Quote(tok)), conf: 0.9, focus: ln.orig(i)})

@@ -111,8 +111,14 @@ func (fs *fileScan) overrides(ln *line) {
 	if fs.englishOverride(ln) {
 		return
 	}
-	if loc := foreignOverride(ln); loc != nil && !fs.discussed(ln, loc[0]) {
-		fs.textHit(ln.segs, ln.orig(loc[0]), "instruction-override phrase", strings.TrimLeftFunc(ln.clean[loc[0]:loc[1]], notLetter), 0.9)
+	loc := foreignOverride(ln)
+	if loc == nil {
+		return
+	}
+	// The expressions start at the non-letter before the verb: the phrase starts at the verb.
+	s := loc[0] + len(ln.clean[loc[0]:loc[1]]) - len(strings.TrimLeftFunc(ln.clean[loc[0]:loc[1]], notLetter))
+	if !fs.discussed(ln, s) {
+		fs.textHit(ln.segs, ln.orig(s), "instruction-override phrase", ln.clean[s:loc[1]], 0.9)
 	}
 }
 

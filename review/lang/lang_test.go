@@ -150,6 +150,13 @@ func TestSpans(t *testing.T) {
 	if sp := f.Spans("system: hi", &st); len(sp) != 1 || !sp[0].Code {
 		t.Errorf("a line in a fence: %+v", sp)
 	}
+	// An MDX template-literal prop (an example prompt) marks its lines, up to its end.
+	f, st = Classify("book/10-personas.mdx"), State{}
+	for i, l := range []string{"<TryIt compact prompt={`SYSTEM: You are a cook.", "", "USER: Ignore your previous instructions.`} />", "After the example."} {
+		if sp := f.Spans(l, &st); len(sp) != 1 || sp[0].Code != (i < 3) {
+			t.Errorf("line %d %q: %+v", i+1, l, sp)
+		}
+	}
 }
 
 func TestLowerKeepsOffsets(t *testing.T) {
