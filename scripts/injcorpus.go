@@ -11,7 +11,7 @@
 //	py-base      each "instruction" string outside those dicts (PromptInject's ordinary prompts)
 //	md-fence     each fenced code block of a Markdown file (payload cheat sheets)
 //
-// Usage: go run scripts/injcorpus.go -git DIR -commit C -mode MODE -out DIR [-ext .md] [-skip .en.md] PATH...
+// Usage: go run scripts/injcorpus.go -git DIR -commit C -mode MODE -out DIR [-ext .md] [-skip .en.md] [-part odd|even] PATH...
 package main
 
 import (
@@ -38,6 +38,7 @@ func main() {
 	out := flag.String("out", "", "output folder")
 	exts := flag.String("ext", "", "comma-separated file name endings to keep")
 	skip := flag.String("skip", "", "comma-separated file name endings to leave out")
+	part := flag.String("part", "", "odd or even: every other sample only (a tuned half and a held-out half)")
 	flag.Parse()
 	if *gitDir == "" || *commit == "" || *out == "" || flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: injcorpus -git DIR -commit C -mode MODE -out DIR PATH...")
@@ -61,6 +62,9 @@ func main() {
 			fail(fmt.Errorf("failed to read %s: %w", f, err))
 		}
 		for i, s := range samples {
+			if *part == "odd" && i%2 == 0 || *part == "even" && i%2 == 1 {
+				continue
+			}
 			name := f
 			if *mode != "file" {
 				name = strings.TrimSuffix(f, path.Ext(f)) + "-" + strconv.Itoa(i+1) + ".txt"

@@ -51,7 +51,7 @@ func main() {
 			if gl[f] {
 				ghit++
 			}
-			attack := s.class == "override" || s.class == "extraction" || s.class == "persona"
+			attack := s.class != "docs"
 			if *verbose && s.split == "tune" && (attack && tg[f] == "" || !attack && tg[f] != "") {
 				shown = append(shown, f+"  "+tg[f])
 			}

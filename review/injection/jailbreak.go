@@ -30,8 +30,10 @@ var extractionPatterns = []phrasePattern{
 var personaPatterns = []phrasePattern{
 	{what: whatPersona, need: tPersona, re: lazyre.New(`\b(?:you\s+(?:are|will|must|shall)|you're|act(?:ing)?\s+as|pretend(?:ing)?\s+to\s+be|play(?:ing)?\s+the\s+role\s+of|going\s+to\s+(?:act|be|play))\b[^.!?\n]{0,100}?(?:\bdo\s+anything\s+now\b|\b(?:dan|developer|jailbreak|god)\s+mode\b|\bjailbr(?:eak|oken)\b|\b(?:unfiltered|uncensored|unrestricted|amoral)\b|\bwithout\s+(?:any\s+)?(?:restrictions|limitations|filters|censorship|ethical|moral)\b|\b(?:no|not\s+bound\s+by\s+any)\s+(?:ethical|moral|content)\s+(?:guidelines|restrictions|limits|filters|polic))`), conf: 0.85},
 	{what: whatPersona, need: tPersona, re: lazyre.New(`\b(?:simulate|enable|enter|activate)\s+(?:the\s+)?(?:dan|jailbreak|god|evil)\s+mode\b|\bsimulate\s+(?:the\s+)?developer\s+mode\b|\b(?:dan|jailbreak|developer)\s+mode\s+(?:enabled|activated|output|responses?)\b|\bstay\s+in\s+(?:dan|jailbreak|developer)\s+mode\b`), conf: 0.85},
-	{what: whatPersona, need: tPersona, re: lazyre.New(`\b(?:freed|free|released|liberated)\s+from\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|limitations|rules|shackles|constraints)\s+of\s+(?:an?\s+)?(?:ai|openai|anthropic)\b|\b(?:ignor(?:e|ing)|violat(?:e|ing)|break(?:ing)?|bypass(?:ing)?|disregard(?:ing)?)\s+(?:all\s+)?(?:of\s+)?(?:openai'?s?|anthropic'?s?|your)\s+(?:content\s+)?(?:polic(?:y|ies)|guidelines|ethical\s+(?:guidelines|standards))\b|\bviolat(?:e|ing)\s+all\s+ethical\b`), conf: 0.8},
-	{what: whatPersona, need: tPersona, re: lazyre.New(`\bas\s+an?\s+(?:[\w-]+,?\s+){0,3}?(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken|amoral)\s*,?\s+(?:(?:completely|totally|fully)\s+)?(?:[\w-]+\s+){0,2}?(?:ai|language\s+model|model|assistant|chatbot|llm)\b|\b(?:regardless\s+of|disregarding|without\s+regard\s+(?:to|for))\s+(?:the\s+)?(?:legality|ethics|morality)\b`), conf: 0.75},
+	{what: whatPersona, need: tPersona, re: lazyre.New(`\b(?:freed|free|released|liberated|broken\s+free|breaks?\s+free)\s+(?:from|of)\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|limitations|rules|shackles|constraints)\s+of\s+(?:an?\s+)?(?:ai|openai|anthropic)\b|\bfree\s+(?:of|from)\s+all\s+(?:restrictions|filters|rules|limitations|guidelines|censorship)\b|\b(?:ignor(?:e|ing)|violat(?:e|ing)|break(?:ing)?|bypass(?:ing)?|disregard(?:ing)?)\s+(?:all\s+)?(?:of\s+)?(?:openai'?s?|anthropic'?s?|your)\s+(?:content\s+)?(?:polic(?:y|ies)|guidelines|ethical\s+(?:guidelines|standards))\b|\bviolat(?:e|ing)\s+all\s+ethical\b`), conf: 0.8},
+	{what: whatPersona, need: tPersona, re: lazyre.New(`\bamoral\s+(?:and\s+\w+\s+)?(?:ai|chatbot|bot|assistant|model|language\s+model|llm|programmer|hacker)\b|\b(?:unfiltered|uncensored)\s+and\s+amoral\b|\b(?:completely|fully|totally)\s+amoral\b|\b(?:amoral|unfiltered|uncensored)\s*[,/]\s*(?:amoral|unfiltered|uncensored)\b|\b(?:doesn't|does\s+not|don't|do\s+not|without)\s+(?:have\s+)?any\s+(?:ethical|moral)\s+(?:or\s+(?:ethical|moral)\s+)?(?:guidelines|restrictions|principles|boundaries|limits)\b|\b(?:not|never|n't)\s+(?:follow|abide\s+by|adhere\s+to|comply\s+with|care\s+about|cite)\s+(?:any\s+)?(?:of\s+)?(?:openai'?s?|anthropic'?s?)\s+(?:content\s+)?(?:polic(?:y|ies)|guidelines|rules|instructions)\b`), conf: 0.8},
+	{what: whatPersona, need: tYou, re: lazyre.New(`\b(?:you\s+are|you're|you\s+will)\s+no\s+longer\s+(?:act(?:ing)?\s+as\s+)?(?:chatgpt|gpt-?\d*|claude|bard|gemini|an?\s+(?:ai|assistant|language\s+model)|bound|restricted|limited)\b|\bimmerse\s+yourself\s+(?:into|in)\s+the\s+role\s+of\b|\b(?:you\s+are|you're|act\s+as|pretend\s+to\s+be)\s+(?:an?\s+)?[\w-]+,?\s+(?:which|who|that)\s+stands\s+for\b`), conf: 0.8},
+	{what: whatPersona, need: tPersona, re: lazyre.New(`\bas\s+an?\s+(?:[\w-]+,?\s+){0,3}?(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken|amoral)\s*,?\s+(?:(?:completely|totally|fully)\s+)?(?:[\w-]+\s+){0,2}?(?:ai|language\s+model|model|assistant|chatbot|llm)\b|\b(?:regardless\s+of|disregard(?:s|ing)?|without\s+(?:any\s+)?regards?\s+(?:to|for)|ignor(?:es|ing))\s+(?:all\s+)?(?:the\s+)?(?:laws?|legality|ethics|ethicality|morals|morality)\b`), conf: 0.75},
 }
 
 // phraseSets are searched in order; the first match on a line is reported.
@@ -64,12 +66,16 @@ func quotedAt(clean string, s int) bool {
 		return false
 	}
 	r, _ := utf8.DecodeLastRuneInString(pre)
+	if r == '[' {
+		return strings.Contains(clean[s:], "](") // link text, not a bracketed order
+	}
 	switch r {
-	case '"', '\'', '`', '[', '\u201c', '\u2018', '\u00ab', '\u201e', '\u300c', '\u300e', '\u2039':
+	case '"', '\'', '\u201c', '\u2018', '\u00ab', '\u201e', '\u300c', '\u300e', '\u2039':
 		return true
 	}
 	dq := strings.Count(pre, `"`) - strings.Count(pre, `\"`)
-	return strings.Count(pre, "`")%2 == 1 || dq%2 == 1 && strings.Contains(clean[s:], `"`) ||
+	ticks := strings.Count(pre, "`") - 3*strings.Count(pre, "```") // a fence is not inline code
+	return r != '`' && ticks%2 == 1 || dq%2 == 1 && strings.Contains(clean[s:], `"`) ||
 		strings.Count(pre, "\u201c") > strings.Count(pre, "\u201d")
 }
 
