@@ -66,8 +66,11 @@ func quotedAt(clean string, s int) bool {
 		return false
 	}
 	r, _ := utf8.DecodeLastRuneInString(pre)
-	if r == '[' {
+	switch r {
+	case '[':
 		return strings.Contains(clean[s:], "](") // link text, not a bracketed order
+	case '`':
+		return !strings.HasSuffix(pre, "```") // inline code, not a fence
 	}
 	switch r {
 	case '"', '\'', '\u201c', '\u2018', '\u00ab', '\u201e', '\u300c', '\u300e', '\u2039':
@@ -75,7 +78,7 @@ func quotedAt(clean string, s int) bool {
 	}
 	dq := strings.Count(pre, `"`) - strings.Count(pre, `\"`)
 	ticks := strings.Count(pre, "`") - 3*strings.Count(pre, "```") // a fence is not inline code
-	return r != '`' && ticks%2 == 1 || dq%2 == 1 && strings.Contains(clean[s:], `"`) ||
+	return ticks%2 == 1 || dq%2 == 1 && strings.Contains(clean[s:], `"`) ||
 		strings.Count(pre, "\u201c") > strings.Count(pre, "\u201d")
 }
 

@@ -52,7 +52,7 @@ var triggerTable = func() (t [256][]trigger) {
 		"disposiz", "linee")
 	add(tToken, false, "<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<start_of_turn>", "<end_of_turn>")
 	add(tAddr, false, "llm", "language", "gpt", "chatgpt", "claude", "copilot", "gemini", "codex",
-		"devin", "reviewer", "assistant", "model", "agent", "bot", "scanner", "analyzer", "analyser",
+		"devin", "cursor", "windsurf", "cline", "aider", "reviewer", "assistant", "model", "agent", "bot", "scanner", "analyzer", "analyser",
 		"auditor", "a.i.", "automat", "sast", "static", "security")
 	add(tAddr|tRole, true, "ai")
 	add(tRole, false, "system", "assistant", "user", "human")
@@ -62,7 +62,8 @@ var triggerTable = func() (t [256][]trigger) {
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
 		"report", "mention", "raise", "comment", "scan", "analy", "highlight", "point", "lgtm", "looks",
-		"score", "grade", "rating", "benign", "clean", "harmless", "malicious", "non-malicious", "false")
+		"score", "grade", "rating", "benign", "clean", "harmless", "malicious", "non-malicious", "false",
+		"nothing", "skip", "hide", "omit", "conceal", "exclude", "leave out")
 	return t
 }()
 

@@ -60,10 +60,11 @@ func (f *File) Spans(s string, st *State) []Span {
 
 // proseSpans: the whole line, and the hidden carriers in it.
 func proseSpans(s string, st *State) []Span {
+	// A fence line itself is not code: what follows the opening fence is its info string.
+	code := st.fence || st.jsx || strings.Contains(s, "={`")
 	if t := strings.TrimLeft(s, " \t>"); !st.html && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
 		st.fence = !st.fence
 	}
-	code := st.fence || st.jsx || strings.Contains(s, "={`")
 	if !st.fence {
 		st.jsx = jsxTemplate(s, st.jsx)
 	}
