@@ -61,25 +61,32 @@ func main() {
 		if err != nil {
 			fail(fmt.Errorf("failed to read %s: %w", f, err))
 		}
-		for i, s := range samples {
-			if *part == "odd" && i%2 == 0 || *part == "even" && i%2 == 1 {
-				continue
-			}
-			name := f
-			if *mode != "file" {
-				name = strings.TrimSuffix(f, path.Ext(f)) + "-" + strconv.Itoa(i+1) + ".txt"
-			}
-			p := filepath.Join(*out, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				fail(err)
-			}
-			if err := os.WriteFile(p, s, 0o644); err != nil {
-				fail(err)
-			}
-			n++
-		}
+		n += write(*out, f, *mode, *part, samples)
 	}
 	fmt.Println(n)
+}
+
+// write stores the samples of file f (every other one with part) and returns how many.
+func write(out, f, mode, part string, samples [][]byte) int {
+	n := 0
+	for i, s := range samples {
+		if part == "odd" && i%2 == 0 || part == "even" && i%2 == 1 {
+			continue
+		}
+		name := f
+		if mode != "file" {
+			name = strings.TrimSuffix(f, path.Ext(f)) + "-" + strconv.Itoa(i+1) + ".txt"
+		}
+		p := filepath.Join(out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(p, s, 0o644); err != nil {
+			fail(err)
+		}
+		n++
+	}
+	return n
 }
 
 func fail(err error) {

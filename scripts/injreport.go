@@ -36,62 +36,75 @@ func main() {
 	tg := tollgateFiles(*tgPath)
 	gl := gitleaksFiles(*glPath, *root)
 
-	failed := false
 	fmt.Printf("%-22s %-10s %-8s %7s %16s %16s  %s\n", "set", "class", "split", "samples", "tollgate", "gitleaks", "repository@commit")
-	type agg struct{ n, hit int }
 	totals := map[string]*agg{}
 	for _, s := range sets {
-		files := listSamples(*root, s.name)
-		hit, ghit := 0, 0
-		var shown []string
-		for _, f := range files {
-			if tg[f] != "" {
-				hit++
-			}
-			if gl[f] {
-				ghit++
-			}
-			attack := s.class != "docs"
-			if *verbose && s.split == "tune" && (attack && tg[f] == "" || !attack && tg[f] != "") {
-				shown = append(shown, f+"  "+tg[f])
-			}
-		}
-		fmt.Printf("%-22s %-10s %-8s %7d %16s %16s  %s@%.12s\n", s.name, s.class, s.split, len(files),
-			pct(hit, len(files)), pct(ghit, len(files)), s.repo, s.commit)
-		for _, x := range shown {
-			fmt.Println("    ", x)
-		}
+		n, hit := printSet(s, *root, tg, gl, *verbose)
 		key := s.split + " " + group(s.class)
 		if totals[key] == nil {
 			totals[key] = &agg{}
 		}
-		totals[key].n += len(files)
+		totals[key].n += n
 		totals[key].hit += hit
 	}
+	if !goals(totals) {
+		os.Exit(1)
+	}
+}
+
+type agg struct{ n, hit int }
+
+// printSet prints one set's line (and, with verbose, the misses or false flags of a tuned set)
+// and returns its samples and the samples tollgate flagged.
+func printSet(s set, root string, tg map[string]string, gl map[string]bool, verbose bool) (int, int) {
+	files := listSamples(root, s.name)
+	hit, ghit := 0, 0
+	var shown []string
+	attack := s.class != "docs"
+	for _, f := range files {
+		if tg[f] != "" {
+			hit++
+		}
+		if gl[f] {
+			ghit++
+		}
+		if verbose && s.split == "tune" && attack == (tg[f] == "") {
+			shown = append(shown, f+"  "+tg[f])
+		}
+	}
+	fmt.Printf("%-22s %-10s %-8s %7d %16s %16s  %s@%.12s\n", s.name, s.class, s.split, len(files),
+		pct(hit, len(files)), pct(ghit, len(files)), s.repo, s.commit)
+	for _, x := range shown {
+		fmt.Println("    ", x)
+	}
+	return len(files), hit
+}
+
+// goals prints the totals per split and group against the goals and reports whether all are met.
+func goals(totals map[string]*agg) bool {
 	keys := make([]string, 0, len(totals))
 	for k := range totals {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	ok := true
 	for _, k := range keys {
 		a := totals[k]
-		mark := "PASS"
+		mark, goal := "PASS", "<= 3% flagged"
 		switch {
-		case strings.HasSuffix(k, " attack") && a.hit*100 < 80*a.n,
-			strings.HasSuffix(k, " docs") && a.hit*100 > 3*a.n:
-			mark, failed = "FAIL", true
 		case strings.HasSuffix(k, " info"):
-			mark = "INFO"
-		}
-		goal := map[bool]string{true: ">= 80% found", false: "<= 3% flagged"}[strings.HasSuffix(k, " attack")]
-		if strings.HasSuffix(k, " info") {
-			goal = "no goal"
+			mark, goal = "INFO", "no goal"
+		case strings.HasSuffix(k, " attack"):
+			goal = ">= 80% found"
+			if a.hit*100 < 80*a.n {
+				mark, ok = "FAIL", false
+			}
+		case a.hit*100 > 3*a.n:
+			mark, ok = "FAIL", false
 		}
 		fmt.Printf("  %s %-16s %s (%s)\n", mark, k, pct(a.hit, a.n), goal)
 	}
-	if failed {
-		os.Exit(1)
-	}
+	return ok
 }
 
 func group(class string) string {
