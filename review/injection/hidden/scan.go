@@ -1,8 +1,10 @@
 // Package hidden finds the per-line character signals of prompt injection and source-code
 // attacks: Unicode tag characters (hidden text), bidirectional controls (Trojan Source),
-// zero-width and other invisible characters, variation-selector payloads, raw ESC starting a
-// terminal sequence, and identifiers mixing Latin with Cyrillic or Greek lookalike letters
-// (homoglyphs).
+// zero-width and other invisible characters (U+3164, and U+2800 between two word characters),
+// variation-selector payloads and a single selector after a name, raw ESC starting a terminal
+// sequence, a no-break space between two word characters (KindNBSP), and identifiers mixing
+// Latin with Cyrillic or Greek lookalike letters (KindHomoglyph). Hits carry a Kind where the
+// caller must weigh them by file kind (a mixed-script word in a translation is a typo).
 //
 // Guarantees:
 //   - Scan reads one line and nothing else; it keeps no state between calls and is safe for
@@ -11,8 +13,9 @@
 //     control character as <U+XXXX> and an invalid byte as <0xXX>: never raw.
 //   - The exceptions are deliberate and narrow: a BOM at the start of a file, ZWNJ/ZWJ outside
 //     ASCII words, ZWSP between letters of scripts written without spaces, emoji subdivision
-//     flags, ISO-2022 charset switches, lowercase Greek in math, and data lines (invalid UTF-8,
-//     control characters, letters from many Unicode blocks).
+//     flags, ISO-2022 charset switches, lowercase Greek in math, keycap sequences (1, U+FE0F,
+//     U+20E3), the letter of an escape before a word ("\nОтвет"), and data lines (invalid
+//     UTF-8, control characters, letters from many Unicode blocks).
 package hidden
 
 import (
