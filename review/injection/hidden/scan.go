@@ -276,7 +276,7 @@ func (rs *runeScan) zeroWidth(i, size int, r rune) {
 // (Braille art, typography) they are ordinary.
 func (rs *runeScan) blankInWord(i int, r rune, size int) {
 	p, n := neighbours(rs.text, i, size)
-	if !isWordRune(p) || !isWordRune(n) {
+	if !isWordRune(p) || !isWordRune(n) || '0' <= n && n <= '9' { // "page 12" is not a name
 		return
 	}
 	if r == 0x2800 {
