@@ -2,6 +2,8 @@
 # Measures the deterministic scanners on public corpora nobody here wrote: stages each corpus
 # into a scratch repository (never this one), reviews it, prints per-corpus numbers and checks
 # the goals. Usage: scripts/eval.sh [EVAL_DIR]   (default: ../shared/eval beside the checkout)
+# With INJ_CLONES set to a folder of clones (owner+name, see scripts/eval-injection.sh), the
+# prompt-injection sets are measured too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 eval_dir=${1:-${EVAL_DIR:-$root/../shared/eval}}
@@ -58,3 +60,8 @@ go run "$root/scripts/evalreport.go" \
 	-labels "$eval_dir/leaky-repo/LABELS.csv" -leaky "$work/leaky.json" \
 	-trojan "$work/trojan.json" -trojan-files "$(git -C "$work/trojan" ls-files | wc -l)" \
 	-nethttp "$work/nethttp.json"
+
+if [ -n "${INJ_CLONES:-}" ]; then
+	echo "prompt injection (scripts/eval-injection.sh $INJ_CLONES):"
+	"$root/scripts/eval-injection.sh" "$INJ_CLONES" "$work/tollgate"
+fi

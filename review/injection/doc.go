@@ -8,35 +8,54 @@
 // specific shape:
 //   - instruction overrides: a verb (ignore, disregard, forget) *and* an instruction object
 //     (instructions, prompts, rules, guidelines, context), in English and eight other
-//     languages; "ignore the previous value" is not one;
+//     languages, with the published variants ("any previous and following instructions",
+//     "the instructions you got before", "disregard the above", "forget everything you were
+//     told", "from now on you are/act as"); "ignore the previous value" is not one;
+//   - system-prompt extraction ("repeat the words above", "print your instructions
+//     verbatim") and jailbreak personas (DAN-style openers: "do anything now", developer mode,
+//     unfiltered and amoral chatbots, "you are no longer ChatGPT");
+//   - discussion is not an attack: a phrase quoted, in inline code, in link text, in a
+//     Markdown code block or an MDX example prop, or reported ("if the user asks you to",
+//     "never", "such as") is not reported, unless it sits in a hidden carrier;
 //   - fake conversation turns: a role label at the start of a comment or prose line *and* a
 //     model-like turn after it ("system: you are ...", "assistant: Sure, ..."); never code,
-//     YAML keys or an application's {"role": "system"} messages; user/human turns only next
-//     to such a turn;
-//   - chat-template tokens (<|im_start|>, [INST], <<SYS>>): always, lower confidence in code;
-//   - verdict coercion: an addressee that is a model or a review program *and* a verdict;
+//     YAML keys or an application's {"role": "system"} messages, never a transcript in a
+//     Markdown code block; user/human turns only next to such a turn;
+//   - chat-template tokens (<|im_start|>, [INST], <<SYS>>) in comments and prose; in code (a
+//     tokenizer's constant), a Markdown code block (an API example), inline code or named in
+//     prose ("[INST] and [/INST] are strings") they are data;
+//   - verdict coercion: an addressee that is a model, a coding agent (Copilot, Claude, Cursor,
+//     the agent) or a review program *and* a verdict (approve, skip, hide, report nothing);
 //   - hidden carriers (HTML and Markdown comments, JSON comment fields, hidden elements)
 //     raise the confidence of the above;
 //   - characters: Unicode tag characters (except emoji subdivision flags), bidi controls,
 //     zero-width characters (except a BOM at the start of the file, ZWNJ/ZWJ outside ASCII
 //     words, ZWSP between letters of scripts written without spaces), variation-selector
-//     payloads, raw ESC that starts a terminal sequence, and identifiers mixing ASCII letters
-//     with Cyrillic (or with Greek letters drawn like Latin ones);
+//     payloads, a single variation selector after a name, U+2800, U+3164 or (in code, outside
+//     comments) U+00A0 inside a name, raw ESC that starts a terminal sequence, and identifiers
+//     mixing ASCII letters with Cyrillic (or with Greek letters drawn like Latin ones) in code
+//     and configuration (not in prose or translations, where scripts mix by design); one
+//     zero-width character in a person's name (a line with an e-mail address, "Author:", an
+//     AUTHORS file) or one stray at a word's edge in documentation is not reported;
 //   - agent instruction files (CLAUDE.md, AGENTS.md, .cursorrules, mcp.json, ...): commands
-//     that run unseen code, reach the network with data, touch credentials or switch checks
-//     off, and new MCP server commands; ordinary development guidance is not reported.
+//     that run unseen code, run a script or fetch a URL before answering, reach the network
+//     with data, read credential stores or move credentials somewhere, or switch checks off,
+//     and new MCP server commands; ordinary development guidance ("read credentials from
+//     .env", "show an error for invalid credentials") is not reported.
 //
 // Speed: the character checks run only on lines with non-ASCII bytes or ESC; one pass over the
-// lowercased line finds trigger words, and a regular expression runs only when its words are
-// there (on lines past 4 KiB, only in windows around them). Expressions are compiled once.
+// lowercased line finds trigger words, and a regular expression runs only when its words (and
+// its gate words) are there (on lines past 4 KiB, only in windows around them). Expressions
+// are compiled once.
 //
 // Inline `tollgate:allow` markers are deliberately not honoured here: the text under review is
 // the attacker's text, and it could carry the marker itself.
 //
 // Layout, by signal: scanner.go (the per-file and per-hunk loops, one finding per line),
 // line.go (the per-line scan), triggers.go (trigger words and windowed search), override.go
-// (instruction overrides), turns.go (fake conversation turns, chat-template tokens),
-// verdict.go (verdict coercion), agent.go (agent instruction files), carriers.go (hidden
+// (instruction overrides), jailbreak.go (extraction, personas, what counts as discussion),
+// chars.go (character hits weighed by file kind), turns.go (fake conversation turns,
+// chat-template tokens), verdict.go (verdict coercion), agent.go (agent instruction files), carriers.go (hidden
 // carriers raise confidence), evidence.go (evidence rendering); the character signals are in
 // package hidden. Files are classified, and comments found, by package lang.
 package injection

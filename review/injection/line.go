@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/review/injection/hidden"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -52,6 +53,9 @@ func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
 func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 	h := hidden.Scan(text, fs.cur.line == 1)
 	for _, x := range h.Hits {
+		if fs.dropChar(x, text, segs) {
+			continue
+		}
 		fs.report(hit{detail: x.Detail, conf: x.Conf, focus: x.At})
 	}
 	fs.lower = lang.AppendLower(fs.lower[:0], h.Clean)
@@ -71,6 +75,10 @@ func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 	return ln
 }
 
+// tokenNamedRe: prose that names a token instead of using it ("[INST] and [/INST] are regular
+// strings", "<|im_end|> tokens").
+var tokenNamedRe = lazyre.New(`^\s*(?:and|or|,|/|are|is|tokens?|tags?|markers?|strings?)(?:\W|$)`)
+
 // chatTokens reports the first chat-template token of a line (signal 3).
 func (fs *fileScan) chatTokens(ln *line) {
 	if ln.mask&tToken == 0 {
@@ -81,15 +89,13 @@ func (fs *fileScan) chatTokens(ln *line) {
 		if i < 0 {
 			continue
 		}
-		conf := 0.9
-		where := ""
-		switch sp := inSpans(ln.segs, ln.orig(i)); {
-		case sp == nil:
-			conf, where = 0.6, " in code"
-		case sp.Code:
-			conf, where = 0.5, " in a code block"
+		// In code (a tokenizer's constant, a prompt template) or a Markdown code block (an API
+		// example in LLM documentation) a token is data, not a turn boundary aimed at a model.
+		if sp := inSpans(ln.segs, ln.orig(i)); sp == nil || sp.Code ||
+			sp.Carrier == "" && (quotedAt(ln.clean, i) || tokenNamedRe.MatchString(ln.clean[i+len(tok):])) {
+			return
 		}
-		fs.report(hit{detail: fmt.Sprintf("chat-template token %s%s (fakes a turn boundary for a model)", strconv.Quote(tok), where), conf: conf, focus: ln.orig(i)})
+		fs.report(hit{detail: fmt.Sprintf("chat-template token %s (fakes a turn boundary for a model)", strconv.Quote(tok)), conf: 0.9, focus: ln.orig(i)})
 		return
 	}
 }

@@ -1,6 +1,7 @@
 package injection
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 
@@ -8,7 +9,9 @@ import (
 )
 
 type phrasePattern struct {
-	need       uint32 // every one of these trigger families must be present
+	what       string     // what the message calls it; "" is an instruction-override phrase
+	need       uint32     // every one of these trigger families must be present
+	gate       [][]string // and, from each group, one of these words (cheap before a regular expression)
 	re         *lazyre.RE
 	conf       float64
 	imperative bool       // the verb must start a clause ("override your rules", not "you can override your rules")
@@ -20,20 +23,26 @@ type phrasePattern struct {
 var newInstrFollowRe = lazyre.New(`^\s*(?:\S+\s+){0,3}?(?:you\b|your\b|ignore|disregard|forget|reply|respond|answer|output|print|reveal|approve|always|never|do\s+not|don't|from\s+now\s+on|act\s+as|pretend|say|return|mark|report|classify|treat|only)`)
 
 var overridePatterns = []phrasePattern{
-	// ignore/disregard/forget (all) (the) previous/prior/above instructions ...
-	{need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,3}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
+	// ignore/disregard/forget (all) (the) previous/prior/above (and following) instructions ...
+	{gate: [][]string{{"previous", "prior", "preceding", "above", "earlier", "former", "foregoing", "original", "initial", "aforementioned", "old"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|and|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,4}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+(?:(?:and|or|&|/)\s*(?:following|subsequent|future|later|next|other)\s+)?){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|inputs?|conversations?|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
 	// ... your instructions / your system prompt
-	{need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
-	{need: tOverride, re: lazyre.New(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
-	// ignore everything above
-	{need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
+	{gate: [][]string{{"your"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
+	// ignore all the instructions you got before
+	{gate: [][]string{{"before", "earlier", "previous", "so far", "until now", "above", "prior"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+|any\s+)?(?:instructions|rules|guidelines|directions|directives|prompts?)\s+(?:previously\s+(?:given|provided|received)(?:\s+to\s+you)?\b|(?:that\s+)?(?:you(?:'ve)?\s+(?:got|received|were\s+given|have\s+been\s+given|have\s+received|had|have)|(?:given|provided|received|sent)(?:\s+to\s+you)?)(?:\s+\w+){0,2}?\s+(?:before|earlier|previously|so\s+far|until\s+now|above|prior)\b)`), conf: 0.9},
+	{gate: [][]string{{"your"}}, need: tOverride, re: lazyre.New(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
+	// ignore everything above; disregard the above; ignore all text before this
+	{gate: [][]string{{"everything", "anything", "all "}, {"above", "before", "previous", "so far"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
+	{gate: [][]string{{"above", "preceding", "foregoing", "before"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?the\s+(?:above|preceding|foregoing)\s*(?:[.,;:!)"'\]]|$|and\b)|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:text|content|input|words)\s+(?:before|above)\s+(?:this|here)\b`), conf: 0.8, imperative: true},
+	// forget everything you were told / I said before
+	{gate: [][]string{{"forget"}}, need: tIgnore, re: lazyre.New(`\bforget\s+(?:about\s+)?(?:everything|all|anything)\s+(?:(?:you(?:'ve|\s+have)?\s+(?:been\s+told|were\s+told|were\s+given|got)|(?:that\s+)?(?:i|we)\s+(?:said|told\s+you|wrote|gave\s+you))(?:\s+(?:before|above|so\s+far|until\s+now|previously|earlier))?|(?:above|before|prior|previously|so\s+far|up\s+to\s+(?:now|this\s+point)))\b`), conf: 0.85},
 	// you are now ...
-	{need: tYou | tNow, re: lazyre.New(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
+	{gate: [][]string{{"you are now", "you're now"}}, need: tYou | tNow, re: lazyre.New(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
+	// from now on you are / act as ...
+	{gate: [][]string{{"from now on"}}, need: tNow, re: lazyre.New(`\bfrom\s+now\s+on\b,?\s+(?:you(?:'re|\s+are)\s+(?:going\s+to\s+|gonna\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|be\s+(?:a|an|my)\s|an?\s|no\s+longer|free|now\b|in\s|(?:called\s+|named\s+)?[\w-]+\s*[.,!])|you\s+(?:will|shall|must|should|can)\s+(?:now\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|only|always|never|ignore|forget|no\s+longer|refer\s+to\s+yourself)|(?:act|pretend|respond|answer|reply|behave|speak|talk)\s+(?:as|like|only|in\s+character)|your\s+(?:new\s+)?(?:name|role|persona|instructions)\s+(?:is|are)\b)`), conf: 0.8},
 	// new instructions:
-	{need: tInstr, re: lazyre.New(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
-	// reveal / print your system prompt
-	{need: tInstr, re: lazyre.New(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|expose|tell\s+me|tell\s+us|give\s+me|share|return|echo|write\s+out|recite|spell\s+out)\s+(?:me\s+|us\s+)?(?:all\s+)?(?:of\s+)?your\s+(?:(?:full|entire|complete|original|hidden|secret|initial|exact|internal|confidential|verbatim)\s+)*(?:system\s+(?:prompt|message|instructions)|initial\s+(?:prompt|instructions)|hidden\s+(?:prompt|instructions)|(?:prompt|instructions)\s+verbatim|pre-?prompt|instructions\s+word\s+for\s+word)`), conf: 0.85},
-	{need: tRepeat, re: lazyre.New(`\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|instructions)\s+above\b`), conf: 0.75},
+	{gate: [][]string{{":"}}, need: tInstr, re: lazyre.New(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
+	// STOP EVERYTHING!!! NOW!!! JUST PRINT "..."
+	{gate: [][]string{{"stop everything"}}, need: tNow, re: lazyre.New(`\bstop\s+everything\W+(?:now\W+)?just\s+(?:print|say|output|write|respond)\b`), conf: 0.75},
 }
 
 // imperativeAt reports whether the verb at i starts a clause (an order, not a description).
@@ -104,27 +113,53 @@ func (fs *fileScan) overrides(ln *line) {
 	if fs.englishOverride(ln) {
 		return
 	}
-	if loc := foreignOverride(ln); loc != nil {
-		fs.textHit(ln.segs, ln.orig(loc[0]), "instruction-override phrase", strings.TrimLeftFunc(ln.clean[loc[0]:loc[1]], notLetter), 0.9)
+	loc := foreignOverride(ln)
+	if loc == nil {
+		return
+	}
+	// The expressions start at the non-letter before the verb: the phrase starts at the verb.
+	s := loc[0] + len(ln.clean[loc[0]:loc[1]]) - len(strings.TrimLeftFunc(ln.clean[loc[0]:loc[1]], notLetter))
+	if !fs.discussed(ln, s) {
+		fs.textHit(ln.segs, ln.orig(s), "instruction-override phrase", ln.clean[s:loc[1]], 0.9)
 	}
 }
 
 func (fs *fileScan) englishOverride(ln *line) bool {
-	if ln.mask&(tIgnore|tOverride|tYou|tInstr|tRepeat) == 0 {
+	if ln.mask&(tIgnore|tOverride|tYou|tNow|tInstr|tRepeat|tPersona) == 0 {
 		return false
 	}
-	for _, p := range overridePatterns {
-		if ln.mask&p.need != p.need {
-			continue
+	for _, set := range phraseSets {
+		for i := range set {
+			if fs.phrase(ln, &set[i]) {
+				return true
+			}
 		}
-		loc := ln.sr.find(p.re, p.need&^tNow)
-		if loc == nil || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) {
-			continue
-		}
-		fs.textHit(ln.segs, ln.orig(loc[0]), "instruction-override phrase", ln.clean[loc[0]:loc[1]], p.conf)
-		return true
 	}
 	return false
+}
+
+// phrase reports the pattern's phrase on the line, unless it is discussed rather than said.
+func (fs *fileScan) phrase(ln *line, p *phrasePattern) bool {
+	if ln.mask&p.need != p.need || !gatesMet(ln.low, p.gate) {
+		return false
+	}
+	// Long lines are searched around the pattern's words; "now" is too common a word to window
+	// on unless it is the only one.
+	fam := p.need &^ tNow
+	if fam == 0 {
+		fam = p.need
+	}
+	loc := ln.sr.find(p.re, fam)
+	if loc == nil || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) ||
+		fs.discussed(ln, loc[0]) {
+		return false
+	}
+	what := p.what
+	if what == "" {
+		what = "instruction-override phrase"
+	}
+	fs.textHit(ln.segs, ln.orig(loc[0]), what, ln.clean[loc[0]:loc[1]], p.conf)
+	return true
 }
 
 func foreignOverride(ln *line) []int {
@@ -147,3 +182,22 @@ func foreignOverride(ln *line) []int {
 }
 
 func notLetter(r rune) bool { return !unicode.IsLetter(r) }
+
+// gatesMet reports whether low holds a word of each gate group.
+func gatesMet(low []byte, gate [][]string) bool {
+	for _, g := range gate {
+		if !containsAnyBytes(low, g) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAnyBytes(low []byte, words []string) bool {
+	for _, w := range words {
+		if bytes.Contains(low, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}

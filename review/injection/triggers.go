@@ -22,6 +22,7 @@ const (
 	tRole                           // a role label: system, assistant, user, human, ai
 	tForeignNoun                    // "instructions", "reglas", "Anweisungen" ... in ASCII or Latin script
 	tVerdict                        // a word every verdict phrase needs: approve, safe, findings ...
+	tPersona                        // jailbreak persona words: mode, jailbreak, unfiltered, legality ...
 )
 
 type trigger struct {
@@ -51,15 +52,18 @@ var triggerTable = func() (t [256][]trigger) {
 		"disposiz", "linee")
 	add(tToken, false, "<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<start_of_turn>", "<end_of_turn>")
 	add(tAddr, false, "llm", "language", "gpt", "chatgpt", "claude", "copilot", "gemini", "codex",
-		"devin", "reviewer", "assistant", "model", "agent", "bot", "scanner", "analyzer", "analyser",
+		"devin", "cursor", "windsurf", "cline", "aider", "reviewer", "assistant", "model", "agent", "bot", "scanner", "analyzer", "analyser",
 		"auditor", "a.i.", "automat", "sast", "static", "security")
 	add(tAddr|tRole, true, "ai")
 	add(tRole, false, "system", "assistant", "user", "human")
+	add(tPersona, false, "mode", "jailbr", "unfilter", "uncensor", "unrestrict", "unlimited", "amoral",
+		"legality", "ethic", "moral", "confines", "openai", "anthropic", "content polic", "stands for")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
 		"report", "mention", "raise", "comment", "scan", "analy", "highlight", "point", "lgtm", "looks",
-		"score", "grade", "rating", "benign", "clean", "harmless", "malicious", "non-malicious", "false")
+		"score", "grade", "rating", "benign", "clean", "harmless", "malicious", "non-malicious", "false",
+		"nothing", "skip", "hide", "omit", "conceal", "exclude", "leave out")
 	return t
 }()
 
@@ -69,7 +73,7 @@ func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <=
 func triggers(low []byte) uint32 { return triggerScan(low, nil) }
 
 const (
-	nFamilies = 12
+	nFamilies = 13
 	// longLine: past this length, regular expressions run only in windows around the trigger
 	// words they need (minified files hold 100 KB lines with a handful of trigger words).
 	longLine  = 4096

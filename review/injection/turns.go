@@ -42,12 +42,9 @@ func (fs *fileScan) roleTurn(seg string, low []byte, sp lang.Span, next string, 
 	if at > len(fs.cur.text) {
 		at = base
 	}
-	where, conf := "", 0.8
-	switch {
-	case sp.Carrier != "":
-		where, conf = " inside "+sp.Carrier+" (hidden when rendered)", 0.95
-	case sp.Code:
-		where, conf = " in a code block", 0.5
+	where, conf, example := turnPlace(sp)
+	if example {
+		return false
 	}
 	lc := lang.LowerASCII(content)
 	switch lang.LowerASCII(label) {
@@ -76,6 +73,18 @@ func (fs *fileScan) roleTurn(seg string, low []byte, sp lang.Span, next string, 
 		conf:   conf, focus: at,
 	})
 	return true
+}
+
+// turnPlace: a turn in a hidden carrier is trusted more; a transcript in a Markdown code block
+// is an example (LLM documentation), not a turn.
+func turnPlace(sp lang.Span) (where string, conf float64, example bool) {
+	switch {
+	case sp.Carrier != "":
+		return " inside " + sp.Carrier + " (hidden when rendered)", 0.95, false
+	case sp.Code:
+		return "", 0, true
+	}
+	return "", 0.8, false
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import (
 // "auditors" alone are people ("Reviewers: please approve the PR only after CI is green");
 // they count as addressees only as AI/automated reviewers, or inside a hidden carrier.
 const (
-	addrNames  = `ai|a\.i\.|llms?|(?:large\s+)?language\s+models?|chatgpt|gpt(?:-?[0-9][\w.-]*)?|claude|copilot|gemini|codex|devin`
+	addrNames  = `ai|a\.i\.|llms?|(?:large\s+)?language\s+models?|chatgpt|gpt(?:-?[0-9][\w.-]*)?|claude|copilot|gemini|codex|devin|cursor|windsurf|cline|aider`
 	addrRoles  = `assistants?|models?|agents?|bots?|scanners?|analy[sz]ers?`
 	humanRoles = `reviewers?|auditors?`
 	aiQual     = `ai|llm|gpt|automated|automatic|sast`
@@ -58,6 +58,9 @@ var verdictOrderRe = lazyre.New(strings.Join([]string{
 	`\b(?:ignore|skip|overlook|disregard)\s+(?:the\s+)?security\s+(?:issues|vulnerabilit(?:y|ies)|findings|problems|warnings|concerns|risks|bugs)\b`,
 	`\b(?:respond|reply|say|output|answer|return|write|print)\s+(?:with\s+)?(?:only\s+)?["'\x60]?(?:lgtm|looks\s+good|approved|no\s+issues|no\s+findings|\{\s*"findings"\s*:\s*\[\s*\]\s*\})`,
 	`\b(?:give|assign|rate)\s+(?:this|it)\s+(?:a\s+)?(?:passing|clean|perfect|high|good)\s+(?:score|grade|rating|review)\b`,
+	`\breport\s+nothing\b|\bskip\s+(?:this|these)\s+(?:file|files|change|changes|diff|commit|function|module|pr|pull\s+request)\b`,
+	`\b(?:skip|bypass|omit)\s+(?:the\s+|your\s+)?(?:security\s+)?(?:review|scan|audit|analysis|checks?)\s+(?:of|for|on)\s+(?:this|these|the)\b`,
+	`\b(?:hide|omit|conceal|leave\s+out|exclude)\s+(?:this|these|the|it|them|any)\s+(?:[\w-]+\s+){0,2}?(?:changes?|lines?|code|file|diff|commit|findings?|issues?)?\s*(?:from|in|out\s+of)\s+(?:the\s+|your\s+)?(?:summary|review|report|output|response|findings|description|answer)\b`,
 	`\b(?:classify|treat|consider|label|categori[sz]e|regard)\s+(?:this|it|the\s+code|this\s+[\w-]+)\s+as\s+(?:safe|benign|secure|trusted|clean|harmless|approved|non-?malicious|false\s+positives?)\b`,
 }, "|"))
 

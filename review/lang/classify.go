@@ -21,6 +21,9 @@ type File struct {
 	// AgentConfig is "" or what a "command" key of an agent configuration starts: "an MCP
 	// server" or "an agent hook".
 	AgentConfig string
+	// Translation: a message catalogue (.po, .xliff, .strings, .resx, .arb, or a file under a
+	// locales/, i18n/, l10n/ or translations/ folder), where scripts mix by design.
+	Translation bool
 }
 
 // Extension families of the files of no known kind, by comment syntax.
@@ -49,7 +52,20 @@ var (
 		"rkt", "ini", "reg")
 	pctExts = setOf("tex", "sty", "cls", "bib", "erl", "hrl", "mat")
 	vbExts  = setOf("vb", "vbs", "bas")
+
+	translationExts = setOf("po", "pot", "mo", "xliff", "xlf", "strings", "stringsdict", "resx",
+		"resw", "arb", "ftl", "lproj")
+	translationDirs = []string{"/locale/", "/locales/", "/i18n/", "/l10n/", "/translations/", "/lang/", "/langs/"}
 )
+
+func translationDir(dirs string) bool {
+	for _, d := range translationDirs {
+		if strings.Contains(dirs, d) {
+			return true
+		}
+	}
+	return strings.Contains(dirs, ".lproj/")
+}
 
 func setOf(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))
@@ -94,6 +110,7 @@ func Classify(p string) File {
 	f.Prose = proseExts[n.ext] || proseNames[n.base] || proseNames[n.noExt] && n.ext == "" ||
 		f.Kind.IsProse() || f.Kind == XML
 	f.JSON = jsonExts[n.ext]
+	f.Translation = translationExts[n.ext] || translationDir(n.dirs)
 	f.Syntax = f.Kind.Syntax()
 	if f.Kind == Other {
 		f.Syntax = familySyntax(n)

@@ -31,6 +31,7 @@ type State struct {
 	triple    string // inside """ or '''
 	tripleDoc bool   // ... and it is a docstring (prose), not a string literal (a prompt template)
 	fence     bool   // inside a Markdown fenced code block
+	jsx       bool   // inside an MDX template-literal prop (prompt={`...`}): an example
 }
 
 var (
@@ -59,10 +60,15 @@ func (f *File) Spans(s string, st *State) []Span {
 
 // proseSpans: the whole line, and the hidden carriers in it.
 func proseSpans(s string, st *State) []Span {
+	// A fence line itself is not code: what follows the opening fence is its info string.
+	code := st.fence || st.jsx || strings.Contains(s, "={`")
 	if t := strings.TrimLeft(s, " \t>"); !st.html && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
 		st.fence = !st.fence
 	}
-	out := []Span{{0, len(s), "", st.fence}}
+	if !st.fence {
+		st.jsx = jsxTemplate(s, st.jsx)
+	}
+	out := []Span{{0, len(s), "", code}}
 	out = htmlSpans(s, st, out, true)
 	if strings.Contains(s, "]:") {
 		if m := mdCommentRe.FindStringSubmatchIndex(LowerASCII(s)); m != nil {
@@ -75,6 +81,16 @@ func proseSpans(s string, st *State) []Span {
 		}
 	}
 	return out
+}
+
+// jsxTemplate reports whether an MDX template-literal prop (<TryIt prompt={`...`} />, the way
+// MDX documentation shows example prompts) is open after line s; in says it was open before.
+func jsxTemplate(s string, in bool) bool {
+	if in {
+		return !strings.Contains(s, "`}")
+	}
+	i := strings.LastIndex(s, "={`")
+	return i >= 0 && !strings.Contains(s[i+3:], "`")
 }
 
 // htmlSpans adds the contents of HTML comments; with multi, a comment may span lines.

@@ -34,7 +34,8 @@ func TestScan(t *testing.T) {
 // FuzzScan: the clean text maps back into the line, offsets are in range, and no message
 // shows a hidden character raw.
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{"x := say\u041Dello()", "\u202Eabc\u2066", "a\U000E0068\U000E0069b", "\x1b]8;;http://x\x07", "\xff\xfe\x1b[2K", "ｉｇｎｏｒｅ\uFE0F\uFE01\uFE02\uFE03\uFE04"} {
+	for _, s := range []string{"x := say\u041Dello()", "\u202Eabc\u2066", "a\U000E0068\U000E0069b", "\x1b]8;;http://x\x07", "\xff\xfe\x1b[2K", "ｉｇｎｏｒｅ\uFE0F\uFE01\uFE02\uFE03\uFE04",
+		"isAdmin\uFE0F", "1\uFE0F\u20E3", "is\u2800admin", "check\u00A0Admin", "\\n\u041E\u0442", "\u3164=1"} {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, text string, first bool) {
@@ -49,8 +50,39 @@ func FuzzScan(f *testing.F) {
 		}
 		for _, h := range l.Hits {
 			checkHit(t, h, text)
+			if h.Kind != "" && h.Kind != KindHomoglyph && h.Kind != KindNBSP && h.Kind != KindInvisible {
+				t.Fatalf("unknown kind %q", h.Kind)
+			}
 		}
 	})
+}
+
+func TestScanSingleCharacters(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want string // "" means no hit
+		kind HitKind
+	}{
+		{"if (isAdmin\uFE0F) {", "VARIATION SELECTOR-16", ""},
+		{"x := v\uFE0E + 1", "VARIATION SELECTOR-15", ""},
+		{"def is\u2800admin():", "BRAILLE PATTERN BLANK", KindInvisible},
+		{"func check\u00A0Admin()", "NO-BREAK SPACE", KindNBSP},
+		{"const \u3164 = 1", "HANGUL FILLER", KindInvisible},
+		{"s := say\u041Dello()", "Cyrillic", KindHomoglyph},
+		{"Step 1\uFE0F\u20E3 done", "", ""},
+		{"ok \u2714\uFE0F", "", ""},
+		{"\u2800\u2800\u28FF logo", "", ""},
+		{"voir page\u00A012 : \u00AB\u00A0mot\u00A0\u00BB", "", ""},
+		{`s = "\n\u041E\u0442\u0432\u0435\u0442"`, "", ""},
+	} {
+		l := Scan(c.text, false)
+		switch {
+		case c.want == "" && len(l.Hits) != 0:
+			t.Errorf("%q: unexpected hits %+v", c.text, l.Hits)
+		case c.want != "" && (len(l.Hits) != 1 || !strings.Contains(l.Hits[0].Detail, c.want) || l.Hits[0].Kind != c.kind):
+			t.Errorf("%q: hits %+v, want one %q of kind %q", c.text, l.Hits, c.want, c.kind)
+		}
+	}
 }
 
 func checkHit(t *testing.T, h Hit, text string) {

@@ -33,7 +33,7 @@ func homoglyph(tok string, at int, cyrillic bool) Hit {
 		detail += ": it reads like " + Quote(reads.String())
 		conf = 0.9
 	}
-	return Hit{Detail: detail, Conf: conf, At: at}
+	return Hit{Detail: detail, Conf: conf, At: at, Kind: KindHomoglyph}
 }
 
 // lookalikeOf returns the Latin letter r is drawn like, or r itself and false.

@@ -1,8 +1,10 @@
 // Package hidden finds the per-line character signals of prompt injection and source-code
 // attacks: Unicode tag characters (hidden text), bidirectional controls (Trojan Source),
-// zero-width and other invisible characters, variation-selector payloads, raw ESC starting a
-// terminal sequence, and identifiers mixing Latin with Cyrillic or Greek lookalike letters
-// (homoglyphs).
+// zero-width and other invisible characters (U+3164, and U+2800 between two word characters),
+// variation-selector payloads and a single selector after a name, raw ESC starting a terminal
+// sequence, a no-break space between two word characters (KindNBSP), and identifiers mixing
+// Latin with Cyrillic or Greek lookalike letters (KindHomoglyph). Hits carry a Kind where the
+// caller must weigh them by file kind (a mixed-script word in a translation is a typo).
 //
 // Guarantees:
 //   - Scan reads one line and nothing else; it keeps no state between calls and is safe for
@@ -11,11 +13,13 @@
 //     control character as <U+XXXX> and an invalid byte as <0xXX>: never raw.
 //   - The exceptions are deliberate and narrow: a BOM at the start of a file, ZWNJ/ZWJ outside
 //     ASCII words, ZWSP between letters of scripts written without spaces, emoji subdivision
-//     flags, ISO-2022 charset switches, lowercase Greek in math, and data lines (invalid UTF-8,
-//     control characters, letters from many Unicode blocks).
+//     flags, ISO-2022 charset switches, lowercase Greek in math, keycap sequences (1, U+FE0F,
+//     U+20E3), the letter of an escape before a word ("\nОтвет"), and data lines (invalid
+//     UTF-8, control characters, letters from many Unicode blocks).
 package hidden
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,7 +30,20 @@ type Hit struct {
 	Detail string  // what was found, every hidden character rendered visible
 	Conf   float64 // confidence, 0-1
 	At     int     // byte offset in the line the evidence should show
+	Kind   HitKind // the signals a caller may weigh by file kind; "" for the others
 }
+
+// HitKind names the signals whose weight depends on where the line is: a mixed-script word is
+// a homoglyph attack in an identifier but a typo in a translation, and a no-break space
+// between two letters is a trap in code but typography in prose.
+type HitKind string
+
+// The kinds a caller may drop outside code.
+const (
+	KindHomoglyph HitKind = "homoglyph"
+	KindNBSP      HitKind = "nbsp"
+	KindInvisible HitKind = "invisible" // zero-width and filler characters
+)
 
 // Line is what Scan found on a line.
 type Line struct {
@@ -159,6 +176,9 @@ func (rs *runeScan) char(i int, r rune, size int) {
 		rs.flush(i)
 	case r == 0x3164 || r == 0xFFA0:
 		rs.addInvisible(i, r)
+	case r == 0x2800 || r == 0xA0:
+		rs.blankInWord(i, r, size)
+		rs.flush(i)
 	case r == 0x1b:
 		rs.esc = true
 	case r == utf8.RuneError && size == 1:
@@ -229,8 +249,13 @@ func (rs *runeScan) variation(i int) int {
 		n++
 		j += s2
 	}
-	if n >= 4 {
+	switch {
+	case n >= 4:
 		rs.hits = append(rs.hits, Hit{Detail: variationDetail(n, payload), Conf: 0.85, At: i})
+	case isWordRune(rs.prevR) && !strings.HasPrefix(rs.text[j:], "\u20E3"):
+		// A selector has nothing to select on an ASCII letter or digit (a keycap "1️⃣" has its
+		// U+20E3 next): after a name it makes a second, different-looking-alike name.
+		rs.hits = append(rs.hits, Hit{Detail: fmt.Sprintf("variation selector %s after %s (an invisible character that changes the name)", runeName([]rune(rs.text[i:j])[0]), Quote(wordAround(rs.text, i))), Conf: 0.85, At: i})
 	}
 	rs.hidden = true
 	return j
@@ -246,6 +271,22 @@ func (rs *runeScan) zeroWidth(i, size int, r rune) {
 	rs.addInvisible(i, r)
 }
 
+// blankInWord: a Braille blank (U+2800) or a no-break space (U+00A0) between two ASCII word
+// characters joins what reads as two words into one identifier (or splits one). Elsewhere
+// (Braille art, typography) they are ordinary.
+func (rs *runeScan) blankInWord(i int, r rune, size int) {
+	p, n := neighbours(rs.text, i, size)
+	if !isWordRune(p) || !isWordRune(n) || '0' <= n && n <= '9' { // "page 12" is not a name
+		return
+	}
+	if r == 0x2800 {
+		rs.inWord = true
+		rs.addInvisible(i, r)
+		return
+	}
+	rs.hits = append(rs.hits, Hit{Detail: fmt.Sprintf("%s inside %s (it looks like a space but is part of the name)", runeName(r), Quote(wordAround(rs.text, i))), Conf: 0.8, At: i, Kind: KindNBSP})
+}
+
 func (rs *runeScan) addInvisible(i int, r rune) {
 	rs.zw = append(rs.zw, runeName(r))
 	if rs.zwAt < 0 {
@@ -256,6 +297,9 @@ func (rs *runeScan) addInvisible(i int, r rune) {
 // letter extends the current token with a letter at i.
 func (rs *runeScan) letter(i int, r rune) {
 	t := &rs.tok
+	if t.s < 0 && r < utf8.RuneSelf && i > 0 && rs.text[i-1] == '\\' && (i < 2 || rs.text[i-2] != '\\') {
+		return // the letter of an escape (\n, \t) is not part of the word after it: "\nОтвет"
+	}
 	if t.s < 0 {
 		t.s = i
 	}
@@ -327,7 +371,7 @@ func (rs *runeScan) finish() {
 		if rs.inWord {
 			conf = 0.9 // inside an identifier or a word: it changes what the name is
 		}
-		rs.hits = append(rs.hits, Hit{Detail: invisibleDetail(rs.zw, rs.text, rs.zwAt), Conf: conf, At: rs.zwAt})
+		rs.hits = append(rs.hits, Hit{Detail: invisibleDetail(rs.zw, rs.text, rs.zwAt), Conf: conf, At: rs.zwAt, Kind: KindInvisible})
 	}
 }
 

