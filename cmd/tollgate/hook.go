@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -64,6 +65,9 @@ func hookCommand() *cli.Command {
 // framework's push variables, so one manifest serves both stages.
 func runHook(c *cli.Context, push bool) error {
 	ctx := c.Context
+	if skipped(c) {
+		return nil
+	}
 	framework := os.Getenv("PRE_COMMIT") == "1" && !c.Bool(shimFlag.Name)
 	if framework && !(push && c.Args().Len() == 2) {
 		push = os.Getenv("PRE_COMMIT_TO_REF") != "" || os.Getenv("PRE_COMMIT_LOCAL_BRANCH") != ""
@@ -109,6 +113,17 @@ func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool)
 		return nil, &exitError{code: review.ExitCannotRun, err: err, hint: "use tollgate's own pre-push hook for pushes (tollgate install --hooks pre-push), which gets every pushed ref from git; skip once with TOLLGATE=0 only if you know what is pushed"}
 	}
 	return ch, err
+}
+
+// skipped reports TOLLGATE=0, with the same loud line the shims print: a hook manager (husky,
+// lefthook, the pre-commit framework) or a hand-written hook that runs `tollgate hook ...`
+// skips the same way as tollgate's own shim.
+func skipped(c *cli.Context) bool {
+	if os.Getenv("TOLLGATE") != "0" {
+		return false
+	}
+	fmt.Fprintf(c.App.ErrWriter, "tollgate: warning: TOLLGATE=0 set: the %s review was SKIPPED, nothing was checked\n", c.Command.Name)
+	return true
 }
 
 // stagedHook is the action of the hooks that review the staged set (pre-commit, pre-merge-commit).
