@@ -210,6 +210,9 @@ type HookState struct {
 	Foreign   bool   // a hook that is not tollgate's
 	Binary    string // the binary the shim names
 	Outdated  bool   // a tollgate shim, but not the one this version writes
+	// BinaryGone: a tollgate shim whose binary is no longer there (or not executable); the
+	// shim then falls back to tollgate on PATH, or blocks.
+	BinaryGone bool
 	Chained   bool   // a kept earlier hook runs first
 }
 
@@ -229,6 +232,8 @@ func (r *Repo) HookStates() []HookState {
 					}
 				}
 				st.Outdated = string(cur) != Shim(hook, st.Binary)
+				fi, err := os.Stat(st.Binary)
+				st.BinaryGone = err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0
 			}
 		}
 		if _, err := os.Lstat(path + chainedSuffix); err == nil {

@@ -10,7 +10,34 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/review"
 )
+
+// transientBinary says why bin is a binary that does not last (`go run` builds into a go-build
+// work directory under the temporary directory, and from Go 1.24 caches it in the build
+// cache, both cleaned up by go), or "" for a binary that stays.
+func transientBinary(bin string) string {
+	cache := os.Getenv("GOCACHE")
+	if cache == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(dir, "go-build")
+		}
+	}
+	if cache != "" && cache != "off" && filepath.IsAbs(cache) {
+		if real, err := filepath.EvalSymlinks(cache); err == nil {
+			cache = real
+		}
+		if rel, err := filepath.Rel(cache, bin); err == nil && filepath.IsLocal(rel) {
+			return "it lies in the Go build cache (" + cache + "), probably built by `go run`"
+		}
+	}
+	for _, part := range strings.Split(filepath.Dir(bin), string(filepath.Separator)) {
+		if strings.HasPrefix(part, "go-build") {
+			return "it lies in a Go build directory (" + part + "), probably built by `go run`"
+		}
+	}
+	return ""
+}
 
 func installCommand() *cli.Command {
 	return &cli.Command{
@@ -55,6 +82,11 @@ func installCommand() *cli.Command {
 			}
 			if real, err := filepath.EvalSymlinks(bin); err == nil {
 				bin = real
+			}
+			if why := transientBinary(bin); why != "" {
+				return &exitError{code: review.ExitCannotRun,
+					err:  fmt.Errorf("refusing to install hooks that run %s: %s, so the hooks would stop working once it is cleaned up", bin, why),
+					hint: "build tollgate once (go build -o ~/bin/tollgate ./cmd/tollgate, or go install github.com/tollgate-dev/tollgate/cmd/tollgate@latest) and run that binary's install"}
 			}
 			cwd, err := os.Getwd()
 			if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -39,6 +41,8 @@ func statusCommand() *cli.Command {
 			for _, h := range s.repo.HookStates() {
 				state := "not installed"
 				switch {
+				case h.Installed && h.BinaryGone:
+					state = "BROKEN: runs " + h.Binary + ", which is gone (" + pathFallback() + "); run `tollgate install` with the tollgate you use now"
 				case h.Installed && h.Outdated:
 					state = "installed, runs " + h.Binary + " (written by another tollgate version: run `tollgate install` to update it)"
 				case h.Installed:
@@ -81,6 +85,21 @@ func statusCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// pathFallback says what a shim whose binary is gone runs instead: tollgate on PATH, or nothing.
+func pathFallback() string {
+	// a lookup only (no process is started here: only policy may start one)
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, "tollgate")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return "the hook falls back to " + p + " on PATH"
+		}
+	}
+	return "no tollgate on PATH either: the hook blocks every commit and push"
 }
 
 func gitleaksSource(s *session) string {
