@@ -213,7 +213,7 @@ type HookState struct {
 	// BinaryGone: a tollgate shim whose binary is no longer there (or not executable); the
 	// shim then falls back to tollgate on PATH, or blocks.
 	BinaryGone bool
-	Chained   bool   // a kept earlier hook runs first
+	Chained    bool // a kept earlier hook runs first
 }
 
 // HookStates reports each hook tollgate manages.
