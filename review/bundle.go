@@ -35,6 +35,7 @@ type matFile struct {
 type material struct {
 	files []matFile
 	size  int
+	cut   bool // the change itself was cut (context.max_total_bytes): the model sees part of it
 }
 
 var (
@@ -127,6 +128,7 @@ func buildMaterial(ctx context.Context, u *diff.Unit, cfg policy.Config) (materi
 	if lim.MaxTotalBytes > 0 && m.size > lim.MaxTotalBytes {
 		limits = append(limits, fmt.Sprintf("context.max_total_bytes reached (%d): the change alone is %d bytes; the material was cut", lim.MaxTotalBytes, m.size))
 		m.truncate(lim.MaxTotalBytes)
+		m.cut = true
 		return m, limits
 	}
 	limits = append(limits, expand(ctx, u, cfg, &m)...)

@@ -75,6 +75,10 @@ func (m *ModelStep) run(ctx context.Context, cfg policy.Config, u *diff.Unit, de
 	notSent := func(reason string) {
 		res.NotRun = append(res.NotRun, NotRun{Component: m.component(), Reason: reason})
 	}
+	if mat.cut {
+		// Only a cut of the change itself makes the review incomplete (context left out is a limit).
+		notSent(fmt.Sprintf("the change is larger than context.max_total_bytes (%d): the model saw only part of its added lines", cfg.Context.MaxTotalBytes))
+	}
 	filter := m.Filter
 	if filter == nil {
 		var err error

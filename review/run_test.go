@@ -70,7 +70,7 @@ func TestExitCode(t *testing.T) {
 		{"failing wins over a limit", []Finding{lo, hi}, nil, limits, policy.High, 1},
 		{"below fail_on and incomplete", []Finding{lo}, notRun, nil, policy.Medium, 3},
 		{"not run", nil, notRun, nil, policy.Medium, 3},
-		{"limit reached", nil, nil, limits, policy.Medium, 3},
+		{"a limit alone is a note, not incomplete", nil, nil, limits, policy.Medium, 0},
 		{"fail_on info fails on anything", []Finding{lo}, nil, nil, policy.Info, 1},
 		{"fail_on critical", []Finding{hi}, nil, nil, policy.Critical, 0},
 	}
