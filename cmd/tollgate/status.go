@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
@@ -115,7 +116,7 @@ func scannerState(ctx context.Context, name string) string {
 	}
 	path, err := policy.LookPath(name)
 	if err != nil {
-		return "enabled but not installed (reviews will be incomplete)"
+		return external.Missing(name) + " (until then reviews are incomplete)"
 	}
 	out, err := policy.Run(ctx, policy.Cmd{Name: name, Args: []string{"--version"}})
 	ver := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
