@@ -320,6 +320,9 @@ var emptyTrees = map[string]string{
 // Staged returns the staged set: the index (GIT_INDEX_FILE honoured) against HEAD, or against
 // the empty tree on an unborn branch.
 func (r *Repo) Staged(ctx context.Context) (*diff.Change, error) {
+	if r.Bare {
+		return nil, fmt.Errorf("%s: %w", r.Root, ErrBare)
+	}
 	var (
 		diffIndex = "diff-index"
 		cached    = "--cached"

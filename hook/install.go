@@ -36,7 +36,7 @@ func shellQuote(s string) string {
 // Shim renders the hook script for one hook and binary path.
 func Shim(hook, bin string) string {
 	stdin := ""
-	if hook == "pre-push" {
+	if hook == "pre-push" || hook == "pre-receive" {
 		// git's ref lines go to the chained hook and to tollgate: read them once into a
 		// variable (no temp file to fail or to land in the repository); the final "." keeps
 		// the last newline, and a failed read blocks the push.
@@ -175,7 +175,7 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 // Uninstall removes tollgate's shims and restores hooks that install set aside.
 func (r *Repo) Uninstall(ctx context.Context) ([]string, error) {
 	var msgs []string
-	for _, hook := range Hooks {
+	for _, hook := range append(append([]string{}, Hooks...), ServerHooks...) {
 		path := filepath.Join(r.HooksDir, hook)
 		chained := path + chainedSuffix
 		cur, err := os.ReadFile(path)
@@ -219,7 +219,13 @@ type HookState struct {
 // HookStates reports each hook tollgate manages.
 func (r *Repo) HookStates() []HookState {
 	var out []HookState
-	for _, hook := range Hooks {
+	names := Hooks
+	if r.Bare {
+		names = ServerHooks
+	} else if _, err := os.Lstat(filepath.Join(r.HooksDir, ServerHooks[0])); err == nil {
+		names = append(append([]string{}, Hooks...), ServerHooks...)
+	}
+	for _, hook := range names {
 		path := filepath.Join(r.HooksDir, hook)
 		st := HookState{Name: hook, Path: path}
 		if cur, err := os.ReadFile(path); err == nil {

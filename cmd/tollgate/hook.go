@@ -23,9 +23,9 @@ func hookCommand() *cli.Command {
 		Usage: "what the installed shims run (also the pre-commit framework's entry)",
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return usageError("hook needs a hook name: pre-commit, pre-merge-commit or pre-push")
+				return usageError("hook needs a hook name: pre-commit, pre-merge-commit, pre-push or pre-receive")
 			}
-			return usageError("unknown hook %q (want pre-commit, pre-merge-commit or pre-push)", c.Args().First())
+			return usageError("unknown hook %q (want pre-commit, pre-merge-commit, pre-push or pre-receive)", c.Args().First())
 		},
 		Subcommands: []*cli.Command{
 			{
@@ -41,6 +41,13 @@ func hookCommand() *cli.Command {
 				UsageText: "tollgate hook pre-merge-commit",
 				Flags:     []cli.Flag{shimFlag},
 				Action:    stagedHook,
+			},
+			{
+				Name:      "pre-receive",
+				Usage:     "server side: review every commit a push brings (git's <old> <new> <ref> lines on stdin)",
+				UsageText: "tollgate hook pre-receive",
+				Flags:     []cli.Flag{shimFlag},
+				Action:    receiveHook,
 			},
 			{
 				Name:      "pre-push",
@@ -124,6 +131,33 @@ func skipped(c *cli.Context) bool {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "tollgate: warning: TOLLGATE=0 set: the %s review was SKIPPED, nothing was checked\n", c.Command.Name)
 	return true
+}
+
+// receiveHook reviews what a push brings to this (usually bare) repository. Its report goes to
+// stderr, which git relays to the pusher ("remote: ..."); a non-zero exit rejects the whole
+// push, so no ref is updated.
+func receiveHook(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	if skipped(c) {
+		return nil
+	}
+	ctx := c.Context
+	s, err := openSession(ctx, "")
+	if err != nil {
+		return err
+	}
+	refs, err := hook.ParseReceiveLines(c.App.Reader)
+	if err != nil {
+		return err
+	}
+	ch, err := s.repo.Receive(ctx, refs)
+	if err != nil {
+		return err
+	}
+	s.notes = append(s.notes, s.repo.Notes...)
+	return s.review(ctx, ch, output{format: "text", noColor: true}, c.App.ErrWriter)
 }
 
 // stagedHook is the action of the hooks that review the staged set (pre-commit, pre-merge-commit).
