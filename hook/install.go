@@ -95,6 +95,9 @@ func (r *Repo) Install(ctx context.Context, o InstallOptions) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkManaged(hp, o); err != nil {
+		return nil, err
+	}
 	if hp != "" && !samePath(r.HooksDir, r.defaultHooksDir()) && !o.Force {
 		return nil, fmt.Errorf("%w to %q (hooks run from %s, probably another hook manager's): %w",
 			ErrHooksPath, hp, r.HooksDir, errors.New("refusing to install there without --force"))

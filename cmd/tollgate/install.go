@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -127,6 +128,13 @@ func installCommand() *cli.Command {
 				return err
 			}
 			msgs, err := repo.Install(c.Context, hook.InstallOptions{Hooks: hooks, Force: c.Bool("force"), Binary: bin})
+			var me *hook.ManagedError
+			if errors.As(err, &me) {
+				fmt.Fprintf(c.App.Writer, "tollgate: to run tollgate through %s:\n", me.M.Name)
+				for _, l := range me.M.Integration {
+					fmt.Fprintln(c.App.Writer, "  "+l)
+				}
+			}
 			for _, m := range msgs {
 				fmt.Fprintln(c.App.Writer, "tollgate: "+m)
 			}
