@@ -174,4 +174,3 @@ func (r *Repo) checkManaged(hooksPath string, o InstallOptions) error {
 	}
 	return &ManagedError{M: m}
 }
-
