@@ -3,14 +3,14 @@ package hook
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
@@ -353,6 +353,9 @@ var emptyTrees = map[string]string{
 // Staged returns the staged set: the index (GIT_INDEX_FILE honoured) against HEAD, or against
 // the empty tree on an unborn branch.
 func (r *Repo) Staged(ctx context.Context) (*diff.Change, error) {
+	if r.Bare {
+		return nil, fmt.Errorf("%s: %w", r.Root, ErrBare)
+	}
 	var (
 		diffIndex = "diff-index"
 		cached    = "--cached"
@@ -427,11 +430,9 @@ func (r *Repo) keepUnreadable(err error) error {
 // revision cannot make an argument ambiguous. Nothing is created, so an unusable TMPDIR does
 // not stop a push review.
 func (r *Repo) treeGit() (*Git, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, fmt.Errorf("failed to name a work tree: %w", err)
-	}
-	none := filepath.Join(r.GitDir, "tollgate-no-work-tree-"+hex.EncodeToString(b[:]))
+	// A name unique to this process and moment, which nothing creates (nothing may be written
+	// to the repository).
+	none := filepath.Join(r.GitDir, "tollgate-no-work-tree-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	g := r.Git.detached(r.GitDir, none, r.Root)
 	g.Dir = r.GitDir
 	return g, nil

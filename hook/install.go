@@ -36,7 +36,7 @@ func shellQuote(s string) string {
 // Shim renders the hook script for one hook and binary path.
 func Shim(hook, bin string) string {
 	stdin := ""
-	if hook == "pre-push" {
+	if hook == "pre-push" || hook == "pre-receive" {
 		// git's ref lines go to the chained hook and to tollgate: read them once into a
 		// variable (no temp file to fail or to land in the repository); the final "." keeps
 		// the last newline, and a failed read blocks the push.
@@ -93,6 +93,9 @@ func samePath(a, b string) bool {
 func (r *Repo) Install(ctx context.Context, o InstallOptions) ([]string, error) {
 	hp, err := r.HooksPathConfig(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.checkManaged(hp, o); err != nil {
 		return nil, err
 	}
 	if hp != "" && !samePath(r.HooksDir, r.defaultHooksDir()) && !o.Force {
@@ -175,7 +178,7 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 // Uninstall removes tollgate's shims and restores hooks that install set aside.
 func (r *Repo) Uninstall(ctx context.Context) ([]string, error) {
 	var msgs []string
-	for _, hook := range Hooks {
+	for _, hook := range append(append([]string{}, Hooks...), ServerHooks...) {
 		path := filepath.Join(r.HooksDir, hook)
 		chained := path + chainedSuffix
 		cur, err := os.ReadFile(path)
@@ -210,13 +213,22 @@ type HookState struct {
 	Foreign   bool   // a hook that is not tollgate's
 	Binary    string // the binary the shim names
 	Outdated  bool   // a tollgate shim, but not the one this version writes
-	Chained   bool   // a kept earlier hook runs first
+	// BinaryGone: a tollgate shim whose binary is no longer there (or not executable); the
+	// shim then falls back to tollgate on PATH, or blocks.
+	BinaryGone bool
+	Chained    bool // a kept earlier hook runs first
 }
 
 // HookStates reports each hook tollgate manages.
 func (r *Repo) HookStates() []HookState {
 	var out []HookState
-	for _, hook := range Hooks {
+	names := Hooks
+	if r.Bare {
+		names = ServerHooks
+	} else if _, err := os.Lstat(filepath.Join(r.HooksDir, ServerHooks[0])); err == nil {
+		names = append(append([]string{}, Hooks...), ServerHooks...)
+	}
+	for _, hook := range names {
 		path := filepath.Join(r.HooksDir, hook)
 		st := HookState{Name: hook, Path: path}
 		if cur, err := os.ReadFile(path); err == nil {
@@ -229,6 +241,8 @@ func (r *Repo) HookStates() []HookState {
 					}
 				}
 				st.Outdated = string(cur) != Shim(hook, st.Binary)
+				fi, err := os.Stat(st.Binary)
+				st.BinaryGone = err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0
 			}
 		}
 		if _, err := os.Lstat(path + chainedSuffix); err == nil {

@@ -19,6 +19,9 @@ type Repo struct {
 	CommonDir    string // absolute; differs from GitDir in a linked worktree
 	HooksDir     string // absolute: where git really looks for hooks
 	ObjectFormat string // sha1 or sha256
+	// Bare is a repository without a work tree (a server's): Root is its git directory, and
+	// there is no staged set; commits, ranges and received pushes are reviewed.
+	Bare bool
 	// Unreadable lists why parts of a change could not be read (an object missing from a
 	// partial clone): the review that gets the change is incomplete, never clean.
 	Unreadable []string
@@ -54,7 +57,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 			return nil, fmt.Errorf("%s: %w", dir, ErrNotRepository)
 		}
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "must be run in a work tree") {
-			return nil, fmt.Errorf("%s: %w (a bare repository has nothing staged)", dir, ErrNotRepository)
+			return openBare(ctx, g)
 		}
 		return nil, fmt.Errorf("failed to open repository: %w", err)
 	}
@@ -78,6 +81,42 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		ObjectFormat: lines[4], head: headID,
 	}
 	return r, nil
+}
+
+// ErrBare is returned for what a bare repository does not have (a staged set).
+var ErrBare = errors.New("a bare repository has no work tree and nothing staged")
+
+// openBare opens a bare repository (a server's, or a pre-receive hook's, where git sets
+// GIT_DIR and, during a push, the quarantine's object directories, which every later git
+// call inherits). Root is the git directory.
+func openBare(ctx context.Context, g *Git) (*Repo, error) {
+	var (
+		revParse = "rev-parse"
+		absolute = "--path-format=absolute"
+		verify   = "--verify"
+		quiet    = "-q"
+		head     = "HEAD^{commit}"
+	)
+	var vals []string
+	for _, q := range [][]string{{"--git-dir"}, {"--git-common-dir"}, {"--git-path", "hooks"}, {"--show-object-format"}} {
+		out, err := g.run(ctx, nil, append([]string{revParse, absolute}, q...)...)
+		if err != nil {
+			return nil, fmt.Errorf("failed to open repository: %w", err)
+		}
+		vals = append(vals, strings.TrimSuffix(string(out), "\n"))
+	}
+	out, err := g.run(ctx, nil, revParse, verify, quiet, head)
+	if err != nil && exitCode(err) != 1 {
+		return nil, fmt.Errorf("failed to open repository: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(vals[0])
+	if err != nil {
+		return nil, fmt.Errorf("failed to resolve repository: %w", err)
+	}
+	return &Repo{
+		Git: NewGit(root), Root: root, GitDir: vals[0], CommonDir: vals[1], HooksDir: vals[2],
+		ObjectFormat: vals[3], head: strings.TrimSuffix(string(out), "\n"), Bare: true,
+	}, nil
 }
 
 // openEach asks rev-parse for each of Open's values on its own, so a newline inside a path

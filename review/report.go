@@ -51,8 +51,11 @@ type ChangeInfo struct {
 	Files int    `json:"files"`
 }
 
-// Incomplete reports whether something meant to run did not, or a limit cut the review short.
-func (r *Report) Incomplete() bool { return len(r.NotRun) > 0 || len(r.Limits) > 0 }
+// Incomplete reports whether something meant to run did not (a scanner, the model, a commit
+// or file git could not read, or the model step on a change it saw only part of). Limits
+// (context left out of the model's material, review.max_findings) are notes: they do not
+// make a review incomplete.
+func (r *Report) Incomplete() bool { return len(r.NotRun) > 0 }
 
 // SetFailOn overrides the severity at which the review fails (the --fail-on flag).
 func (r *Report) SetFailOn(s policy.Severity) { r.FailOn = s }

@@ -120,10 +120,8 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	}
 	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
-	for i := range res.Findings {
-		maskFinding(opts.Detector, masker, &res.Findings[i])
-	}
-	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits)
+	mask := func(f *Finding) { maskFinding(opts.Detector, masker, f) }
+	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits, mask)
 	rep.Rejected = nonNil(res.Rejected)
 	rep.NotRun = nonNil(res.NotRun)
 	rep.Notes = uniq(res.Notes)
@@ -303,9 +301,10 @@ func maskText(d *redact.Detector, text string) string {
 }
 
 // order deduplicates (a finding is a repeat only when commit, path, line and rule are the
-// same: every location is a finding), filters by confidence, sorts, fingerprints and truncates
-// findings.
-func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []string) {
+// same: every location is a finding), filters by confidence, sorts and truncates findings, then
+// masks (mask, when set) and fingerprints the ones kept. Only the kept ones are masked: masking
+// runs the secret detector on each finding's line, which on 60,000 findings took 20 s.
+func order(fs []Finding, cfg policy.Config, limits []string, mask func(*Finding)) ([]Finding, []string) {
 	type key struct {
 		commit, path string
 		line         int
@@ -337,14 +336,6 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		}
 		return a.RuleID < b.RuleID
 	})
-	// Alike findings (same rule, path and masked evidence) in one commit are numbered from the
-	// top of the file, so each keeps a fingerprint of its own.
-	nth := map[[2]string]int{}
-	for i := range out {
-		k := [2]string{out[i].commit, fingerprint(&out[i])}
-		nth[k]++
-		out[i].Fingerprint = occurrenceFingerprint(&out[i], nth[k])
-	}
 	if limits == nil {
 		limits = []string{}
 	}
@@ -355,6 +346,18 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		}
 		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more %s not shown", max, len(out)-max, more))
 		out = out[:max]
+	}
+	// Alike findings (same rule, path and masked evidence) in one commit are numbered from the
+	// top of the file, so each keeps a fingerprint of its own. The kept findings are a prefix
+	// of the sorted ones, so each gets the number it would have among all of them.
+	nth := map[[2]string]int{}
+	for i := range out {
+		if mask != nil {
+			mask(&out[i])
+		}
+		k := [2]string{out[i].commit, fingerprint(&out[i])}
+		nth[k]++
+		out[i].Fingerprint = occurrenceFingerprint(&out[i], nth[k])
 	}
 	return out, limits
 }

@@ -70,7 +70,7 @@ func TestExitCode(t *testing.T) {
 		{"failing wins over a limit", []Finding{lo, hi}, nil, limits, policy.High, 1},
 		{"below fail_on and incomplete", []Finding{lo}, notRun, nil, policy.Medium, 3},
 		{"not run", nil, notRun, nil, policy.Medium, 3},
-		{"limit reached", nil, nil, limits, policy.Medium, 3},
+		{"a limit alone is a note, not incomplete", nil, nil, limits, policy.Medium, 0},
 		{"fail_on info fails on anything", []Finding{lo}, nil, nil, policy.Info, 1},
 		{"fail_on critical", []Finding{hi}, nil, nil, policy.Critical, 0},
 	}
@@ -132,7 +132,7 @@ func TestOrder(t *testing.T) {
 		}
 		return out
 	}
-	got, limits := order(in, config(func(c *policy.Config) { c.MinConfidence = 0.5 }), nil)
+	got, limits := order(in, config(func(c *policy.Config) { c.MinConfidence = 0.5 }), nil, nil)
 	want := []key{
 		{"r/crit", "z.go", 9},
 		{"r/sure", "a.go", 2},
@@ -150,12 +150,12 @@ func TestOrder(t *testing.T) {
 		t.Errorf("limits = %#v, want an empty, non-nil list", limits)
 	}
 	// min_confidence 0 keeps everything but the duplicate.
-	got, _ = order(in, config(nil), nil)
+	got, _ = order(in, config(nil), nil, nil)
 	if len(got) != len(in)-1 {
 		t.Errorf("order kept %d of %d findings, want all but the duplicate", len(got), len(in))
 	}
 	// Truncation keeps the most severe and says how many were cut, after existing limits.
-	got, limits = order(in, config(func(c *policy.Config) { c.MaxFindings = 3 }), []string{"context.max_files reached (20)"})
+	got, limits = order(in, config(func(c *policy.Config) { c.MaxFindings = 3 }), []string{"context.max_files reached (20)"}, nil)
 	if !reflect.DeepEqual(keys(got), []key{{"r/crit", "z.go", 9}, {"r/unsure", "a.go", 1}, {"r/sure", "a.go", 2}}) {
 		t.Errorf("truncated = %v", keys(got))
 	}
@@ -164,7 +164,7 @@ func TestOrder(t *testing.T) {
 		t.Errorf("limits = %q", limits)
 	}
 	// Alike findings on two lines get two fingerprints; the first keeps the plain one.
-	got, _ = order(in, config(nil), nil)
+	got, _ = order(in, config(nil), nil, nil)
 	fps := map[string]key{}
 	for _, f := range got {
 		if k, dup := fps[f.Fingerprint]; dup {
@@ -179,12 +179,12 @@ func TestOrder(t *testing.T) {
 	// fingerprint.
 	c1, c2 := mk("r/b", policy.Medium, "b.go", 2, 1, "x"), mk("r/b", policy.Medium, "b.go", 2, 1, "x")
 	c1.commit, c2.commit = "aaaa", "bbbb"
-	got, _ = order([]Finding{c1, c2, c2}, config(nil), nil)
+	got, _ = order([]Finding{c1, c2, c2}, config(nil), nil, nil)
 	if len(got) != 2 || got[0].Fingerprint != got[1].Fingerprint || got[0].Fingerprint != c1.Fingerprint {
 		t.Errorf("two commits: %d findings, fingerprints %v", len(got), got)
 	}
 	// Exactly max_findings: no limit.
-	if _, limits := order(in[:2], config(func(c *policy.Config) { c.MaxFindings = 2 }), nil); len(limits) != 0 {
+	if _, limits := order(in[:2], config(func(c *policy.Config) { c.MaxFindings = 2 }), nil, nil); len(limits) != 0 {
 		t.Errorf("limits at exactly max_findings = %q", limits)
 	}
 }

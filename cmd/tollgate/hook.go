@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -22,7 +23,7 @@ func hookCommand() *cli.Command {
 		Usage: "what the installed shims run (also the pre-commit framework's entry)",
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return usageError("hook needs a hook name: pre-commit, pre-merge-commit or pre-push")
+				return usageError("hook needs a hook name: pre-commit, pre-merge-commit, pre-push or pre-receive")
 			}
 			return unknownChoice("hook", c.Args().First(), commandNames(c.Command.Subcommands), "see `tollgate hook --help`")
 		},
@@ -40,6 +41,13 @@ func hookCommand() *cli.Command {
 				UsageText: "tollgate hook pre-merge-commit",
 				Flags:     []cli.Flag{shimFlag},
 				Action:    stagedHook,
+			},
+			{
+				Name:      "pre-receive",
+				Usage:     "server side: review every commit a push brings (git's <old> <new> <ref> lines on stdin)",
+				UsageText: "tollgate hook pre-receive",
+				Flags:     []cli.Flag{shimFlag},
+				Action:    receiveHook,
 			},
 			{
 				Name:      "pre-push",
@@ -64,6 +72,9 @@ func hookCommand() *cli.Command {
 // framework's push variables, so one manifest serves both stages.
 func runHook(c *cli.Context, push bool) error {
 	ctx := c.Context
+	if skipped(c) {
+		return nil
+	}
 	framework := os.Getenv("PRE_COMMIT") == "1" && !c.Bool(shimFlag.Name)
 	if framework && !(push && c.Args().Len() == 2) {
 		push = os.Getenv("PRE_COMMIT_TO_REF") != "" || os.Getenv("PRE_COMMIT_LOCAL_BRANCH") != ""
@@ -109,6 +120,44 @@ func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool)
 		return nil, &exitError{code: review.ExitCannotRun, err: err, hint: "use tollgate's own pre-push hook for pushes (tollgate install --hooks pre-push), which gets every pushed ref from git; skip once with TOLLGATE=0 only if you know what is pushed"}
 	}
 	return ch, err
+}
+
+// skipped reports TOLLGATE=0, with the same loud line the shims print: a hook manager (husky,
+// lefthook, the pre-commit framework) or a hand-written hook that runs `tollgate hook ...`
+// skips the same way as tollgate's own shim.
+func skipped(c *cli.Context) bool {
+	if os.Getenv("TOLLGATE") != "0" {
+		return false
+	}
+	fmt.Fprintf(c.App.ErrWriter, "tollgate: warning: TOLLGATE=0 set: the %s review was SKIPPED, nothing was checked\n", c.Command.Name)
+	return true
+}
+
+// receiveHook reviews what a push brings to this (usually bare) repository. Its report goes to
+// stderr, which git relays to the pusher ("remote: ..."); a non-zero exit rejects the whole
+// push, so no ref is updated.
+func receiveHook(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	if skipped(c) {
+		return nil
+	}
+	ctx := c.Context
+	s, err := openSession(ctx, "")
+	if err != nil {
+		return err
+	}
+	refs, err := hook.ParseReceiveLines(c.App.Reader)
+	if err != nil {
+		return err
+	}
+	ch, err := s.repo.Receive(ctx, refs)
+	if err != nil {
+		return err
+	}
+	s.notes = append(s.notes, s.repo.Notes...)
+	return s.review(ctx, ch, output{format: "text", noColor: true}, c.App.ErrWriter)
 }
 
 // stagedHook is the action of the hooks that review the staged set (pre-commit, pre-merge-commit).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,78 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/review"
 )
+
+// transientBinary says why bin is a binary that does not last (`go run` builds into a go-build
+// work directory under the temporary directory, and from Go 1.24 caches it in the build
+// cache, both cleaned up by go), or "" for a binary that stays.
+func transientBinary(bin string) string {
+	cache := os.Getenv("GOCACHE")
+	if cache == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(dir, "go-build")
+		}
+	}
+	if cache != "" && cache != "off" && filepath.IsAbs(cache) {
+		if real, err := filepath.EvalSymlinks(cache); err == nil {
+			cache = real
+		}
+		if rel, err := filepath.Rel(cache, bin); err == nil && filepath.IsLocal(rel) {
+			return "it lies in the Go build cache (" + cache + "), probably built by `go run`"
+		}
+	}
+	for _, part := range strings.Split(filepath.Dir(bin), string(filepath.Separator)) {
+		if strings.HasPrefix(part, "go-build") {
+			return "it lies in a Go build directory (" + part + "), probably built by `go run`"
+		}
+	}
+	return ""
+}
+
+// hookList parses --hooks: known names, each once; pre-commit brings pre-merge-commit along
+// (git merge commits without running pre-commit).
+func hookList(arg string) ([]string, error) {
+	known := append(append([]string{}, hook.Hooks...), hook.ServerHooks...)
+	var hooks []string
+	for _, h := range strings.Split(arg, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		if !slices.Contains(known, h) {
+			return nil, usageError("unknown hook %q in --hooks (want %s)", h, strings.Join(known, ", "))
+		}
+		if !slices.Contains(hooks, h) {
+			hooks = append(hooks, h)
+		}
+	}
+	if len(hooks) == 0 {
+		return nil, usageError("--hooks names no hook")
+	}
+	if slices.Contains(hooks, "pre-commit") && !slices.Contains(hooks, "pre-merge-commit") {
+		i := slices.Index(hooks, "pre-commit")
+		hooks = slices.Insert(hooks, i+1, "pre-merge-commit")
+	}
+	return hooks, nil
+}
+
+// bareHooks picks the hooks for a bare repository: pre-receive by default, and never a hook
+// that runs only where commits are made or pushed from.
+func bareHooks(repo *hook.Repo, hooks []string, explicit bool) ([]string, error) {
+	if !repo.Bare {
+		return hooks, nil
+	}
+	if !explicit {
+		return hook.ServerHooks, nil
+	}
+	for _, h := range hooks {
+		if !slices.Contains(hook.ServerHooks, h) {
+			return nil, usageError("%s is a bare repository: nothing is committed or pushed from it, so a %s hook never runs (install --hooks pre-receive)", repo.Root, h)
+		}
+	}
+	return hooks, nil
+}
 
 func installCommand() *cli.Command {
 	return &cli.Command{
@@ -18,7 +90,7 @@ func installCommand() *cli.Command {
 		Usage:     "write the hook shims into the hooks directory git uses",
 		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit along)\n   tollgate install --agent claude[,codex,gemini,cursor,copilot] [--user]",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit), pre-merge-commit, pre-push"},
+			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit), pre-merge-commit, pre-push; pre-receive on a server (the default in a bare repository)"},
 			&cli.BoolFlag{Name: "force", Usage: "install even where core.hooksPath points to another directory"},
 		}, agentFlags()...),
 		Action: func(c *cli.Context) error {
@@ -28,26 +100,9 @@ func installCommand() *cli.Command {
 			if c.IsSet("agent") {
 				return installAgents(c)
 			}
-			var hooks []string
-			for _, h := range strings.Split(c.String("hooks"), ",") {
-				h = strings.TrimSpace(h)
-				if h == "" {
-					continue
-				}
-				if !slices.Contains(hook.Hooks, h) {
-					return usageError("unknown hook %q in --hooks (want %s)", h, strings.Join(hook.Hooks, ", "))
-				}
-				if !slices.Contains(hooks, h) {
-					hooks = append(hooks, h)
-				}
-			}
-			if len(hooks) == 0 {
-				return usageError("--hooks names no hook")
-			}
-			// git merge commits without running pre-commit: its pre-merge-commit goes along.
-			if slices.Contains(hooks, "pre-commit") && !slices.Contains(hooks, "pre-merge-commit") {
-				i := slices.Index(hooks, "pre-commit")
-				hooks = slices.Insert(hooks, i+1, "pre-merge-commit")
+			hooks, err := hookList(c.String("hooks"))
+			if err != nil {
+				return err
 			}
 			bin, err := os.Executable()
 			if err != nil {
@@ -55,6 +110,11 @@ func installCommand() *cli.Command {
 			}
 			if real, err := filepath.EvalSymlinks(bin); err == nil {
 				bin = real
+			}
+			if why := transientBinary(bin); why != "" {
+				return &exitError{code: review.ExitCannotRun,
+					err:  fmt.Errorf("refusing to install hooks that run %s: %s, so the hooks would stop working once it is cleaned up", bin, why),
+					hint: "build tollgate once (go build -o ~/bin/tollgate ./cmd/tollgate, or go install github.com/tollgate-dev/tollgate/cmd/tollgate@latest) and run that binary's install"}
 			}
 			cwd, err := os.Getwd()
 			if err != nil {
@@ -64,7 +124,17 @@ func installCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if hooks, err = bareHooks(repo, hooks, c.IsSet("hooks")); err != nil {
+				return err
+			}
 			msgs, err := repo.Install(c.Context, hook.InstallOptions{Hooks: hooks, Force: c.Bool("force"), Binary: bin})
+			var me *hook.ManagedError
+			if errors.As(err, &me) {
+				fmt.Fprintf(c.App.Writer, "tollgate: to run tollgate through %s:\n", me.M.Name)
+				for _, l := range me.M.Integration {
+					fmt.Fprintln(c.App.Writer, "  "+l)
+				}
+			}
 			for _, m := range msgs {
 				fmt.Fprintln(c.App.Writer, "tollgate: "+m)
 			}

@@ -80,6 +80,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "use `tollgate review --all --staged` to review every file in the index"
 	case errors.Is(err, hook.ErrNotRepository):
 		hint = "run tollgate inside a git work tree"
+	case errors.Is(err, hook.ErrBare):
+		hint = "in a bare repository review a commit or range (tollgate review --commit REV, --range A..B), or review pushes with tollgate install --hooks pre-receive"
 	case errors.Is(err, hook.ErrHooksPath):
 		hint = "another hook manager owns the hooks (core.hooksPath); use `tollgate install --force` to install there anyway, or add tollgate to that manager"
 	}

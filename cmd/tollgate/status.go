@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
@@ -69,6 +71,21 @@ func statusSession(ctx context.Context, w io.Writer, configFlag string) (*sessio
 	return s, nil
 }
 
+// pathFallback says what a shim whose binary is gone runs instead: tollgate on PATH, or nothing.
+func pathFallback() string {
+	// a lookup only (no process is started here: only policy may start one)
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, "tollgate")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return "the hook falls back to " + p + " on PATH"
+		}
+	}
+	return "no tollgate on PATH either: the hook blocks every commit and push"
+}
+
 func gitleaksSource(s *session) string {
 	if data, _ := readRepoFile(s.boundary, ".gitleaks.toml"); data != nil {
 		return " with the repository's .gitleaks.toml"
@@ -82,7 +99,7 @@ func scannerState(ctx context.Context, procs *policy.Procs, name string) string 
 	}
 	path, err := procs.LookPath(name)
 	if err != nil {
-		return "enabled but not installed (reviews will be incomplete)"
+		return external.Missing(name) + " (until then reviews are incomplete)"
 	}
 	out, err := procs.Run(ctx, policy.Cmd{Name: name, Args: []string{"--version"}})
 	ver := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
@@ -114,6 +131,8 @@ func printHooksStatus(ctx context.Context, w io.Writer, s *session) {
 func hookState(h hook.HookState) string {
 	state := "not installed"
 	switch {
+	case h.Installed && h.BinaryGone:
+		state = "BROKEN: runs " + h.Binary + ", which is gone (" + pathFallback() + "); run `tollgate install` with the tollgate you use now"
 	case h.Installed && h.Outdated:
 		state = "installed, runs " + h.Binary + " (written by another tollgate version: run `tollgate install` to update it)"
 	case h.Installed:

@@ -2,6 +2,7 @@ package external
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -21,6 +22,19 @@ func TestPolicyNamesEveryTool(t *testing.T) {
 	}
 	if _, ok := ByName("/usr/bin/gosec"); ok {
 		t.Error("ByName accepts a path")
+	}
+}
+
+// TestMissingSaysHowToInstall: every tool's "not installed" reason names how to install it and
+// how to disable it.
+func TestMissingSaysHowToInstall(t *testing.T) {
+	for _, name := range Names() {
+		if installHints[name] == "" {
+			t.Errorf("%s has no install hint", name)
+		}
+		if got := Missing(name); !strings.Contains(got, installHints[name]) || !strings.Contains(got, `remove "`+name+`" from scanners.external`) {
+			t.Errorf("Missing(%q) = %q", name, got)
+		}
 	}
 }
 

@@ -143,6 +143,24 @@ func (e *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) erro
 	return nil
 }
 
+// installHints say how each tool is installed.
+var installHints = map[string]string{
+	"gosec":      "go install github.com/securego/gosec/v2/cmd/gosec@latest",
+	"shellcheck": "apt-get install shellcheck, or brew install shellcheck",
+	"bandit":     "pipx install bandit, or apt-get install bandit",
+	"semgrep":    "pipx install semgrep",
+}
+
+// Missing is the reason an enabled tool that is not on PATH did not run: what to install, or
+// how to disable it.
+func Missing(name string) string {
+	how := installHints[name]
+	if how == "" {
+		how = "install " + name
+	}
+	return fmt.Sprintf("enabled but not installed: install it (%s) or remove %q from scanners.external", how, name)
+}
+
 // runnable reports why the tool cannot run on the unit (nil: it can).
 func (e *Scanner) runnable(u *diff.Unit) error {
 	if e.Procs == nil {
@@ -152,7 +170,7 @@ func (e *Scanner) runnable(u *diff.Unit) error {
 		if errors.Is(err, policy.ErrNotAllowed) {
 			return fmt.Errorf("not allowed by policy")
 		}
-		return errors.New("enabled but not installed")
+		return errors.New(Missing(e.Tool.Name()))
 	}
 	if err := e.Tool.ready(); err != nil {
 		return err

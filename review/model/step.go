@@ -51,6 +51,10 @@ func (m *Step) Component() string { return "model:" + m.Provider.Name() }
 func (m *Step) Review(ctx context.Context, cfg policy.Config, u *diff.Unit, det []review.Finding, res *review.Result) {
 	mat, limits := bundle.Build(ctx, u, cfg)
 	res.Limits = append(res.Limits, limits...)
+	if mat.Cut {
+		// Only a cut of the change itself makes the review incomplete (context left out is a limit).
+		res.NotRun = append(res.NotRun, review.NotRun{Component: m.Component(), Reason: fmt.Sprintf("the change is larger than context.max_total_bytes (%d): the model saw only part of its added lines", cfg.Context.MaxTotalBytes)})
+	}
 	req, reason := m.prepare(ctx, cfg, u, &mat, det, res)
 	if reason != "" {
 		res.NotRun = append(res.NotRun, review.NotRun{Component: m.Component(), Reason: reason})

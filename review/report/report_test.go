@@ -489,3 +489,22 @@ func TestNotesShown(t *testing.T) {
 		t.Errorf("JSON without notes has a notes field:\n%s", js.String())
 	}
 }
+
+// TestIncompleteWording: "did not finish" only when a timeout cut a check short; a check that
+// did not run (a scanner not installed) says so, never that files did not finish.
+func TestIncompleteWording(t *testing.T) {
+	for _, tt := range []struct{ reason, want, not string }{
+		{"enabled but not installed", "something did not run on", "did not finish"},
+		{"timed out after 2m0s", "a check did not finish in time on", "something did not run"},
+	} {
+		rep := review.Run(context.Background(), testChange("staged"), review.Options{Config: config(nil),
+			NotRun: []review.NotRun{{Component: "scanner:gosec", Reason: tt.reason}}})
+		var b bytes.Buffer
+		if err := New("text", Options{}).Write(&b, rep); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "incomplete: "+tt.want) || strings.Contains(b.String(), tt.not) {
+			t.Errorf("not run %q: got\n%s", tt.reason, b.String())
+		}
+	}
+}

@@ -150,12 +150,27 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 			b.WriteString("tollgate: hint: fix or remove what is reported, or mark a false positive with an inline `tollgate:allow` comment\n")
 		}
 	case r.Incomplete():
-		fmt.Fprintf(b, "tollgate: %sincomplete%s: the review of %s did not finish, so it is not clean (ran: %s) [%s]\n",
-			p.yellow+p.bold, p.reset, what, checks, elapsed)
+		// "did not finish" only where a timeout cut a check short; otherwise a check did not run.
+		did := "something did not run"
+		if timedOut(r.NotRun) {
+			did = "a check did not finish in time"
+		}
+		fmt.Fprintf(b, "tollgate: %sincomplete%s: %s on %s (see \"not run\"), so it is not clean (ran: %s) [%s]\n",
+			p.yellow+p.bold, p.reset, did, what, checks, elapsed)
 	default:
 		fmt.Fprintf(b, "tollgate: these checks, on this change, found nothing (%s; %s, %s) [%s]\n",
 			checks, what, plural(r.AddedLines, "added line"), elapsed)
 	}
+}
+
+// timedOut reports a not-run entry that a timeout caused.
+func timedOut(notRun []review.NotRun) bool {
+	for _, n := range notRun {
+		if strings.Contains(n.Reason, "timed out") || strings.Contains(n.Reason, "timeout") {
+			return true
+		}
+	}
+	return false
 }
 
 // plural is n and noun, in the plural unless n is 1.

@@ -39,6 +39,7 @@ type File struct {
 type Material struct {
 	Files []File
 	size  int
+	Cut   bool // the change itself was cut (context.max_total_bytes): the model sees part of it
 }
 
 var (
@@ -131,6 +132,7 @@ func Build(ctx context.Context, u *diff.Unit, cfg policy.Config) (Material, []st
 	if lim.MaxTotalBytes > 0 && m.size > lim.MaxTotalBytes {
 		limits = append(limits, fmt.Sprintf("context.max_total_bytes reached (%d): the change alone is %d bytes; the material was cut", lim.MaxTotalBytes, m.size))
 		m.truncate(lim.MaxTotalBytes)
+		m.Cut = true
 		return m, limits
 	}
 	limits = append(limits, expand(ctx, u, cfg, &m)...)

@@ -1,0 +1,176 @@
+package hook
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Manager is another hook manager that runs this repository's hooks, or a hooks directory the
+// repository itself holds. tollgate never writes into a directory such a manager regenerates
+// (husky's .husky/_), into the work tree (a tracked .githooks/), or next to a manager that
+// replaces other hooks when it syncs (lefthook): it prints how to add tollgate to that
+// manager instead.
+type Manager struct {
+	Name string // husky, lefthook, pre-commit, or "the repository"
+	Why  string // what shows the manager is there
+	// Integration is what to add to the manager's own configuration, line by line.
+	Integration []string
+	// Force: --force installs anyway, chained, and the manager's hook still runs.
+	Force bool
+}
+
+// ManagedError is returned by Install when a Manager owns the hooks.
+type ManagedError struct{ M *Manager }
+
+func (e *ManagedError) Error() string {
+	how := "tollgate installed nothing, so " + e.M.Name + " keeps working; add tollgate to it as shown"
+	if e.M.Force {
+		how += " (or install anyway with --force: the existing hook is kept and runs first)"
+	}
+	return fmt.Sprintf("%s runs this repository's hooks (%s): %s", e.M.Name, e.M.Why, how)
+}
+
+// ErrManaged matches every ManagedError.
+var ErrManaged = errors.New("another hook manager runs the hooks")
+
+func (e *ManagedError) Is(target error) bool { return target == ErrManaged }
+
+// lefthookConfigs are the file names lefthook reads its configuration from.
+var lefthookConfigs = []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+	"lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json"}
+
+// hookArgs is what a manager's hook line passes on: git's arguments for pre-push.
+func hookArgs(hook string) string {
+	if hook == "pre-push" {
+		return ` "$@"`
+	}
+	return ""
+}
+
+// rel is p relative to the work tree root, for the lines a user copies.
+func (r *Repo) rel(p string) string {
+	if rel, err := filepath.Rel(r.Root, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}
+
+// inTree reports whether p lies in the work tree, outside the git directory.
+func (r *Repo) inTree(p string) bool {
+	if r.Bare {
+		return false
+	}
+	real := p
+	if e, err := filepath.EvalSymlinks(p); err == nil {
+		real = e
+	}
+	in := func(root string) bool {
+		rel, err := filepath.Rel(root, real)
+		return err == nil && (rel == "." || filepath.IsLocal(rel))
+	}
+	gitDir := r.CommonDir
+	if e, err := filepath.EvalSymlinks(gitDir); err == nil {
+		gitDir = e
+	}
+	return in(r.Root) && !in(gitDir)
+}
+
+// hookMentions reports whether any of the hooks in dir holds one of the words.
+func hookMentions(dir string, hooks []string, words ...string) bool {
+	for _, h := range hooks {
+		data, err := os.ReadFile(filepath.Join(dir, h))
+		if err != nil || IsManaged(data) {
+			continue
+		}
+		for _, w := range words {
+			if bytes.Contains(data, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DetectManager returns the manager that owns the hooks tollgate would install, or nil.
+// hooksPath is core.hooksPath as configured ("" when unset).
+func (r *Repo) DetectManager(hooksPath string, hooks []string) *Manager {
+	if r.Bare {
+		return nil
+	}
+	husky := filepath.Join(r.Root, ".husky")
+	if hooksPath != "" && filepath.Base(r.HooksDir) == "_" && filepath.Base(filepath.Dir(r.HooksDir)) == ".husky" {
+		husky = filepath.Dir(r.HooksDir)
+	}
+	if fi, err := os.Stat(husky); err == nil && fi.IsDir() {
+		why := "core.hooksPath = " + hooksPath
+		if hooksPath == "" {
+			why = r.rel(husky) + "/ exists, and husky points core.hooksPath there on its next install"
+		}
+		m := &Manager{Name: "husky", Why: why}
+		for _, h := range hooks {
+			m.Integration = append(m.Integration, fmt.Sprintf("echo 'tollgate hook %s%s' >> %s", h, hookArgs(h), shellQuote(r.rel(filepath.Join(husky, h)))))
+		}
+		return m
+	}
+	if hooksPath != "" && r.inTree(r.HooksDir) {
+		dir := r.rel(r.HooksDir)
+		m := &Manager{Name: "the repository", Why: "core.hooksPath = " + hooksPath + ", a directory in the work tree, whose hooks are the repository's own files"}
+		for _, h := range hooks {
+			p := shellQuote(filepath.Join(dir, h))
+			m.Integration = append(m.Integration, fmt.Sprintf("[ -e %s ] || printf '#!/bin/sh\\n' > %s; echo 'tollgate hook %s%s' >> %s; chmod +x %s", p, p, h, hookArgs(h), p, p))
+		}
+		m.Integration = append(m.Integration, "# then commit those files, so everyone who clones the repository runs tollgate")
+		return m
+	}
+	for _, name := range lefthookConfigs {
+		if _, err := os.Lstat(filepath.Join(r.Root, name)); err == nil || hookMentions(r.HooksDir, hooks, "lefthook") {
+			if err != nil {
+				name = "lefthook.yml"
+			}
+			m := &Manager{Name: "lefthook", Why: name + "; lefthook replaces other hooks whenever it syncs its own"}
+			m.Integration = append(m.Integration, "# add to "+name+", then run: lefthook install")
+			for _, h := range hooks {
+				run := "tollgate hook " + h
+				m.Integration = append(m.Integration, h+":", "  commands:", "    tollgate:")
+				if h == "pre-push" {
+					m.Integration = append(m.Integration, "      run: "+run+" {1} {2}", "      use_stdin: true")
+				} else {
+					m.Integration = append(m.Integration, "      run: "+run)
+				}
+			}
+			return m
+		}
+	}
+	if hookMentions(r.HooksDir, hooks, "pre-commit.com", "generated by pre-commit") {
+		return &Manager{Name: "the pre-commit framework", Why: "its hook is installed in " + r.HooksDir, Force: true, Integration: []string{
+			"# add to .pre-commit-config.yaml (rev: a tollgate commit id), then run:",
+			"#   pre-commit install --hook-type pre-commit --hook-type pre-push",
+			"- repo: https://github.com/tollgate-dev/tollgate",
+			"  rev: <commit>",
+			"  hooks:",
+			"    - id: tollgate",
+		}}
+	}
+	return nil
+}
+
+// managerHooks are the hooks whose files name a manager: what install would write.
+func managerHooks(o InstallOptions) []string {
+	if len(o.Hooks) > 0 {
+		return o.Hooks
+	}
+	return Hooks
+}
+
+// checkManaged returns a ManagedError when a manager owns the hooks (with --force, only for a
+// manager whose hook keeps running when chained).
+func (r *Repo) checkManaged(hooksPath string, o InstallOptions) error {
+	m := r.DetectManager(hooksPath, managerHooks(o))
+	if m == nil || (m.Force && o.Force) {
+		return nil
+	}
+	return &ManagedError{M: m}
+}
