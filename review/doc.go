@@ -19,7 +19,10 @@
 //     rendered in clear; secrets in messages are masked too.
 //   - Inline tollgate:allow markers suppress findings (counted), except prompt-injection ones.
 //   - Every location is a finding: findings are deduplicated only when commit, path, line and
-//     rule are the same. Reports are deterministic: the scanners run side by side but their
+//     rule are the same. One problem is one finding: a gitleaks rule and
+//     tollgate/hardcoded-credential on one line, or the private-key rules in one file, are
+//     folded into the more specific finding, which lists the others in Also (problem.go).
+//     Reports are deterministic: the scanners run side by side but their
 //     results merge in scanner, unit and file order, and findings are sorted by severity,
 //     path, line.
 //   - The exit codes (ExitClean, ExitFindings, ExitCannotRun, ExitIncomplete) are defined here

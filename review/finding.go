@@ -23,6 +23,9 @@ type Finding struct {
 	Evidence    string          `json:"evidence"`
 	Source      string          `json:"source"`
 	Fingerprint string          `json:"fingerprint"`
+	// Also lists the rules that reported the same problem and were folded into this finding
+	// (one problem is one finding: the more specific rule is kept).
+	Also []string `json:"also,omitempty"`
 
 	// commit is the commit the finding is in ("" for the staged set): findings are the same
 	// only when commit, path, line and rule are.

@@ -256,8 +256,8 @@ func maskText(d *redact.Detector, text string) string {
 }
 
 // order deduplicates (a finding is a repeat only when commit, path, line and rule are the
-// same: every location is a finding), filters by confidence, sorts, fingerprints and truncates
-// findings.
+// same: every location is a finding), folds findings of one problem into one (oneProblem),
+// filters by confidence, sorts, fingerprints and truncates findings.
 func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []string) {
 	type key struct {
 		commit, path string
@@ -277,6 +277,7 @@ func order(fs []Finding, cfg policy.Config, limits []string) ([]Finding, []strin
 		seen[k] = true
 		out = append(out, f)
 	}
+	out = oneProblem(out)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Severity != b.Severity {

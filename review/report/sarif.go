@@ -171,6 +171,9 @@ func (s SARIF) Write(w io.Writer, r *review.Report) error {
 			PartialFingerprints: map[string]string{"primaryLocationLineHash": f.Fingerprint},
 			Properties:          map[string]any{"security-severity": securitySeverity(f.Severity), "confidence": f.Confidence, "source": f.Source},
 		}
+		if len(f.Also) > 0 {
+			res.Properties["also"] = f.Also
+		}
 		var loc sarifLocation
 		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.Path)
 		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"

@@ -59,7 +59,11 @@ func writeFindings(b *strings.Builder, p palette, fs []review.Finding) int {
 			if f.Severity >= policy.High {
 				col = p.red
 			}
-			fmt.Fprintf(b, "  %d: %s%s%s %s: %s\n", f.Line, col, f.Severity, p.reset, printable(f.RuleID), printable(f.Message))
+			also := ""
+			if len(f.Also) > 0 {
+				also = " (also " + strings.Join(f.Also, ", ") + ")"
+			}
+			fmt.Fprintf(b, "  %d: %s%s%s %s: %s%s\n", f.Line, col, f.Severity, p.reset, printable(f.RuleID), printable(f.Message), printable(also))
 			if f.Evidence != "" {
 				fmt.Fprintf(b, "      %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
 			}
