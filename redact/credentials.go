@@ -8,8 +8,11 @@ import (
 
 // tollgate's own credential rules: passwords and secrets written as key = value, XML elements
 // and attributes, PHP define() and connection URLs, which gitleaks' token-shaped rules miss.
-// Placeholders (${VAR}, {{ }}, changeme, your-...-here), environment lookups, labels with
-// spaces, paths and URLs are not secrets.
+// Placeholders (${VAR}, {{ }}, changeme, your-...-here), environment lookups, references
+// (Terraform var./data./local./module. and resource attributes, template expressions, Helm
+// $var, shell expansions), labels with spaces, package version pins, sudoers NOPASSWD, flags
+// naming a secret object (--secret=prod-env-auth, --set-secrets=KEY=name), paths and URLs are
+// not secrets.
 
 // Credential is a secret found on one line: the key that names it and its value.
 type Credential struct {
@@ -42,7 +45,16 @@ var (
 	credURL = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]+):([^@\s/'"<>]+)@[\w.\-]+`)
 
 	placeholderWord = regexp.MustCompile(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
-	envLookup       = regexp.MustCompile(`(?i)\$\{|\{\{|\$\(|%\(|<%|#\{|\bos\.(?:environ|getenv)|\bgetenv\b|process\.env|\bENV\[|System\.getenv|\benv\(|\bsecrets\.|\bvault\b|^ENC\(|^!vault|\bsettings\.|\bconfig\.|\bparams\.|\bargs\.|\bfunc\b|lambda|\(\)|=>`)
+	// references to a secret held elsewhere: Terraform/HCL var., data., local., module. and
+	// resource attributes (random_password.db.result), and package version pins.
+	hclRef     = regexp.MustCompile(`^(?:var|data|local|module|each|self|count|path|terraform)\.[\w.\-\[\]"*]+$|^[a-z_][a-z0-9_\-]*(?:\.[a-z_][a-z0-9_\-]*){2,}$`)
+	versionPin = regexp.MustCompile(`^(?:[\^~<>=!]=?|~>)?\s*v?\d+(?:\.(?:\d+|[x*]))+(?:[\-+.][\w.\-]*)?$|^(?:latest|\*|workspace:.*|npm:.*)$`)
+	// <input type="password" ... value="...">: the value of a password field.
+	credInput = regexp.MustCompile(`(?i)<input\b[^>]*\btype\s*=\s*["']?password\b[^>]*\bvalue\s*=\s*"([^"]*)"|<input\b[^>]*\bvalue\s*=\s*"([^"]*)"[^>]*\btype\s*=\s*["']?password\b`)
+	// a flag whose value names secret objects (--set-secrets=API_KEY=name:latest): the keys in it
+	// are not assignments of secrets.
+	secretsFlag = regexp.MustCompile(`(?i)--[\w\-]*secrets?[\w\-]*[= ]\s*["']?$`)
+	envLookup   = regexp.MustCompile(`(?i)\$\{|\{\{|\$\(|%\(|<%|#\{|\bos\.(?:environ|getenv)|\bgetenv\b|process\.env|\bENV\[|System\.getenv|\benv\(|\bsecrets\.|\bvault\b|^ENC\(|^!vault|\bsettings\.|\bconfig\.|\bparams\.|\bargs\.|\bfunc\b|lambda|\(\)|=>`)
 )
 
 // secretValue returns the secret in raw (the text after an assignment), or "" when it is no
@@ -76,39 +88,49 @@ func secretValue(raw string, quotedOnly bool) string {
 	return v
 }
 
-// plausibleSecret rejects placeholders, references and labels.
+// plausibleSecret rejects placeholders, references, labels and locations.
 func plausibleSecret(v string) bool {
+	return secretShape(v) && !isReference(v) && !isLocation(v)
+}
+
+// secretShape rejects what cannot be a secret by its shape: too short or long, masked, a list,
+// object or expression, a label with spaces, a short number.
+func secretShape(v string) bool {
 	if len(v) < 3 || len(v) > 200 {
 		return false
 	}
 	if strings.Contains(v, "***") {
 		return false // masked already (a report's evidence), or a placeholder
 	}
-	if strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{") {
-		return false // a list, an object, a template or a [REDACTED:...] placeholder
+	if strings.ContainsAny(v[:1], "[{(<") {
+		return false // a list, an object, an expression, a template, a tag or a [REDACTED:...] placeholder
 	}
 	if strings.ContainsAny(v, " \t") {
 		return false // labels and messages ("Mot de passe"), not secrets
 	}
-	if placeholderWord.MatchString(v) || envLookup.MatchString(v) {
-		return false
-	}
-	digits := true
+	return !allDigits(v) || len(v) >= 6
+}
+
+func allDigits(v string) bool {
 	for _, r := range v {
 		if !unicode.IsDigit(r) {
-			digits = false
-			break
+			return false
 		}
 	}
-	if digits && len(v) < 6 {
-		return false
-	}
-	// A path or URL is where a secret lives, not the secret.
-	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") ||
-		strings.HasSuffix(v, ".pem") || strings.HasSuffix(v, ".key") || strings.HasSuffix(v, ".json") || strings.Contains(v, "://") {
-		return false
-	}
 	return true
+}
+
+// isReference reports a value that refers to a secret kept elsewhere (an environment lookup, a
+// template expression, a Terraform reference, a shell expansion), a placeholder, or a package
+// version.
+func isReference(v string) bool {
+	return placeholderWord.MatchString(v) || envLookup.MatchString(v) || hclRef.MatchString(v) || versionPin.MatchString(v)
+}
+
+// isLocation reports a path or URL: where a secret lives, not the secret.
+func isLocation(v string) bool {
+	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") ||
+		strings.HasSuffix(v, ".pem") || strings.HasSuffix(v, ".key") || strings.HasSuffix(v, ".json") || strings.Contains(v, "://")
 }
 
 // passKey reports whether a key ending in "pass" really names a password (db_pass, IRC_PASS,
@@ -125,43 +147,114 @@ func passKey(key string) bool {
 	return prev == '_' || prev == '-' || prev == '.' || key[len(key)-4] == 'P'
 }
 
-// FindCredential finds the first password or secret written on line.
-func FindCredential(line string, o CredentialOptions) (Credential, bool) {
-	if line == "" || len(line) > 4000 {
-		return Credential{}, false
+// namesObject reports a key that names something other than a secret value: sudoers' NOPASSWD
+// tag, a CLI flag naming a secret object (--secret=prod-env-auth, --secrets).
+func namesObject(key string) bool {
+	lower := strings.ToLower(key)
+	if strings.HasSuffix(lower, "nopasswd") {
+		return true
+	}
+	if strings.HasPrefix(lower, "-") {
+		bare := strings.TrimLeft(lower, "-")
+		return bare == "secret" || bare == "secrets"
+	}
+	return false
+}
+
+// mayHoldCredential is the cheap test before any regex: a secret word or a URL.
+func mayHoldCredential(line string) bool {
+	if strings.Contains(line, "://") {
+		return true
 	}
 	lower := strings.ToLower(line)
-	if !strings.Contains(lower, "pass") && !strings.Contains(lower, "pwd") && !strings.Contains(lower, "secret") &&
-		!strings.Contains(lower, "key") && !strings.Contains(lower, "token") && !strings.Contains(lower, "credential") &&
-		!strings.Contains(line, "://") {
+	for _, w := range [...]string{"pass", "pwd", "secret", "key", "token", "credential"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialForms are the ways a credential is written, tried in order.
+var credentialForms = [...]func(line string, o CredentialOptions) (Credential, bool){
+	findURL, findDefine, findElement, findAttribute, findAssign,
+}
+
+// FindCredential finds the first password or secret written on line.
+func FindCredential(line string, o CredentialOptions) (Credential, bool) {
+	if line == "" || len(line) > 4000 || !mayHoldCredential(line) {
 		return Credential{}, false
 	}
+	for _, find := range credentialForms {
+		if c, ok := find(line, o); ok {
+			return c, true
+		}
+	}
+	return Credential{}, false
+}
+
+// findURL finds scheme://user:password@host.
+func findURL(line string, _ CredentialOptions) (Credential, bool) {
 	if m := credURL.FindStringSubmatch(line); m != nil && plausibleSecret(m[2]) && !strings.HasPrefix(m[2], "$") {
 		return Credential{Key: "a password in a connection URL", Value: m[2]}, true
 	}
-	if o.Define {
-		if m := credDefine.FindStringSubmatch(line); m != nil {
-			if v := secretValue(m[2], true); v != "" {
-				return Credential{Key: m[1], Value: v}, true
-			}
+	return Credential{}, false
+}
+
+// findDefine finds PHP define('DB_PASSWORD', '...').
+func findDefine(line string, o CredentialOptions) (Credential, bool) {
+	if !o.Define {
+		return Credential{}, false
+	}
+	if m := credDefine.FindStringSubmatch(line); m != nil {
+		if v := secretValue(m[2], true); v != "" {
+			return Credential{Key: m[1], Value: v}, true
 		}
 	}
+	return Credential{}, false
+}
+
+// findElement finds <password>value</password>.
+func findElement(line string, _ CredentialOptions) (Credential, bool) {
 	if m := credElement.FindStringSubmatch(line); m != nil && strings.EqualFold(m[1], m[3]) {
 		if v := strings.TrimSpace(m[2]); plausibleSecret(v) {
 			return Credential{Key: m[1], Value: v}, true
 		}
 	}
-	if o.Attributes {
-		if m := credAttr.FindStringSubmatch(line); m != nil && plausibleSecret(m[2]) {
-			return Credential{Key: m[1], Value: m[2]}, true
+	return Credential{}, false
+}
+
+// findAttribute finds password="value" in a tag and the value of an HTML password field.
+func findAttribute(line string, o CredentialOptions) (Credential, bool) {
+	if !o.Attributes {
+		return Credential{}, false
+	}
+	if m := credAttr.FindStringSubmatch(line); m != nil && plausibleSecret(m[2]) {
+		return Credential{Key: m[1], Value: m[2]}, true
+	}
+	if m := credInput.FindStringSubmatch(line); m != nil {
+		if v := m[1] + m[2]; plausibleSecret(v) {
+			return Credential{Key: "a password field's value", Value: v}, true
 		}
 	}
-	if o.Assign {
-		if m := credAssign.FindStringSubmatch(line); m != nil && m[2] != "==" && passKey(m[1]) {
-			if v := secretValue(m[3], o.QuotedOnly); v != "" {
-				return Credential{Key: m[1], Value: v}, true
-			}
-		}
+	return Credential{}, false
+}
+
+// findAssign finds key = value and friends, where the key names a secret.
+func findAssign(line string, o CredentialOptions) (Credential, bool) {
+	if !o.Assign {
+		return Credential{}, false
+	}
+	m := credAssign.FindStringSubmatchIndex(line)
+	if m == nil {
+		return Credential{}, false
+	}
+	key, op := line[m[2]:m[3]], line[m[4]:m[5]]
+	if op == "==" || !passKey(key) || namesObject(key) || secretsFlag.MatchString(line[:m[2]]) {
+		return Credential{}, false
+	}
+	if v := secretValue(line[m[6]:m[7]], o.QuotedOnly); v != "" {
+		return Credential{Key: key, Value: v}, true
 	}
 	return Credential{}, false
 }

@@ -22,7 +22,10 @@
 //     model's quote does not). A finding of a commit whose line a later commit of the same
 //     change deletes (and none adds back), or whose file it deletes, is marked LaterRemoved.
 //   - Every location is a finding: findings are deduplicated only when commit, path, line and
-//     rule are the same. Reports are deterministic: the scanners run side by side but their
+//     rule are the same. One problem is one finding: a gitleaks rule and
+//     tollgate/hardcoded-credential on one line, or the private-key rules in one file, are
+//     folded into the more specific finding, which lists the others in Also (problem.go).
+//     Reports are deterministic: the scanners run side by side but their
 //     results merge in scanner, unit and file order, and findings are sorted by severity,
 //     path, line.
 //   - The exit codes (ExitClean, ExitFindings, ExitCannotRun, ExitIncomplete) are defined here

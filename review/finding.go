@@ -33,6 +33,9 @@ type Finding struct {
 	// of the same range or push removes again: the secret is gone from the tip but still in the
 	// history being pushed, so the fix is a history rewrite (the writers say so).
 	LaterRemoved bool `json:"-"`
+	// Also lists the rules that reported the same problem and were folded into this finding
+	// (one problem is one finding: the more specific rule is kept).
+	Also []string `json:"also,omitempty"`
 
 	// commit is the commit the finding is in ("" for the staged set): findings are the same
 	// only when commit, path, line and rule are.

@@ -181,3 +181,31 @@ func TestClassifyTranslation(t *testing.T) {
 		}
 	}
 }
+
+// TestIsTestPath: test code is recognised in every common layout, and names that only contain
+// "test" are not test code.
+func TestIsTestPath(t *testing.T) {
+	tests := []string{
+		"app/tests.py", "app/test_views.py", "tests/conftest.py", "conftest.py", "pkg/db_test.go",
+		"src/util.test.ts", "src/util.spec.js", "spec/models/user_spec.rb", "lib/user_spec.rb",
+		"src/__tests__/a.js", "fixtures/users.json", "test/fixtures/db.yml", "pkg/testdata/x.yaml",
+		"e2e/login.cy.js", "charts/redis/ci/default-values.yaml", "ci/test-values.yaml",
+		"src/test/java/AppTest.java", "Foo/BarTests.cs", `win\tests\a.py`, "api/handler_test.py",
+		"tests/settings.py", "testing/helpers.go",
+	}
+	for _, p := range tests {
+		if !IsTestPath(p) {
+			t.Errorf("IsTestPath(%q) = false, want true", p)
+		}
+	}
+	notTests := []string{
+		"latest.java", "contest.py", "app/attestation.go", "src/protest.ts", "manifest.yaml",
+		".gitlab/ci/deploy.yml", "ci/deploy.sh", "app/settings.py", "docs/testing-guide.md.go.x",
+		"src/Latest.java", "testimony/a.go",
+	}
+	for _, p := range notTests {
+		if IsTestPath(p) {
+			t.Errorf("IsTestPath(%q) = true, want false", p)
+		}
+	}
+}

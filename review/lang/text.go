@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/tollgate-dev/tollgate/review/internal/lazyre"
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+)
 
 // AppendLower appends s to dst with ASCII letters and the Latin-1 capitals (É, Ü, ...)
 // lowercased, each in the same number of bytes, so offsets into the result are offsets into s.
@@ -30,8 +34,19 @@ func LowerASCII(s string) string {
 	return s
 }
 
-var testPath = lazyre.New(`(?i)(?:^|/)(?:tests?|testdata|testing|__tests__|fixtures?|spec|mocks?)/|_test\.go$|(?:^|/)test_[^/]*\.py$|_test\.py$|\.(?:test|spec)\.[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$`)
+// testPath matches test code in every common layout: test folders (test/, tests/, spec/,
+// __tests__/, fixtures/, testdata/, e2e/, mocks/), a Helm chart's ci/ values, and test file
+// names (tests.py, test_*.py, conftest.py, *_test.*, *.test.*, *_spec.*, *.spec.*,
+// *Test.java, *Tests.cs).
+var testPath = lazyre.New(`(?i)(?:^|/)(?:tests?|testdata|testing|__tests__|__mocks__|fixtures?|spec|specs|mocks?|e2e|integration[-_]tests?)/` +
+	`|(?:^|/)ci/[^/]*values[^/]*\.ya?ml$|(?:^|/)charts?/(?:[^/]+/)*ci/[^/]*\.ya?ml$` +
+	`|(?:^|/)(?:tests?|conftest)\.py$|(?:^|/)test_[^/]*$` +
+	`|_(?:test|spec)\.[a-z0-9]+$|\.(?:test|spec)\.[a-z0-9]+$` +
+	`|(?-i:[a-z0-9]Tests?)\.(?:java|kt|cs|scala|groovy|swift|php)$`)
 
-// IsTestPath reports test code: insecure settings there usually talk to a local test server, so
-// code and credential findings in tests are lowered to low severity (reported, not failing).
-func IsTestPath(p string) bool { return testPath.MatchString(p) }
+// IsTestPath reports test code in every common layout (see testPath): insecure settings and
+// credentials there usually talk to a local test server, so code and credential findings in
+// tests are lowered to low severity (reported, not failing). "\" is read as "/".
+func IsTestPath(p string) bool {
+	return testPath.MatchString(strings.ReplaceAll(p, "\\", "/"))
+}

@@ -175,6 +175,9 @@ func (s SARIF) Write(w io.Writer, r *review.Report) error {
 			PartialFingerprints: map[string]string{"primaryLocationLineHash": f.Fingerprint},
 			Properties:          map[string]any{"security-severity": securitySeverity(f.Severity), "confidence": f.Confidence, "source": f.Source},
 		}
+		if len(f.Also) > 0 {
+			res.Properties["also"] = f.Also
+		}
 		loc := sarifLocationOf(f)
 		if loc.PhysicalLocation.Region.StartColumn > 0 {
 			run.ColumnKind = "unicodeCodePoints"

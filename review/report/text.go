@@ -83,8 +83,12 @@ func (t Text) writeFindings(b *strings.Builder, p palette, fs []review.Finding) 
 		if len(f.CWE) > 0 {
 			cwe = " (" + strings.Join(f.CWE, ", ") + ")"
 		}
-		fmt.Fprintf(b, "%s%s%s: %s%s%s %s%s: %s\n", p.bold, location(f), p.reset,
-			col, f.Severity, p.reset, printable(f.RuleID), printable(cwe), printable(f.Message))
+		also := ""
+		if len(f.Also) > 0 {
+			also = " (also " + strings.Join(f.Also, ", ") + ")"
+		}
+		fmt.Fprintf(b, "%s%s%s: %s%s%s %s%s: %s%s\n", p.bold, location(f), p.reset,
+			col, f.Severity, p.reset, printable(f.RuleID), printable(cwe), printable(f.Message), printable(also))
 		if f.Evidence != "" {
 			fmt.Fprintf(b, "    %s%s%s\n", p.dim, printable(f.Evidence), p.reset)
 		}

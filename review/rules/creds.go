@@ -7,6 +7,7 @@ import (
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -19,8 +20,43 @@ var credentialRule = review.Rule{
 	Leaves:      example("config/database.yml", "  password: ${DB_PASSWORD}"),
 }
 
-// scanCredentials reports a secret written on an added line.
-func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result) {
+// localServiceFile matches files that configure throwaway local services: docker-compose files
+// and CI configurations (GitHub Actions services:, GitLab services, CircleCI images).
+var localServiceFile = lazyre.New(`(?i)(?:^|/)(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$|(?:^|/)\.github/workflows/[^/]+\.ya?ml$|(?:^|/)\.gitlab-ci\.ya?ml$|(?:^|/)\.gitlab/ci/[^/]+\.ya?ml$|(?:^|/)\.circleci/config\.ya?ml$|(?:^|/)\.travis\.ya?ml$|(?:^|/)bitbucket-pipelines\.ya?ml$|(?:^|/)\.drone\.ya?ml$|(?:^|/)\.woodpecker\.ya?ml$`)
+
+// wellKnownDefault is a default password of a local service image or a tutorial.
+var wellKnownDefault = lazyre.New(`(?i)^(?:postgres|postgresql|root|toor|mysql|mariadb|redis|mongo|mongodb|guest|rabbitmq|elastic|changeme\w*|keycloak|minio\w*|docker|circle_?test|ci|local|dev|development|password\d*|pass(?:word)?123|secret\d*|mysecretpassword|supersecret\w*|test\w*|\w*_?test|example|admin\d*|sa|pgpass|app)$`)
+
+// serviceNames collects the names a local-service file gives (users, databases, services):
+// a password equal to one of them is a throwaway.
+var serviceName = lazyre.New(`(?i)^\s*-?\s*["']?(?:\w*[_\-])?(?:user|username|db|database|dbname|name|login|host)["']?\s*[:=]\s*["']?([\w.\-]+)|^\s{0,6}([\w.\-]+):\s*$`)
+
+func serviceNames(added []diff.Line) map[string]bool {
+	names := map[string]bool{}
+	for _, l := range added {
+		if m := serviceName.FindStringSubmatch(l.Text); m != nil {
+			names[strings.ToLower(m[1]+m[2])] = true
+		}
+	}
+	return names
+}
+
+// throwaway reports a credential of a local service (names non-nil: the file configures
+// them) that is its default or repeats a user, database or service name.
+func throwaway(value string, names map[string]bool) bool {
+	if names == nil {
+		return false
+	}
+	lower := strings.ToLower(value)
+	if names[lower] {
+		return true
+	}
+	return lower != "admin" && wellKnownDefault.MatchString(value)
+}
+
+// scanCredentials reports a secret written on an added line; names is non-nil in a file that
+// configures local services (see throwaway).
+func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, names map[string]bool, r *review.Result) {
 	text := l.Text
 	if k.IsCode() || k.IsConfig() {
 		text = lang.CodePart(k, text)
@@ -43,6 +79,9 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review
 		conf = 0.8
 	}
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
+	if sev > policy.Low && throwaway(value, names) {
+		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
+	}
 	r.Add(review.Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",

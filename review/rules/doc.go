@@ -8,7 +8,13 @@
 //     a rule says otherwise, and never run on prose.
 //   - A file rule reports once per file, at its first added line (line 1 for a binary or empty
 //     file); a binary file is judged by its name only.
-//   - A finding in test code (lang.IsTestPath) is lowered to low, and its message says so.
+//   - A finding in test code (lang.IsTestPath) is lowered to low, and its message says so; so
+//     is a credential of a local service in docker-compose or CI configuration (GitHub Actions,
+//     GitLab, CircleCI, ...) whose value is a well-known default or repeats a user, database or
+//     service name of the file (throwaway).
+//   - A reference is never a credential (redact.FindCredential): Terraform var./data./local./
+//     module., template expressions, shell expansions, labels and form fields, package pins,
+//     sudoers NOPASSWD, flags naming a secret object.
 //   - Every rule is documented (All): an id under tollgate/, a description, CWEs, a fix
 //     (fix.go; PATH stands for the finding's path), and an example it catches and one it
 //     leaves alone. The examples are tests, and the README lists

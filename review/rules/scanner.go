@@ -63,11 +63,15 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	if f.Binary {
 		return
 	}
+	var names map[string]bool
+	if localServiceFile.MatchString(p) {
+		names = serviceNames(added)
+	}
 	for i, l := range added {
 		if i%ctxLines == 0 && ctx.Err() != nil {
 			return
 		}
-		scanCredentials(u, p, k, l, r)
+		scanCredentials(u, p, k, l, names, r)
 		if !k.IsProse() {
 			scanCode(u, p, k, l, r)
 		}

@@ -1,0 +1,61 @@
+package review
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestOneProblem: a gitleaks rule and tollgate/hardcoded-credential on one line, or the key
+// rules in one file, are one finding, the more specific one, naming the other; anything else
+// (another line, another commit, another path) stays a finding of its own.
+func TestOneProblem(t *testing.T) {
+	f := func(rule, commit, path string, line int) Finding {
+		return Finding{RuleID: rule, commit: commit, Path: path, Line: line}
+	}
+	cases := []struct {
+		name string
+		in   []Finding
+		want []string // rule ids kept, each with its also list after ":"
+	}{
+		{"secret and credential on one line", []Finding{
+			f("tollgate/hardcoded-credential", "", "a.py", 3), f("secrets/generic-api-key", "", "a.py", 3)},
+			[]string{"secrets/generic-api-key:tollgate/hardcoded-credential"}},
+		{"on two lines", []Finding{
+			f("tollgate/hardcoded-credential", "", "a.py", 3), f("secrets/generic-api-key", "", "a.py", 4)},
+			[]string{"tollgate/hardcoded-credential:", "secrets/generic-api-key:"}},
+		{"in two commits", []Finding{
+			f("tollgate/hardcoded-credential", "c1", "a.py", 3), f("secrets/generic-api-key", "c2", "a.py", 3)},
+			[]string{"tollgate/hardcoded-credential:", "secrets/generic-api-key:"}},
+		{"private key line and key file", []Finding{
+			f("tollgate/private-key-file", "", "k.pem", 1), f("secrets/private-key", "", "k.pem", 2)},
+			[]string{"secrets/private-key:tollgate/private-key-file"}},
+		{"pkcs12 name and key store", []Finding{
+			f("secrets/pkcs12-file", "", "c.p12", 1), f("tollgate/private-key-file", "", "c.p12", 1)},
+			[]string{"tollgate/private-key-file:secrets/pkcs12-file"}},
+		{"key file in another path", []Finding{
+			f("tollgate/private-key-file", "", "a.pem", 1), f("secrets/private-key", "", "b.pem", 1)},
+			[]string{"tollgate/private-key-file:", "secrets/private-key:"}},
+		{"two keys in one file: both kept, the first names the file rule", []Finding{
+			f("secrets/private-key", "", "k.pem", 1), f("tollgate/private-key-file", "", "k.pem", 1), f("secrets/private-key", "", "k.pem", 9)},
+			[]string{"secrets/private-key:tollgate/private-key-file", "secrets/private-key:"}},
+		{"other rules on one line stay", []Finding{
+			f("tollgate/shell-injection", "", "a.py", 3), f("secrets/generic-api-key", "", "a.py", 3)},
+			[]string{"tollgate/shell-injection:", "secrets/generic-api-key:"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, x := range oneProblem(c.in) {
+			s := x.RuleID + ":"
+			for i, a := range x.Also {
+				if i > 0 {
+					s += ","
+				}
+				s += a
+			}
+			got = append(got, s)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}

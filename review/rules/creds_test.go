@@ -1,0 +1,113 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/policy"
+)
+
+const credID = "tollgate/hardcoded-credential"
+
+// TestCredentialReferences: a value that refers to a secret (a variable, a template, a shell
+// expansion, a label, a package, a flag naming a secret object) is not a hardcoded credential;
+// the literal next to each stays caught.
+func TestCredentialReferences(t *testing.T) {
+	leaves := []struct{ path, text string }{
+		{"main.tf", `  password = var.db_password`},
+		{"main.tf", `  master_password = data.aws_ssm_parameter.db.password`},
+		{"main.tf", `  password = local.db_password`},
+		{"main.tf", `  admin_password = module.secrets.admin_password`},
+		{"main.tf", `  password = random_password.db.result`},
+		{"main.tf", `  password = "${var.db_password}"`},
+		{"main.tf", `  password = each.value.password`},
+		{"values.yaml", `  password: {{ .Values.db.password | quote }}`},
+		{"templates/secret.yaml", `  password: {{ $pw | b64enc }}`},
+		{"templates/secret.yaml", `  password: $dbPassword`},
+		{"templates/secret.yaml", `  {{- $secret := (lookup "v1" "Secret" .Release.Namespace "db") }}`},
+		{"templates/secret.yaml", `  password: (get $secret "password")`},
+		{"templates/secret.yaml", `  password: {{ get $secret.data "password" }}`},
+		{"config/database.yml.erb", `  password: <%= ENV['DB_PASSWORD'] %>`},
+		{"deploy.sh", `mysql --password="$DB_PASSWORD" -e "select 1"`},
+		{"deploy.sh", `psql "--password=${PGPASS:-x}"`},
+		{"deploy.sh", `docker login --password "$REGISTRY_TOKEN" ghcr.io`},
+		{"deploy.sh", `export DB_PASSWORD="$(cat /run/secrets/db)"`},
+		{"deploy.sh", `gcloud run deploy app --set-secrets=API_KEY=prod-api-key:latest`},
+		{"deploy.sh", `kubectl create secret generic db --secret=prod-env-auth`},
+		{"deploy.sh", `docker build --secret id=npmrc,src=$HOME/.npmrc .`},
+		{"deploy.sh", `cli login --password-file=/run/secrets/pw`},
+		{"deploy.sh", `kubectl create secret generic db --from-literal=password="$DB_PASSWORD"`},
+		{"Makefile", "\tdocker login -u $(USER) --password $(REGISTRY_PASSWORD)"},
+		{"login.html", `<input type="password" name="password" id="password" placeholder="Password">`},
+		{"login.html", `<label for="password">Password:</label>`},
+		{"Login.xaml", `<PasswordBox x:Name="PasswordBox" Password="{Binding Password}"/>`},
+		{"Login.xaml", `<TextBlock Text="Password:" />`},
+		{"package.json", `    "react-secret": "^1.2.3",`},
+		{"package.json", `    "password-validator": "^5.3.0",`},
+		{"requirements.txt", `django-password-validators==1.7.1`},
+		{"pyproject.toml", `keyring-pass = "0.9.3"`},
+		{"Gemfile", `gem 'devise-secret', '~> 2.1'`},
+		{"sudoers.d/deploy", `deploy ALL=(ALL) NOPASSWD: ALL`},
+		{"roles/base/tasks/main.yml", `    line: '%wheel ALL=(ALL) NOPASSWD: ALL'`},
+		{"config.yml", `secret_key_base: <%= Rails.application.credentials.secret_key_base %>`},
+		{"app.js", "const password = `${prefix}${suffix}`;"},
+		{"app.py", `password = f"{settings.DB_PASSWORD}"`},
+	}
+	for _, c := range leaves {
+		if fs := builtinFindings(t, c.path, c.text); hasRule(fs, credID) {
+			t.Errorf("%s: %q: a reference reported as a credential: %v", c.path, c.text, fs)
+		}
+	}
+	catches := []struct{ path, text string }{
+		{"main.tf", `  password = "Zq8mK2vR9x"`},
+		{"values.yaml", `  password: Zq8mK2vR9x`},
+		{"deploy.sh", `mysql --password="Zq8mK2vR9x" -e "select 1"`},
+		{"deploy.sh", `kubectl create secret generic db --from-literal=password=Zq8mK2vR9x`},
+		{"deploy.sh", `cli --client-secret=Zq8mK2vR9x`},
+		{"package.json", `    "apiKey": "Zq8mK2vR9x",`},
+		{"login.html", `<input type="password" name="password" value="Zq8mK2vR9x">`},
+	}
+	for _, c := range catches {
+		if fs := builtinFindings(t, c.path, c.text); !hasRule(fs, credID) {
+			t.Errorf("%s: %q: a literal credential missed", c.path, c.text)
+		}
+	}
+}
+
+// TestCredentialThrowaway: the default credentials of a local service in docker-compose, CI
+// service containers, Helm ci/ values and test settings are reported low; the same value in
+// application config, or a strong value in a CI file, stays high.
+func TestCredentialThrowaway(t *testing.T) {
+	cases := []struct {
+		path, text string
+		sev        policy.Severity
+	}{
+		{"docker-compose.yml", "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: postgres", policy.Low},
+		{"docker-compose.yml", "      MYSQL_ROOT_PASSWORD: root", policy.Low},
+		{"compose.yaml", "      - POSTGRES_USER=app\n      - POSTGRES_PASSWORD=app", policy.Low},
+		{"docker-compose.dev.yml", "      RABBITMQ_DEFAULT_PASS: guest", policy.Low},
+		{".github/workflows/ci.yml", "    services:\n      postgres:\n        env:\n          POSTGRES_PASSWORD: postgres", policy.Low},
+		{".github/workflows/ci.yml", "          POSTGRES_USER: keycloak\n          POSTGRES_PASSWORD: keycloak", policy.Low},
+		{".gitlab-ci.yml", "  MYSQL_ROOT_PASSWORD: mysql", policy.Low},
+		{".circleci/config.yml", "          POSTGRES_PASSWORD: circle_test", policy.Low},
+		{"charts/db/ci/default-values.yaml", "auth:\n  password: Zq8mK2vR9x", policy.Low},
+		{"app/tests/settings.py", `PASSWORD = "Zq8mK2vR9x"`, policy.Low},
+		{"app/test_settings.py", `PASSWORD = "Zq8mK2vR9x"`, policy.Low},
+		{"docker-compose.yml", "      ADMIN_USER: admin\n      ADMIN_PASSWORD: admin", policy.Low},
+		{"docker-compose.yml", "      POSTGRES_PASSWORD: Zq8mK2vR9x", policy.High},
+		{".github/workflows/deploy.yml", "          API_SECRET: Zq8mK2vR9x", policy.High},
+		{"config/database.yml", "  password: postgres", policy.High},
+		{"docker-compose.yml", "      ADMIN_PASSWORD: admin123x", policy.High},
+	}
+	for _, c := range cases {
+		fs := builtinFindings(t, c.path, c.text)
+		var got []policy.Severity
+		for _, f := range fs {
+			if f.RuleID == credID {
+				got = append(got, f.Severity)
+			}
+		}
+		if len(got) != 1 || got[0] != c.sev {
+			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
+		}
+	}
+}
