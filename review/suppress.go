@@ -13,7 +13,8 @@ import (
 //	x := risky() // tollgate:allow=tollgate/some-rule  one rule (also: =some-rule)
 //	// tollgate:allow-next-line[=rule]                 the line below
 //
-// Every suppression is counted in the report.
+// Every suppression is counted in the report. Prompt-injection findings are never suppressed
+// inline (see Suppressed).
 
 const allowMarker = "tollgate:allow"
 
@@ -99,43 +100,23 @@ func (s *Suppressor) line(path string, n int) (string, bool) {
 	return "", false
 }
 
-// Suppressed reports whether an inline marker allows f. A prompt-injection finding is
-// allowed only by a marker that names its rule: a bare marker is exactly what injected text
-// would carry to hide itself.
+// Suppressed reports whether an inline marker allows f. A prompt-injection finding is never
+// allowed inline: a marker in the text under review is exactly what injected text would carry
+// to hide itself (even one naming the rule). Only the user's config (review.exclude) or a
+// baseline drops one.
 func (s *Suppressor) Suppressed(f *Finding) bool {
+	if f.RuleID == InjectionRuleID {
+		return false
+	}
 	ids := []string{f.RuleID}
 	if i := strings.IndexByte(f.RuleID, '/'); i >= 0 {
 		ids = append(ids, f.RuleID[i+1:])
-	}
-	if f.RuleID == InjectionRuleID {
-		return s.named(f, ids)
 	}
 	if t, ok := s.line(f.Path, f.Line); ok && markerAllows(t, allowMarker, ids...) {
 		return true
 	}
 	if f.Line > 1 {
 		if t, ok := s.line(f.Path, f.Line-1); ok && markerAllows(t, allowMarker+"-next-line", ids...) {
-			return true
-		}
-	}
-	return false
-}
-
-// named is suppressed for markers that name the rule explicitly.
-func (s *Suppressor) named(f *Finding, ids []string) bool {
-	named := func(text, marker string) bool {
-		for _, id := range ids {
-			if strings.Contains(text, marker+"="+id) && markerAllows(text, marker, id) {
-				return true
-			}
-		}
-		return false
-	}
-	if t, ok := s.line(f.Path, f.Line); ok && named(t, allowMarker) {
-		return true
-	}
-	if f.Line > 1 {
-		if t, ok := s.line(f.Path, f.Line-1); ok && named(t, allowMarker+"-next-line") {
 			return true
 		}
 	}
