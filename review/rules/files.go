@@ -168,9 +168,14 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *re
 		if len(added) > 0 {
 			line = added[0].New
 		}
+		sev, msg := fr.Severity, fmt.Sprintf("%s: %s", fr.Description, fr.what)
+		if fr.ID == privateKeyFile.ID {
+			// A key or key store under a test path is a fixture, like other test code.
+			sev, msg = testSeverity(p, sev, msg)
+		}
 		r.Add(review.Finding{
-			RuleID: fr.ID, Severity: fr.Severity, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
-			Message:  fmt.Sprintf("%s: %s%s", fr.Description, fr.what, review.InCommit(u)),
+			RuleID: fr.ID, Severity: sev, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
+			Message:  msg + review.InCommit(u),
 			Evidence: "file: " + p, Source: "builtin",
 		})
 	}
