@@ -31,7 +31,7 @@ func TestGlobs(t *testing.T) {
 		{[]string{"[!ab].txt"}, "a.txt", false},
 		{[]string{`\!important.txt`}, "!important.txt", true},
 		{[]string{"build"}, "build/out/x.bin", true}, // a directory name excludes what is under it
-		{[]string{"build/"}, "build", false},          // a trailing slash: directories only
+		{[]string{"build/"}, "build", false},         // a trailing slash: directories only
 	} {
 		g, err := CompileGlobs(tt.patterns)
 		if err != nil {
