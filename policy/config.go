@@ -45,10 +45,11 @@ type raw struct {
 		BlockOnSecret *bool `toml:"block_on_secret"`
 	} `toml:"redaction"`
 	Review struct {
-		FailOn        *string  `toml:"fail_on"`
-		MinConfidence *float64 `toml:"min_confidence"`
-		MaxFindings   *int     `toml:"max_findings"`
-		Timeout       *string  `toml:"timeout"`
+		FailOn        *string   `toml:"fail_on"`
+		MinConfidence *float64  `toml:"min_confidence"`
+		MaxFindings   *int      `toml:"max_findings"`
+		Timeout       *string   `toml:"timeout"`
+		Exclude       *[]string `toml:"exclude"`
 	} `toml:"review"`
 	Egress struct {
 		Enabled *bool `toml:"enabled"`
@@ -85,11 +86,14 @@ type Config struct {
 	MaxFindings    int
 	// ReviewTimeout bounds the deterministic part of a review (review.timeout).
 	ReviewTimeout time.Duration
-	Egress        bool
-	Connect       []string
-	Model         Model
-	PolicyText    string
-	Guard         Guard // [guard]: the agent guard
+	// Exclude are the paths tollgate does not review (review.exclude, every layer's patterns
+	// in order, gitignore-style); nil when none.
+	Exclude    *Globs
+	Egress     bool
+	Connect    []string
+	Model      Model
+	PolicyText string
+	Guard      Guard // [guard]: the agent guard
 	// Files lists the config files that applied, lowest layer first.
 	Files []string
 }
@@ -364,7 +368,7 @@ func typeWords(t string) string {
 
 // addsUp are the keys whose lists add up across layers (a repository's restrictions survive a
 // user file); every other key a layer sets replaces the value below it.
-var addsUp = map[string]bool{"guard.protect": true, "guard.deny": true}
+var addsUp = map[string]bool{"guard.protect": true, "guard.deny": true, "review.exclude": true}
 
 // overlay copies every key set in src onto dst (the keys of addsUp are appended).
 func overlay(dst, src *raw, md toml.MetaData) {
@@ -498,6 +502,13 @@ func compileReview(cfg *Config, r *raw, bad badKey) error {
 	}
 	if err := setDuration(&cfg.ReviewTimeout, r.Review.Timeout, "review.timeout", "30s", bad); err != nil {
 		return err
+	}
+	if v := r.Review.Exclude; v != nil && len(*v) > 0 {
+		g, err := CompileGlobs(*v)
+		if err != nil {
+			return bad("review.exclude", err.Error())
+		}
+		cfg.Exclude = g
 	}
 	set(&cfg.Egress, r.Egress.Enabled)
 	return nil

@@ -55,9 +55,12 @@ type Detector struct {
 	e        *engine        // the rules one by one, where their keywords are
 	ignore   map[string]bool
 	warnings []string
-	fullOnce sync.Once // gitleaks' own detector over the whole rule set (tests only)
-	fullDet  *detect.Detector
-	fullErr  error
+	// pathAllow are the repository config's own global allowlists that a path alone satisfies
+	// ([allowlist] paths): tollgate's own rules honour them too (ExcludedPath).
+	pathAllow []*config.Allowlist
+	fullOnce  sync.Once // gitleaks' own detector over the whole rule set (tests only)
+	fullDet   *detect.Detector
+	fullErr   error
 }
 
 // Secret is one detected secret.
@@ -147,22 +150,39 @@ func New(opts Options) (*Detector, error) {
 	if name == "" {
 		name = ".gitleaks.toml"
 	}
-	cfg, warnings, err := repoConfig(opts.RepoConfig, name, def)
+	cfg, warnings, own, err := repoConfig(opts.RepoConfig, name, def)
 	if err != nil {
 		return nil, err
 	}
 	det.cfg, det.warnings, det.e = &cfg, warnings, newEngine(newCompiledSet(cfg))
+	for _, a := range own {
+		// A list that a path alone satisfies: OR, or AND with nothing but paths.
+		if len(a.Paths) > 0 && (a.MatchCondition == config.AllowlistMatchOr || len(a.Commits)+len(a.Regexes)+len(a.StopWords) == 0) {
+			det.pathAllow = append(det.pathAllow, a)
+		}
+	}
 	return det, nil
+}
+
+// ExcludedPath reports whether the repository's .gitleaks.toml allowlists path as a whole
+// (a global [allowlist] whose paths alone decide), so tollgate's own rules skip it too.
+func (d *Detector) ExcludedPath(path string) bool {
+	for _, a := range d.pathAllow {
+		if a.PathAllowed(path) {
+			return true
+		}
+	}
+	return false
 }
 
 // Warnings are notes about the rule set (e.g. a repository config that drops the defaults).
 func (d *Detector) Warnings() []string { return d.warnings }
 
-func repoConfig(data []byte, name string, def config.Config) (config.Config, []string, error) {
+func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _ []string, ownLists []*config.Allowlist, _ error) {
 	viperMu.Lock()
 	defer viperMu.Unlock()
-	fail := func(err error) (config.Config, []string, error) {
-		return config.Config{}, nil, fmt.Errorf("failed to load %s: %w", name, err)
+	fail := func(err error) (config.Config, []string, []*config.Allowlist, error) {
+		return config.Config{}, nil, nil, fmt.Errorf("failed to load %s: %w", name, err)
 	}
 	vc, err := decode(data)
 	if err != nil {
@@ -223,6 +243,9 @@ func repoConfig(data []byte, name string, def config.Config) (config.Config, []s
 	if err != nil {
 		return fail(err)
 	}
+	// The file's own global allowlists, before the defaults' are merged in (the defaults'
+	// lock-file paths are gitleaks' checksum noise, not the team's choice).
+	ownLists = cfg.Allowlists
 	var warnings []string
 	if ext.UseDefault {
 		cfg = merge(cfg, def, ext.DisabledRules)
@@ -242,7 +265,7 @@ func repoConfig(data []byte, name string, def config.Config) (config.Config, []s
 	if len(cfg.Rules) == 0 {
 		return fail(errors.New("it defines no rules, so no secret could ever be found"))
 	}
-	return cfg, warnings, nil
+	return cfg, warnings, ownLists, nil
 }
 
 // merge applies gitleaks' [extend] semantics: every default rule not disabled is added; a rule

@@ -17,6 +17,13 @@ type Report struct {
 	Limits   []string   `json:"limits"`
 	// Suppressed counts findings dropped by inline allow markers or .gitleaksignore.
 	Suppressed int `json:"suppressed"`
+	// Excluded counts the files left out of the review (review.exclude, the paths of
+	// .gitleaks.toml's allowlist); Baselined the findings .tollgate-baseline.json holds.
+	Excluded  int `json:"excluded"`
+	Baselined int `json:"baselined"`
+	// Suppressions lists every suppressed, baselined and excluded item, only when asked for
+	// (--show-suppressed).
+	Suppressions []Suppression `json:"suppressions,omitempty"`
 	// Notes are what went wrong around the review without changing its outcome (a verdict
 	// cache or audit log that could not be written). Absent from the JSON when there are none.
 	Notes []string `json:"notes,omitempty"`

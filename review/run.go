@@ -40,7 +40,10 @@ type Result struct {
 	Limits     []string
 	Rejected   []Rejected
 	Suppressed int
-	Binary     []string // binary files: scanned by name only
+	// Suppressions lists every finding counted in Suppressed (and, in Run, the baselined
+	// findings and the excluded files).
+	Suppressions []Suppression
+	Binary       []string // binary files: scanned by name only
 	// Notes are failures around the review that do not change its outcome (a cache or audit
 	// write): the report notes them.
 	Notes []string
@@ -55,6 +58,7 @@ func (r *Result) merge(o *Result) {
 	r.Binary = append(r.Binary, o.Binary...)
 	r.Notes = append(r.Notes, o.Notes...)
 	r.Suppressed += o.Suppressed
+	r.Suppressions = append(r.Suppressions, o.Suppressions...)
 }
 
 func (r *Result) add(f Finding) {
@@ -96,6 +100,15 @@ type Options struct {
 	// Detector, if set, masks any secret left in a finding's evidence or message, whichever
 	// scanner wrote it.
 	Detector *redact.Detector
+	// Exclude, if set, names the files no scanner reviews (review.exclude, allowlisted paths).
+	Exclude Exclude
+	// Baseline, if set, drops the findings it holds.
+	Baseline Baseline
+	// ShowSuppressed puts every suppressed, baselined and excluded item in the report.
+	ShowSuppressed bool
+	// Collect, if set, sees every finding the review kept, unmasked, before max_findings cuts
+	// them (the baseline command hashes them; it must never store them as they are).
+	Collect func([]Finding)
 }
 
 // Run reviews the change with every scanner and returns the ordered report.
@@ -107,16 +120,25 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 			ch.Units[ui].Blobs = ch.Blobs
 		}
 	}
+	excluded := excludeFiles(ch, opts.Exclude)
 	sups := make([]*Suppressor, len(ch.Units))
 	ran := runScanners(ctx, ch, opts, sups, &res)
 	if opts.Model != nil && runStep(ctx, ch, opts, opts.Model, sups, &res) {
 		ran = append(ran, opts.Model.Name())
+	}
+	baselined := dropBaselined(&res, opts.Baseline)
+	if opts.Collect != nil {
+		opts.Collect(res.Findings)
 	}
 	rep := &Report{
 		Tool:   Tool{Name: "tollgate", Version: opts.Version},
 		Change: ChangeInfo{Kind: ch.Kind, Base: ch.Base, Head: ch.Head, Files: ch.FileCount()},
 		FailOn: opts.Config.FailOn, Ran: ran, Suppressed: res.Suppressed, Binary: uniq(res.Binary),
 		AddedLines: addedLines(ch), SetupNotes: opts.Notes,
+		Excluded: len(excluded), Baselined: baselined,
+	}
+	if opts.ShowSuppressed {
+		rep.Suppressions = append(nonNil(excluded), res.Suppressions...)
 	}
 	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
@@ -251,7 +273,7 @@ func dropSuppressed(ctx context.Context, u *diff.Unit, sup **Suppressor, res *Re
 	kept := res.Findings[:from]
 	for _, f := range res.Findings[from:] {
 		if (*sup).Suppressed(&f) {
-			res.Suppressed++
+			res.Suppress(&f, "inline marker")
 			continue
 		}
 		kept = append(kept, f)

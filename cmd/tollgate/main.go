@@ -113,6 +113,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			statusCommand(),
 			hookCommand(),
 			reviewCommand(),
+			baselineCommand(),
 			rulesCommand(),
 			initCommand(),
 			versionCommand(),

@@ -14,6 +14,7 @@ import (
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/baseline"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/injection"
@@ -138,6 +139,10 @@ type output struct {
 	noColor  bool
 	noCache  bool      // ask the model even when the verdict cache has an answer
 	progress io.Writer // where a terminal progress line may go (stderr)
+	// showSuppressed lists every suppressed, baselined and excluded item (--show-suppressed).
+	showSuppressed bool
+	// collect, if set, sees every finding unmasked and no baseline applies (tollgate baseline).
+	collect func([]review.Finding)
 }
 
 func (o output) validate() error {
@@ -181,15 +186,28 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		notRun = append(notRun, review.NotRun{Component: "model:" + s.cfg.Model.Provider, Reason: err.Error() + "; nothing was sent"})
 	}
 	defer cleanup()
-	rep := review.Run(ctx, ch, review.Options{
-		Config:   s.cfg,
-		Scanners: scanners,
-		Version:  ver,
-		Notes:    s.notes,
-		NotRun:   notRun,
-		Model:    step,
-		Detector: s.detector,
-	})
+	opts := review.Options{
+		Config:         s.cfg,
+		Scanners:       scanners,
+		Version:        ver,
+		Notes:          s.notes,
+		NotRun:         notRun,
+		Model:          step,
+		Detector:       s.detector,
+		Exclude:        s.exclude,
+		ShowSuppressed: o.showSuppressed,
+		Collect:        o.collect,
+	}
+	if o.collect == nil {
+		base, err := s.baseline()
+		if err != nil {
+			return err
+		}
+		if base != nil {
+			opts.Baseline = base
+		}
+	}
+	rep := review.Run(ctx, ch, opts)
 	if o.failOn != "" {
 		sev, _ := policy.ParseSeverity(o.failOn)
 		rep.SetFailOn(sev)
@@ -218,6 +236,32 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// exclude names what leaves a path out of the review: a review.exclude pattern, or the
+// repository's .gitleaks.toml allowlisting the path as a whole ("" when nothing does).
+func (s *session) exclude(path string) string {
+	if pattern, ok := s.cfg.Exclude.Match(path); ok {
+		return fmt.Sprintf("review.exclude %q", pattern)
+	}
+	if s.detector != nil && s.detector.ExcludedPath(path) {
+		return ".gitleaks.toml [allowlist] paths"
+	}
+	return ""
+}
+
+// baseline loads the repository's .tollgate-baseline.json (nil when there is none); a file that
+// does not parse is a config error (exit 2), never a silently empty baseline.
+func (s *session) baseline() (*baseline.Set, error) {
+	data, err := readRepoFile(s.boundary, baseline.FileName)
+	if err != nil || data == nil {
+		return nil, err
+	}
+	set, err := baseline.Parse(baseline.FileName, data)
+	if err != nil {
+		return nil, &policy.ConfigError{File: baseline.FileName, Msg: err.Error()}
+	}
+	return set, nil
 }
 
 // externalScanners builds the external scanners the config enables; one that cannot run here

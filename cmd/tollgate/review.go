@@ -11,7 +11,7 @@ func reviewCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "review",
 		Usage:     "review the staged set, a commit, a range or every file on demand",
-		UsageText: "tollgate review [--staged | --commit REV | --range A..B | --all [--staged] | --all-history] [--format text|json|sarif] [--output FILE] [--fail-on SEVERITY] [--config FILE]",
+		UsageText: "tollgate review [--staged | --commit REV | --range A..B | --all [--staged] | --all-history] [--format text|json|sarif] [--output FILE] [--fail-on SEVERITY] [--show-suppressed] [--config FILE]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "review the staged set (the default)"},
 			&cli.StringFlag{Name: "commit", Usage: "review one commit against its first parent"},
@@ -24,6 +24,7 @@ func reviewCommand() *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "user config `FILE` (instead of ~/.config/tollgate/config.toml)"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour the text report"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "ask the model even if the verdict cache has an answer for this material"},
+			&cli.BoolFlag{Name: "show-suppressed", Usage: "list every suppressed, baselined and excluded finding or file (rule, path, line, by what)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -33,7 +34,7 @@ func reviewCommand() *cli.Command {
 				return err
 			}
 			out := output{format: c.String("format"), path: c.String("output"), failOn: c.String("fail-on"), noColor: c.Bool("no-color"),
-				noCache: c.Bool("no-cache"), progress: c.App.ErrWriter}
+				noCache: c.Bool("no-cache"), progress: c.App.ErrWriter, showSuppressed: c.Bool("show-suppressed")}
 			if err := out.validate(); err != nil {
 				return err
 			}

@@ -12,7 +12,9 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/baseline"
 	"github.com/tollgate-dev/tollgate/review/external"
+	"github.com/tollgate-dev/tollgate/review/report"
 	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
@@ -41,6 +43,9 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			printConfigStatus(ctx, w, s)
+			if err := printBaselineStatus(ctx, w, s); err != nil {
+				return err
+			}
 			fmt.Fprintf(w, "agents:\n")
 			printAgentStatus(w, s.repo.Root, s.cfg)
 			return nil
@@ -144,6 +149,28 @@ func hookState(h hook.HookState) string {
 		state += "; the earlier hook is kept and runs first"
 	}
 	return state
+}
+
+// printBaselineStatus prints the baseline, if any, and its stale entries: those whose file is
+// no longer at HEAD (in the index on a branch with no commit yet).
+func printBaselineStatus(ctx context.Context, w io.Writer, s *session) error {
+	set, err := s.baseline()
+	if err != nil || set == nil {
+		return err
+	}
+	rev := "HEAD"
+	if head, _ := s.repo.Head(ctx); head == "" {
+		rev = ""
+	}
+	stale := set.Stale(func(path string) bool {
+		_, _, ok, err := s.repo.Stat(ctx, rev, path)
+		return err != nil || ok // when in doubt, not stale
+	})
+	fmt.Fprintf(w, "baseline:    %s, %d entries, %d stale\n", baseline.FileName, len(set.Entries()), len(stale))
+	for _, e := range stale {
+		fmt.Fprintf(w, "  stale:     %s %s (the file is gone: run `tollgate baseline` to rewrite it)\n", report.Printable(e.Path), report.Printable(e.RuleID))
+	}
+	return nil
 }
 
 // printConfigStatus prints the config files that apply, the scanners and the model.

@@ -131,6 +131,33 @@ func writeNotes(b *strings.Builder, p palette, r *review.Report) {
 	if r.Suppressed > 0 {
 		fmt.Fprintf(b, "note: %s suppressed by inline allow markers or .gitleaksignore\n", plural(r.Suppressed, "finding"))
 	}
+	if r.Baselined > 0 {
+		fmt.Fprintf(b, "note: %s in the baseline (.tollgate-baseline.json)\n", plural(r.Baselined, "finding"))
+	}
+	if r.Excluded > 0 {
+		fmt.Fprintf(b, "note: %s excluded from the review (review.exclude, .gitleaks.toml allowlist paths)\n", plural(r.Excluded, "file"))
+	}
+	for _, s := range r.Suppressions {
+		what := printable(s.Path)
+		if s.Line > 0 {
+			what += fmt.Sprintf(":%d", s.Line)
+		}
+		if s.RuleID != "" {
+			what += " " + printable(s.RuleID)
+		}
+		if s.Commit != "" {
+			what += " (in commit " + printable(shortID(s.Commit)) + ")"
+		}
+		fmt.Fprintf(b, "left out: %s, by %s\n", what, printable(s.By))
+	}
+}
+
+// shortID is a commit id cut to 12 characters, as findings name commits.
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
 }
 
 // writeSummary writes the one summary line (and a hint when the review fails).

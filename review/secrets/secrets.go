@@ -116,11 +116,11 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 	ruleID := "secrets/" + sec.RuleID
 	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in review.Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
-		r.Suppressed++
+		r.Suppress(&review.Finding{RuleID: ruleID, Path: path, Line: sec.Line}, "gitleaks:allow")
 		return
 	}
 	if s.Detector.Ignored(u.Commit, path, sec.RuleID, sec.Line) {
-		r.Suppressed++
+		r.Suppress(&review.Finding{RuleID: ruleID, Path: path, Line: sec.Line}, ".gitleaksignore")
 		return
 	}
 	sev := severity(sec.RuleID)
