@@ -44,7 +44,11 @@ func (r *Repo) All(ctx context.Context, index bool) (*diff.Change, error) {
 	if r.head == "" {
 		return nil, ErrNoHead
 	}
-	u, err := r.unit(ctx, r.Git, r.head, []string{diffTree}, empty, r.head)
+	g, err := r.treeGit() // every blob from the object store, never a work-tree file
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.unit(ctx, g, r.head, []string{diffTree}, empty, r.head)
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}

@@ -83,10 +83,16 @@ func runHook(c *cli.Context, push bool) error {
 	if err != nil {
 		return err
 	}
+	if framework && leaveToOther(c, s, push) {
+		return nil
+	}
 	var ch *diff.Change
-	if push {
+	switch {
+	case push:
 		ch, err = pushChange(ctx, c, s, framework)
-	} else {
+	case framework && c.Args().Len() > 0:
+		ch, err = frameworkFiles(ctx, s, c.Args().Slice())
+	default:
 		ch, err = s.repo.Staged(ctx)
 	}
 	if err != nil {
@@ -162,8 +168,29 @@ func receiveHook(c *cli.Context) error {
 
 // stagedHook is the action of the hooks that review the staged set (pre-commit, pre-merge-commit).
 func stagedHook(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
+	// The pre-commit framework's `tollgate` entry passes the file names it runs on.
+	framework := os.Getenv("PRE_COMMIT") == "1" && !c.Bool(shimFlag.Name) && c.Command.Name == "pre-commit"
+	if !framework {
+		if err := noArgs(c); err != nil {
+			return err
+		}
 	}
 	return runHook(c, false)
+}
+
+// leaveToOther reports (and says) that the framework's other tollgate entry reviews this stage
+// in this repository, so this one does not review the same change twice.
+func leaveToOther(c *cli.Context, s *session, push bool) bool {
+	other := ""
+	switch {
+	case push && c.Command.Name == "pre-commit":
+		other = "tollgate-push"
+	case !push && c.Command.Name == "pre-push":
+		other = "tollgate"
+	}
+	if other == "" || !frameworkRuns(s, other, push) {
+		return false
+	}
+	fmt.Fprintf(c.App.ErrWriter, "tollgate: the %s hook of .pre-commit-config.yaml reviews this %s (not reviewed twice)\n", other, map[bool]string{true: "push", false: "commit"}[push])
+	return true
 }

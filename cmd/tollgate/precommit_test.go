@@ -274,6 +274,28 @@ func TestPreCommitFramework(t *testing.T) {
 		t.Logf("try-repo: %s", time.Since(t0).Round(time.Millisecond))
 	})
 
+	// run --all-files and --files review what is committed in the index, not the empty staged
+	// diff: a token committed earlier (past the hook) fails them.
+	t.Run("all-files", func(t *testing.T) {
+		dir := filepath.Join(tmp, "allfiles")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		e.ok(dir, "git", "init", "-q")
+		writeFile(t, filepath.Join(dir, "token.go"), "package main\n\nconst token = \""+fakeToken+"\"\n")
+		writeFile(t, filepath.Join(dir, "clean.go"), "package main\n\nfunc add(a, b int) int { return a + b }\n")
+		e.ok(dir, "git", "add", "-A")
+		e.ok(dir, "git", "commit", "-q", "--no-verify", "-m", "token committed past the hook")
+		out, code := e.run(dir, "pre-commit", "try-repo", hookRepo, "tollgate", "--all-files", "--verbose")
+		checkBlocked(t, "try-repo tollgate --all-files", out, code)
+		out, code = e.run(dir, "pre-commit", "try-repo", hookRepo, "tollgate", "--files", "token.go", "--verbose")
+		checkBlocked(t, "try-repo tollgate --files token.go", out, code)
+		out, code = e.run(dir, "pre-commit", "try-repo", hookRepo, "tollgate", "--files", "clean.go", "--verbose")
+		if code != 0 || strings.Contains(out, "secrets/github-pat") {
+			t.Errorf("try-repo tollgate --files clean.go: exit %d, want a pass that does not look at token.go\n%s", code, out)
+		}
+	})
+
 	// The push stage through `pre-commit install --hook-type pre-push` and real pushes.
 	t.Run("pre-push", func(t *testing.T) {
 		t0 := time.Now()
@@ -342,6 +364,34 @@ func TestPreCommitFramework(t *testing.T) {
 			t.Fatalf("the blocked branch reached the remote at %s", got)
 		}
 		t.Logf("pre-push (stages: [%s]): %s", stage, time.Since(t0).Round(time.Millisecond))
+	})
+
+	// Both entries as the README shows them, with no stages: each change is reviewed once,
+	// at commit time by `tollgate`, at push time by `tollgate-push`.
+	t.Run("both-entries", func(t *testing.T) {
+		remote := filepath.Join(tmp, "both-remote.git")
+		dir := filepath.Join(tmp, "both")
+		e.ok(tmp, "git", "init", "-q", "--bare", remote)
+		e.ok(tmp, "git", "init", "-q", dir)
+		e.ok(dir, "git", "remote", "add", "origin", remote)
+		config := "repos:\n- repo: " + hookRepo + "\n  rev: " + rev + "\n  hooks:\n  - id: tollgate\n  - id: tollgate-push\n"
+		writeFile(t, filepath.Join(dir, ".pre-commit-config.yaml"), config)
+		e.ok(dir, "pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "pre-push")
+		e.ok(dir, "git", "add", ".pre-commit-config.yaml")
+		e.ok(dir, "git", "commit", "-q", "-m", "pre-commit config")
+		writeFile(t, filepath.Join(dir, "token.go"), "package main\n\nconst token = \""+fakeToken+"\"\n")
+		e.ok(dir, "git", "add", "token.go")
+		out, code := e.run(dir, "git", "commit", "-q", "-m", "token")
+		checkBlocked(t, "commit with both entries", out, code)
+		if n := strings.Count(out, "secrets/github-pat"); n != 1 {
+			t.Errorf("commit with both entries: the finding is printed %d times, want once\n%s", n, out)
+		}
+		e.ok(dir, "git", "commit", "-q", "--no-verify", "-m", "token past the commit hook")
+		out, code = e.run(dir, "git", "push", "origin", "HEAD:main")
+		checkBlocked(t, "push with both entries", out, code)
+		if n := strings.Count(out, "secrets/github-pat"); n != 1 {
+			t.Errorf("push with both entries: the finding is printed %d times, want once\n%s", n, out)
+		}
 	})
 	t.Logf("pre-commit framework test: %s", time.Since(start).Round(time.Millisecond))
 }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review/diff"
+)
+
+// The pre-commit framework's entries (.pre-commit-hooks.yaml): `tollgate` (entry `tollgate hook
+// pre-commit`, file names passed) and `tollgate-push` (entry `tollgate hook pre-push`). Without
+// a stages key each runs at commit and at push time, so a config with both would review every
+// change twice: each entry leaves the other's stage to it when the repository's
+// .pre-commit-config.yaml runs the other there.
+
+// frameworkFiles is the change the framework's commit stage asks about: the staged change of
+// the named files when they are all staged (a commit; the framework may split a long list over
+// several runs, each reviewing its part), else the full content in the index of the named files
+// (`pre-commit run --all-files` or `--files`: what is committed there, not an empty diff).
+func frameworkFiles(ctx context.Context, s *session, files []string) (*diff.Change, error) {
+	want := map[string]bool{}
+	for _, f := range files {
+		want[strings.TrimPrefix(f, "./")] = true
+	}
+	ch, err := s.repo.Staged(ctx)
+	if err != nil {
+		return nil, err
+	}
+	staged := map[string]bool{}
+	for _, u := range ch.Units {
+		for i := range u.Files {
+			staged[u.Files[i].Path()] = true
+		}
+	}
+	all := true
+	for f := range want {
+		all = all && staged[f]
+	}
+	if !all {
+		if ch, err = s.repo.All(ctx, true); err != nil {
+			return nil, err
+		}
+	}
+	for ui := range ch.Units {
+		u := &ch.Units[ui]
+		kept := u.Files[:0:0]
+		for _, f := range u.Files {
+			if want[f.Path()] {
+				kept = append(kept, f)
+			}
+		}
+		u.Files = kept
+	}
+	return ch, nil
+}
+
+var (
+	hookItem  = regexp.MustCompile(`^(\s*)-\s+id:\s*['"]?(tollgate(?:-push)?)['"]?\s*(?:#.*)?$`)
+	stagesKey = regexp.MustCompile(`^\s*stages:\s*(.*)$`)
+	listItem  = regexp.MustCompile(`^\s*-\s*['"]?([\w-]+)['"]?\s*$`)
+)
+
+// frameworkRuns reports whether the repository's .pre-commit-config.yaml runs the hook id at
+// this stage (push or commit): it lists the id with no stages key, or with a stage of that kind
+// (`pre-push`/`push`, or `pre-commit`/`commit`). When in doubt (no config, no such entry), no:
+// then nothing is skipped.
+func frameworkRuns(s *session, id string, push bool) bool {
+	data, err := readRepoFile(s.boundary, ".pre-commit-config.yaml")
+	if err != nil || data == nil {
+		return false
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		m := hookItem.FindStringSubmatch(l)
+		if m == nil || m[2] != id {
+			continue
+		}
+		stages, ok := itemStages(lines[i+1:], len(m[1]))
+		if !ok {
+			return true // no stages key: every stage
+		}
+		for _, st := range stages {
+			if push && (st == "pre-push" || st == "push") || !push && (st == "pre-commit" || st == "commit") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// itemStages reads the stages key of a list item whose "-" is at column indent, from the lines
+// after its first; ok is false when the item has none.
+func itemStages(lines []string, indent int) ([]string, bool) {
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if len(l)-len(strings.TrimLeft(l, " \t")) <= indent {
+			return nil, false // the next item or the end of the list
+		}
+		m := stagesKey.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if v := strings.TrimSpace(m[1]); v != "" {
+			v = strings.Trim(v, "[] ")
+			var out []string
+			for _, st := range strings.Split(v, ",") {
+				out = append(out, strings.Trim(strings.TrimSpace(st), `'"`))
+			}
+			return out, true
+		}
+		var out []string
+		for _, b := range lines[i+1:] {
+			mm := listItem.FindStringSubmatch(b)
+			if mm == nil {
+				break
+			}
+			out = append(out, mm[1])
+		}
+		return out, true
+	}
+	return nil, false
+}
