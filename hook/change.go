@@ -489,8 +489,12 @@ func (r *Repo) unitAgainst(ctx context.Context, g *Git, commit, parent string) (
 	return u, parent, err
 }
 
-// listedCommit is one commit from rev-list with its first parent ("" for a root commit).
-type listedCommit struct{ id, parent string }
+// listedCommit is one commit from rev-list with its first parent ("" for a root commit) and, for
+// a merge, its other parents.
+type listedCommit struct {
+	id, parent string
+	others     []string
+}
 
 // Commit returns one commit's change against its first parent.
 func (r *Repo) Commit(ctx context.Context, rev string) (*diff.Change, error) {
@@ -571,7 +575,7 @@ func (r *Repo) revListFrom(ctx context.Context, stdin io.Reader, revs ...string)
 		}
 		c := listedCommit{id: f[0]}
 		if len(f) > 1 {
-			c.parent = f[1]
+			c.parent, c.others = f[1], f[2:]
 		}
 		list = append(list, c)
 	}

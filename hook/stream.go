@@ -71,7 +71,8 @@ func (e *streamError) Unwrap() error { return e.err }
 
 // streamUnits diffs commits in one git process and returns the units of the leading commits
 // whose output is complete: all of them, or those before the commit where git stopped (then
-// with a *streamError).
+// with a *streamError). A merge is diffed against each parent, and its unit keeps only the
+// lines that are in none of them (see onlyNew).
 func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, error) {
 	var (
 		diffTree = "diff-tree"
@@ -81,18 +82,23 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) 
 	)
 	// Each stdin line is a commit and the one parent to diff it against: git prints the
 	// commit id and a NUL, the raw -z listing, an empty record, then the patch. A root commit
-	// alone is diffed against the empty tree (--root). Ids are resolved object ids only.
+	// alone is diffed against the empty tree (--root). A merge gets one line per parent. Ids
+	// are resolved object ids only.
+	var runs []listedCommit
 	var in strings.Builder
 	for _, c := range commits {
-		in.WriteString(c.id)
-		if c.parent != "" {
-			in.WriteString(" " + c.parent)
+		for _, p := range append([]string{c.parent}, c.others...) {
+			runs = append(runs, listedCommit{id: c.id, parent: p})
+			in.WriteString(c.id)
+			if p != "" {
+				in.WriteString(" " + p)
+			}
+			in.WriteByte('\n')
 		}
-		in.WriteByte('\n')
 	}
 	args := append(append([]string{diffTree, fromIn, root, always}, unitFlags...), diffFlags...)
 	out, runErr := g.run(ctx, strings.NewReader(in.String()), args...)
-	sections, err := splitStream(out, commits)
+	sections, err := splitStream(out, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -101,27 +107,104 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) 
 		complete-- // the last section may be cut where git stopped
 	}
 	var units []diff.Unit
-	for i := range complete {
+	for i, k := 0, 0; i < len(commits) && k+1+len(commits[i].others) <= complete; i++ {
 		c := commits[i]
-		parent := c.parent
-		if parent == "" {
-			if parent, err = r.EmptyTree(ctx); err != nil {
+		var per []diff.Unit
+		for _, run := range runs[k : k+1+len(c.others)] {
+			parent := run.parent
+			if parent == "" {
+				if parent, err = r.EmptyTree(ctx); err != nil {
+					return units, err
+				}
+			}
+			u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[k])
+			if err != nil {
 				return units, err
 			}
+			per = append(per, u)
+			k++
 		}
-		u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[i])
-		if err != nil {
-			return units, err
-		}
-		units = append(units, u)
+		units = append(units, onlyNew(per[0], per[1:]))
 	}
 	if runErr != nil {
-		return units, &streamError{done: complete, err: runErr}
+		return units, &streamError{done: len(units), err: runErr}
 	}
-	if complete != len(commits) {
-		return units, fmt.Errorf("failed to read the diffs: git printed %d of %d commits", complete, len(commits))
+	if len(units) != len(commits) {
+		return units, fmt.Errorf("failed to read the diffs: git printed %d of %d commits", len(units), len(commits))
 	}
 	return units, nil
+}
+
+// onlyNew keeps of a merge's unit against its first parent (u) what is in none of its other
+// parents (each unit of others is the merge against one of them): a file the merge leaves as
+// another parent has it is dropped, and of the rest only the added lines that are added against
+// every parent stay. What a merge brings from a branch was reviewed at the branch's own commits
+// (in the range, or already on the remote); what the merge itself adds (an "evil merge") is
+// reviewed here. A commit with one parent is returned as it is.
+func onlyNew(u diff.Unit, others []diff.Unit) diff.Unit {
+	if len(others) == 0 {
+		return u
+	}
+	kept := u.Files[:0:0]
+	for _, f := range u.Files {
+		keep := true
+		var sets []map[int]bool
+		for _, o := range others {
+			of := findFile(o, f.Path())
+			if of == nil {
+				keep = false // as that parent has it
+				break
+			}
+			set := map[int]bool{}
+			for _, l := range of.AddedLines() {
+				set[l.New] = true
+			}
+			sets = append(sets, set)
+		}
+		if !keep {
+			continue
+		}
+		f.Hunks = keepAdded(f.Hunks, func(n int) bool {
+			for _, set := range sets {
+				if !set[n] {
+					return false
+				}
+			}
+			return true
+		})
+		kept = append(kept, f)
+	}
+	u.Files = kept
+	return u
+}
+
+// findFile returns the file of u at path (its new name), or nil.
+func findFile(u diff.Unit, path string) *diff.FileDiff {
+	for i := range u.Files {
+		if u.Files[i].Path() == path {
+			return &u.Files[i]
+		}
+	}
+	return nil
+}
+
+// keepAdded returns hunks with only the added lines keep accepts (other lines stay), dropping
+// hunks left without lines.
+func keepAdded(hunks []diff.Hunk, keep func(newLine int) bool) []diff.Hunk {
+	out := make([]diff.Hunk, 0, len(hunks))
+	for _, h := range hunks {
+		lines := make([]diff.Line, 0, len(h.Lines))
+		for _, l := range h.Lines {
+			if l.Kind != diff.Add || keep(l.New) {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 0 {
+			h.Lines = lines
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // splitStream cuts diff-tree --stdin -z output into one section per commit (the raw listing,

@@ -96,7 +96,15 @@ func TestStreamMatchesPerCommit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, u)
+		var others []diff.Unit
+		for _, o := range c.others {
+			uo, _, err := r.unitAgainst(ctx, r.Git, c.id, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			others = append(others, uo)
+		}
+		want = append(want, onlyNew(u, others))
 	}
 	for _, batch := range []int{1, 3, len(commits)} {
 		ch := &diff.Change{}
@@ -111,15 +119,15 @@ func TestStreamMatchesPerCommit(t *testing.T) {
 			t.Errorf("batch %d: stream differs from per-commit diffs:\n got %+v\nwant %+v", batch, ch.Units, want)
 		}
 	}
-	// The merge's unit holds the content that is in neither parent.
-	found := false
-	for _, u := range want {
-		for _, f := range u.Files {
-			found = found || f.NewPath == "evil.txt"
-		}
+	// The merge's unit holds the content that is in neither parent, and nothing of the side
+	// branch (reviewed at the side commit).
+	merge := want[len(want)-2]
+	var names []string
+	for _, f := range merge.Files {
+		names = append(names, f.Path())
 	}
-	if !found {
-		t.Error("the merge's own content is not in any unit")
+	if !reflect.DeepEqual(names, []string{"evil.txt"}) {
+		t.Errorf("the merge's unit holds %q, want only evil.txt", names)
 	}
 }
 

@@ -191,7 +191,7 @@ func TestIsTestPath(t *testing.T) {
 		"src/__tests__/a.js", "fixtures/users.json", "test/fixtures/db.yml", "pkg/testdata/x.yaml",
 		"e2e/login.cy.js", "charts/redis/ci/default-values.yaml", "ci/test-values.yaml",
 		"src/test/java/AppTest.java", "Foo/BarTests.cs", `win\tests\a.py`, "api/handler_test.py",
-		"tests/settings.py", "testing/helpers.go",
+		"tests/settings.py", "testing/helpers.go", "flask/testsuite/basic.py", "pkg/test_suite/a.go", "flask_tests.py",
 	}
 	for _, p := range tests {
 		if !IsTestPath(p) {

@@ -38,10 +38,10 @@ func LowerASCII(s string) string {
 // __tests__/, fixtures/, testdata/, e2e/, mocks/), a Helm chart's ci/ values, and test file
 // names (tests.py, test_*.py, conftest.py, *_test.*, *.test.*, *_spec.*, *.spec.*,
 // *Test.java, *Tests.cs).
-var testPath = lazyre.New(`(?i)(?:^|/)(?:tests?|testdata|testing|__tests__|__mocks__|fixtures?|spec|specs|mocks?|e2e|integration[-_]tests?)/` +
+var testPath = lazyre.New(`(?i)(?:^|/)(?:tests?|testdata|testing|test[-_]?suites?|__tests__|__mocks__|fixtures?|spec|specs|mocks?|e2e|integration[-_]tests?)/` +
 	`|(?:^|/)ci/[^/]*values[^/]*\.ya?ml$|(?:^|/)charts?/(?:[^/]+/)*ci/[^/]*\.ya?ml$` +
 	`|(?:^|/)(?:tests?|conftest)\.py$|(?:^|/)test_[^/]*$` +
-	`|_(?:test|spec)\.[a-z0-9]+$|\.(?:test|spec)\.[a-z0-9]+$` +
+	`|_(?:tests?|specs?)\.[a-z0-9]+$|\.(?:test|spec)\.[a-z0-9]+$` +
 	`|(?-i:[a-z0-9]Tests?)\.(?:java|kt|cs|scala|groovy|swift|php)$`)
 
 // IsTestPath reports test code in every common layout (see testPath): insecure settings and
