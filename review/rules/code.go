@@ -105,7 +105,7 @@ var codeRules = []lineRule{
 			Catches:     example("client.go", "tlsConfig := &tls.Config{InsecureSkipVerify: true}"),
 			Leaves:      example("client.go", "tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}")},
 		hint:  "InsecureSkipVerify",
-		kinds: []lang.Kind{lang.Go}, re: lazyre.New(`\bInsecureSkipVerify\s*:\s*true\b`), confidence: 0.9,
+		kinds: []lang.Kind{lang.Go}, re: lazyre.New(`\bInsecureSkipVerify\s*(?::|=)\s*true\b`), confidence: 0.9,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -114,6 +114,15 @@ var codeRules = []lineRule{
 			Leaves:      example("fetch.py", `r = requests.get(url, verify="/etc/ssl/ca.pem")`)},
 		hint:  "False",
 		kinds: []lang.Kind{lang.Python}, re: lazyre.New(`\bverify\s*=\s*False\b`), confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "TLS certificate verification is turned off (Python ssl: CERT_NONE, an unverified context)",
+			Catches:     example("fetch.py", `ctx = ssl._create_unverified_context()`),
+			Leaves:      example("fetch.py", `ctx = ssl.create_default_context()`)},
+		anyFold: []string{"cert_none", "_create_unverified_context"},
+		kinds:   []lang.Kind{lang.Python},
+		re:      lazyre.New(`\bssl\._create_unverified_context\s*\(|(?:verify_mode|cert_reqs)\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcheck_hostname\s*=\s*False\b.*CERT_NONE`), confidence: 0.9,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -129,7 +138,7 @@ var codeRules = []lineRule{
 			Catches:     example("start.sh", `export NODE_TLS_REJECT_UNAUTHORIZED=0`),
 			Leaves:      example("start.sh", `export NODE_TLS_REJECT_UNAUTHORIZED=1`)},
 		hint:       "NODE_TLS_REJECT_UNAUTHORIZED",
-		re:         lazyre.New(`\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b`),
+		re:         lazyre.New(`\bNODE_TLS_REJECT_UNAUTHORIZED["'\]]*\s*[:=]\s*["']?0\b`),
 		confidence: 0.9,
 	},
 	{
@@ -151,6 +160,29 @@ var codeRules = []lineRule{
 		// A lone string literal as the command is not input.
 		unless:     lazyre.New(`\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*,\s*shell\s*=\s*True`),
 		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (Python os.system, os.popen, commands.getoutput)",
+			Catches:     example("run.py", `os.system("rm -rf " + path)`),
+			Leaves:      example("run.py", `os.system("make clean")`)},
+		anyFold: []string{"system", "popen", "getoutput"},
+		kinds:   []lang.Kind{lang.Python},
+		re:      lazyre.New(`\b(?:os\.(?:system|popen[234]?)|(?:commands|subprocess)\.get(?:status)?output)\s*\(`),
+		// A lone string literal as the command is not input.
+		unless:     lazyre.New(`\b(?:system|popen[234]?|get(?:status)?output)\s*\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*[,)]`),
+		confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from a variable (PHP system, exec, shell_exec, passthru, backticks)",
+			Catches:     example("run.php", `shell_exec("ls " . $dir);`),
+			Leaves:      example("run.php", `shell_exec("ls " . escapeshellarg($dir));`)},
+		kinds:      []lang.Kind{lang.PHP},
+		hint:       "$",
+		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$[A-Za-z_]"),
+		unless:     lazyre.New(`escapeshellarg\s*\(|escapeshellcmd\s*\(`),
+		confidence: 0.75,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
@@ -203,6 +235,26 @@ var codeRules = []lineRule{
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "marshal, jsonpickle and pandas.read_pickle can run code or build arbitrary objects while loading data",
+			Catches:     example("load.py", `obj = jsonpickle.decode(body)`),
+			Leaves:      example("load.py", `obj = json.loads(body)`)},
+		anyFold: []string{"marshal", "jsonpickle", "read_pickle"},
+		kinds:   []lang.Kind{lang.Python},
+		re:      lazyre.New(`\bmarshal\.loads?\s*\(|\bjsonpickle\.(?:decode|loads?)\s*\(|\b(?:pd|pandas)\.read_pickle\s*\(`), confidence: 0.8,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "torch.load without weights_only=True unpickles arbitrary objects",
+			Catches:     example("model.py", `state = torch.load(path)`),
+			Leaves:      example("model.py", `state = torch.load(path, weights_only=True)`)},
+		hint:       "torch.load",
+		kinds:      []lang.Kind{lang.Python},
+		re:         lazyre.New(`\btorch\.load\s*\(`),
+		unless:     lazyre.New(`weights_only\s*=\s*True\b`),
+		confidence: 0.75,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
 			Description: "yaml.load without a safe loader can construct arbitrary objects",
 			Catches:     example("conf.py", `cfg = yaml.load(stream)`),
 			Leaves:      example("conf.py", `cfg = yaml.safe_load(stream)`)},
@@ -247,13 +299,33 @@ var codeRules = []lineRule{
 		confidence: 0.75,
 	},
 	{
+		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
+			Description: "SQL is built by string interpolation (PHP \"...$var\", Ruby \"...#{}\"), not parameters",
+			Catches:     example("users.php", `mysqli_query($db, "SELECT * FROM users WHERE id = $id");`),
+			Leaves:      example("users.php", `$stmt = $db->prepare("SELECT * FROM users WHERE id = ?");`)},
+		kinds:      []lang.Kind{lang.PHP, lang.Ruby},
+		anyFold:    []string{"select", "insert", "update", "delete"},
+		re:         lazyre.New(`(?i)"\s*` + sqlVerb + `[^"]*(?:\$[A-Za-z_{]|#\{)`),
+		confidence: 0.75,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
+			Description: "an ActiveRecord query fragment interpolates a value (Ruby where/order/find_by_sql with #{})",
+			Catches:     example("users.rb", `User.where("name = '#{params[:name]}'")`),
+			Leaves:      example("users.rb", `User.where("name = ?", params[:name])`)},
+		kinds:      []lang.Kind{lang.Ruby},
+		hint:       "#{",
+		re:         lazyre.New(`\.(?:where|order|reorder|group|having|joins|find_by_sql|exists\?|pluck|select|from|execute|exec_query|select_all|select_rows|select_value)\s*\(\s*"[^"]*#\{`),
+		confidence: 0.75,
+	},
+	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
 			Description: "a file or directory is made writable by everyone (777)",
 			Catches:     example("setup.sh", `chmod -R 777 /var/www`),
 			Leaves:      example("setup.sh", `chmod 600 ~/.ssh/config`)},
 		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
 		hint:       "chmod",
-		re:         lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
+		re:         lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?[0-7]{2}[2367]|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
 		confidence: 0.8,
 	},
 	{
@@ -261,9 +333,13 @@ var codeRules = []lineRule{
 			Description: "a file or directory is created or changed with mode 0777",
 			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
 			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
-		kinds:      []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
-		hint:       "777",
-		re:         lazyre.New(`(?i)\b(?:chmod\w*|mkdir\w*|makedirs|writefile|openfile|open|umask|fchmod|chmodsync|mkdirsync|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s]0o?777\b|\bmode\s*[:=]\s*0o?777\b`),
+		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
+		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff"},
+		// chmod sets the mode as given: any mode with the others-write bit. A mode given at creation
+		// is cut by the umask (0666 for a new file is the usual idiom): only 0777 there.
+		re: lazyre.New(`(?i)\b(?:chmod\w*|fchmod\w*|lchmod|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s](?:0o?[0-7]{2}[2367]|511|0x1ff)\b` +
+			`|\b(?:mkdir\w*|makedirs|writefile|openfile|open|mkdirsync)\b[^;]*[(,\s](?:0o?777|511|0x1ff)\b` +
+			`|\bmode\s*[:=]\s*(?:0o?[0-7]{2}[2367]|511|0x1ff)\b`),
 		confidence: 0.8,
 	},
 	{
@@ -273,7 +349,7 @@ var codeRules = []lineRule{
 			Leaves:      example("Dockerfile", `RUN curl -fsSLo install.sh https://get.example.com/install.sh && sha256sum -c install.sh.sha256`)},
 		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
 		hint:       "sh",
-		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
+		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
 		confidence: 0.9,
 	},
 }

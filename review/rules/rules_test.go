@@ -149,6 +149,68 @@ func TestRules(t *testing.T) {
 		{".github/workflows/ci.yml", "      - run: curl -sSf https://sh.rustup.rs | sh -s -- -y", "tollgate/curl-pipe-shell"},
 		{"k.yaml", "    insecure-skip-tls-verify: true", "tollgate/tls-verify-disabled"},
 		{"k.yaml", "    insecure-skip-tls-verify: false", ""},
+		// one step beyond the literal (issue 9): commands built and run through a shell
+		{"run.py", `subprocess.call("ls {}".format(d), shell=True)`, "tollgate/shell-injection"},
+		{"run.py", `subprocess.run("ls %s" % d, shell=True)`, "tollgate/shell-injection"},
+		{"run.py", `os.system("rm " + path)`, "tollgate/shell-injection"},
+		{"run.py", `os.system(f"rm {path}")`, "tollgate/shell-injection"},
+		{"run.py", `os.popen("cat %s" % f)`, "tollgate/shell-injection"},
+		{"run.py", `out = commands.getoutput("ls " + d)`, "tollgate/shell-injection"},
+		{"run.py", `os.system("make clean")`, ""},
+		{"run.py", `subprocess.getoutput("uname -a")`, ""},
+		{"run.php", `system($cmd);`, "tollgate/shell-injection"},
+		{"run.php", `exec("rm " . $f);`, "tollgate/shell-injection"},
+		{"run.php", `passthru($c);`, "tollgate/shell-injection"},
+		{"run.php", "$o = `ls $d`;", "tollgate/shell-injection"},
+		{"run.php", `exec("rm " . escapeshellarg($f));`, ""},
+		{"run.php", `system("uptime");`, ""},
+		// SQL with interpolation, in every language named
+		{"q.php", `mysqli_query($c, "SELECT * FROM u WHERE id = $id");`, "tollgate/sql-concatenation"},
+		{"q.php", `$db->query("SELECT * FROM u WHERE name = '" . $name . "'");`, "tollgate/sql-concatenation"},
+		{"q.php", `$db->prepare("SELECT * FROM u WHERE id = ?");`, ""},
+		{"q.rb", `User.where("name = '#{params[:name]}'")`, "tollgate/sql-concatenation"},
+		{"q.rb", `conn.execute("DELETE FROM t WHERE id = #{id}")`, "tollgate/sql-concatenation"},
+		{"q.rb", `User.where("name = ?", params[:name])`, ""},
+		{"Q.java", `st.executeQuery("SELECT * FROM t WHERE id = " + id);`, "tollgate/sql-concatenation"},
+		{"Q.java", `conn.prepareStatement("SELECT * FROM t WHERE id = ?");`, ""},
+		{"q.py", `cur.execute("SELECT * FROM t WHERE id = %s" % uid)`, "tollgate/sql-concatenation"},
+		{"q.py", `cur.execute("SELECT * FROM t WHERE id = {}".format(uid))`, "tollgate/sql-concatenation"},
+		{"q.py", `q = "SELECT * FROM t WHERE name = '" + name + "'"`, "tollgate/sql-concatenation"}, // built here, run on the next line
+		{"q.go", `q := fmt.Sprintf("SELECT * FROM t WHERE id = %v", id)`, "tollgate/sql-concatenation"},
+		// eval of formatted request data
+		{"c.py", `exec("x = %s" % request.form["y"])`, "tollgate/eval-request-data"},
+		// TLS verification off, every spelling named
+		{"c.js", `process.env["NODE_TLS_REJECT_UNAUTHORIZED"] = "0";`, "tollgate/tls-verify-disabled"},
+		{"c.js", `process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";`, "tollgate/tls-verify-disabled"},
+		{"c.go", `conf.InsecureSkipVerify = true`, "tollgate/tls-verify-disabled"},
+		{"c.py", `ctx = ssl._create_unverified_context()`, "tollgate/tls-verify-disabled"},
+		{"c.py", `ctx.verify_mode = ssl.CERT_NONE`, "tollgate/tls-verify-disabled"},
+		{"c.py", `ctx.verify_mode = ssl.CERT_REQUIRED`, ""},
+		// every spelling of a world-writable mode
+		{"p.py", `os.chmod(p, 0o776)`, "tollgate/world-writable"},
+		{"p.py", `os.chmod(p, 511)`, "tollgate/world-writable"},
+		{"p.py", `os.chmod(p, 0x1ff)`, "tollgate/world-writable"},
+		{"p.py", `os.chmod(p, 0o755)`, ""},
+		{"p.go", `os.Chmod(dir, 0o666)`, "tollgate/world-writable"},
+		{"p.go", `f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0666)`, ""}, // cut by the umask
+		{"p.go", `os.MkdirAll(dir, 0o750)`, ""},
+		{"s.sh", "chmod o+w /srv/data", "tollgate/world-writable"},
+		{"s.sh", "chmod a+w /srv/data", "tollgate/world-writable"},
+		{"s.sh", "chmod 0776 /srv/data", "tollgate/world-writable"},
+		{"s.sh", "chmod 1777 /tmp/scratch", ""}, // the sticky temp-dir mode
+		{"s.sh", "chmod 0755 /srv/data", ""},
+		// downloaded code run directly
+		{"s.sh", "curl -fsSL https://x.example/install.sh | sudo /bin/bash", "tollgate/curl-pipe-shell"},
+		{"s.sh", "bash <(curl -s https://x.example/i.sh)", "tollgate/curl-pipe-shell"},
+		// loaders that run code
+		{"l.py", `obj = marshal.loads(data)`, "tollgate/unsafe-deserialization"},
+		{"l.py", `db = shelve.open(fn)`, "tollgate/unsafe-deserialization"},
+		{"l.py", `obj = jsonpickle.decode(s)`, "tollgate/unsafe-deserialization"},
+		{"l.py", `df = pandas.read_pickle(fn)`, "tollgate/unsafe-deserialization"},
+		{"l.py", `df = pd.read_pickle(fn)`, "tollgate/unsafe-deserialization"},
+		{"l.py", `state = torch.load(fn)`, "tollgate/unsafe-deserialization"},
+		{"l.py", `state = torch.load(fn, weights_only=True)`, ""},
+		{"l.py", `df = pd.read_csv(fn)`, ""},
 	}
 	for _, c := range cases {
 		fs := builtinFindings(t, c.path, c.text)
