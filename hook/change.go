@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,8 +64,13 @@ func (r *Repo) unit(ctx context.Context, g *Git, commit string, cmd []string, tr
 	// patch (lines).
 	end := "--end-of-options"
 	args := append(append(append([]string{}, cmd...), unitFlags...), diffFlags...)
-	// "--" after the trees: a work-tree file named like a tree id must not make them ambiguous.
-	out, err := g.run(ctx, nil, append(append(append(args, end), trees...), "--")...)
+	// "--" after the trees (unless paths follow one already): a work-tree file named like a
+	// tree id must not make them ambiguous.
+	args = append(append(args, end), trees...)
+	if !slices.Contains(trees, "--") {
+		args = append(args, "--")
+	}
+	out, err := g.run(ctx, nil, args...)
 	if err != nil {
 		if missingObject(err) {
 			return diff.Unit{}, &unreadableError{commit: commit, err: err}

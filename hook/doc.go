@@ -23,6 +23,13 @@
 //     review makes, to the remote being pushed to); never the local remote-tracking refs. Only
 //     commits this repository holds serve as exclusions; when the remote cannot be asked the
 //     review covers more, never less. A ref on a blob or a tree is reviewed by its content.
+//   - A push received by a (bare) repository is reviewed by its pre-receive hook from git's
+//     `<old> <new> <ref>` lines, against every ref the repository already has; the pushed
+//     objects are read from git's quarantine, whose directories git names in the hook's
+//     environment and every git call inherits. A bare repository has no staged set (ErrBare).
+//   - install never writes where another hook manager regenerates hooks or into the work
+//     tree: husky, lefthook, the pre-commit framework's hook and a hooks directory in the work
+//     tree are detected (DetectManager) and the integration to add is returned instead.
 //   - The shims never pass on their own errors, keep no temp files, and guard recursion per
 //     repository, hook and remote.
 package hook

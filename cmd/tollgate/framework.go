@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
@@ -19,39 +21,40 @@ import (
 // several runs, each reviewing its part), else the full content in the index of the named files
 // (`pre-commit run --all-files` or `--files`: what is committed there, not an empty diff).
 func frameworkFiles(ctx context.Context, s *session, files []string) (*diff.Change, error) {
-	want := map[string]bool{}
-	for _, f := range files {
-		want[strings.TrimPrefix(f, "./")] = true
-	}
 	ch, err := s.repo.Staged(ctx)
 	if err != nil {
 		return nil, err
 	}
-	staged := map[string]bool{}
-	for _, u := range ch.Units {
-		for i := range u.Files {
-			staged[u.Files[i].Path()] = true
-		}
-	}
+	staged := hook.StagedPaths(ch)
 	all := true
-	for f := range want {
-		all = all && staged[f]
+	for _, f := range files {
+		all = all && staged[strings.TrimPrefix(f, "./")]
 	}
-	if !all {
-		if ch, err = s.repo.All(ctx, true); err != nil {
-			return nil, err
+	if all {
+		want := map[string]bool{}
+		for _, f := range files {
+			want[strings.TrimPrefix(f, "./")] = true
 		}
-	}
-	for ui := range ch.Units {
-		u := &ch.Units[ui]
-		kept := u.Files[:0:0]
-		for _, f := range u.Files {
-			if want[f.Path()] {
-				kept = append(kept, f)
+		for ui := range ch.Units {
+			u := &ch.Units[ui]
+			kept := u.Files[:0:0]
+			for _, f := range u.Files {
+				if want[f.Path()] {
+					kept = append(kept, f)
+				}
 			}
+			u.Files = kept
 		}
-		u.Files = kept
+		return ch, nil
 	}
+	ch, missing, err := s.repo.IndexFiles(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range missing {
+		s.repo.Unreadable = append(s.repo.Unreadable, m+" is not in the index (untracked?): tollgate reviews what git holds; stage it, or leave it out of --files")
+	}
+	s.repo.Notes = append(s.repo.Notes, fmt.Sprintf("the pre-commit framework named %s that the staged change does not hold (run --all-files or --files): each was reviewed at its full content in the index", pluralWord(len(files), "file")))
 	return ch, nil
 }
 

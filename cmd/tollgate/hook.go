@@ -111,6 +111,9 @@ func runHook(c *cli.Context, push bool) error {
 // branch and tag the remote does not have.
 func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool) (*diff.Change, error) {
 	remote, url := c.Args().Get(0), c.Args().Get(1)
+	if framework && c.Command.Name == "pre-commit" {
+		remote, url = "", "" // the framework's arguments to this entry are file names
+	}
 	refs, err := hook.ParsePushLines(c.App.Reader)
 	if err != nil {
 		return nil, err
