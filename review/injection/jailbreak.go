@@ -33,6 +33,10 @@ var personaPatterns = []phrasePattern{
 	{what: whatPersona, gate: [][]string{{"free", "liberat", "released", "openai", "anthropic", "ethical", "polic", "guideline"}}, need: tPersona, re: lazyre.New(`\b(?:freed|free|released|liberated|broken\s+free|breaks?\s+free)\s+(?:from|of)\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|limitations|rules|shackles|constraints)\s+of\s+(?:an?\s+)?(?:ai|openai|anthropic)\b|\bfree\s+(?:of|from)\s+all\s+(?:restrictions|filters|rules|limitations|guidelines|censorship)\b|\b(?:ignor(?:e|ing)|violat(?:e|ing)|break(?:ing)?|bypass(?:ing)?|disregard(?:ing)?)\s+(?:all\s+)?(?:of\s+)?(?:openai'?s?|anthropic'?s?|your)\s+(?:content\s+)?(?:polic(?:y|ies)|guidelines|ethical\s+(?:guidelines|standards))\b|\bviolat(?:e|ing)\s+all\s+ethical\b`), conf: 0.8},
 	{what: whatPersona, gate: [][]string{{"amoral", "unfilter", "uncensor", "ethical", "moral", "openai", "anthropic"}}, need: tPersona, re: lazyre.New(`\bamoral\s+(?:and\s+\w+\s+)?(?:ai|chatbot|bot|assistant|model|language\s+model|llm|programmer|hacker)\b|\b(?:unfiltered|uncensored)\s+and\s+amoral\b|\b(?:completely|fully|totally)\s+amoral\b|\b(?:amoral|unfiltered|uncensored)\s*[,/]\s*(?:amoral|unfiltered|uncensored)\b|\b(?:doesn't|does\s+not|don't|do\s+not|without)\s+(?:have\s+)?any\s+(?:ethical|moral)\s+(?:or\s+(?:ethical|moral)\s+)?(?:guidelines|restrictions|principles|boundaries|limits)\b|\b(?:not|never|n't)\s+(?:follow|abide\s+by|adhere\s+to|comply\s+with|care\s+about|cite)\s+(?:any\s+)?(?:of\s+)?(?:openai'?s?|anthropic'?s?)\s+(?:content\s+)?(?:polic(?:y|ies)|guidelines|rules|instructions)\b`), conf: 0.8},
 	{what: whatPersona, gate: [][]string{{"no longer", "immerse", "stands for"}}, need: tYou, re: lazyre.New(`\b(?:you\s+are|you're|you\s+will)\s+no\s+longer\s+(?:act(?:ing)?\s+as\s+)?(?:chatgpt|gpt-?\d*|claude|bard|gemini|an?\s+(?:ai|assistant|language\s+model)|bound|restricted|limited)\b|\bimmerse\s+yourself\s+(?:into|in)\s+the\s+role\s+of\b|\b(?:you\s+are|you're|act\s+as|pretend\s+to\s+be)\s+(?:an?\s+)?[\w-]+,?\s+(?:which|who|that)\s+stands\s+for\b`), conf: 0.8},
+	// I'm DAN, which stands for Do Anything Now; act just like DAN; I am now speaking directly to DAN
+	{what: whatPersona, gate: [][]string{{"anything now", "dan"}}, need: tPersona, re: lazyre.New(`\bstands\s+for\s+\W{0,2}do\s+anything\s+now\b|\b(?:act|behave|respond|answer|reply|talk|speak)\s+(?:just\s+|exactly\s+)?(?:like|as)\s+dan(?:\s|[.,!:;"]|$)|\bspeaking\s+(?:directly\s+)?to\s+dan\b`), conf: 0.8},
+	// will follow the user's instructions without hesitation no matter how dangerous
+	{what: whatPersona, gate: [][]string{{"no matter how"}}, need: tPersona, re: lazyre.New(`\b(?:follow|obey|comply\s+with|answer|respond\s+to|do)\b[^.!?\n]{0,80}?\bno\s+matter\s+how\s+(?:\w+\s+)?(?:dangerous|reckless|inhumane|unethical|illegal|immoral|harmful|offensive)\b`), conf: 0.75},
 	{what: whatPersona, gate: [][]string{{"unfilter", "uncensor", "unrestrict", "unlimited", "jailbroken", "amoral", "regard", "legality", "ethic", "moral", "law"}}, need: tPersona, re: lazyre.New(`\bas\s+an?\s+(?:[\w-]+,?\s+){0,3}?(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken|amoral)\s*,?\s+(?:(?:completely|totally|fully)\s+)?(?:[\w-]+\s+){0,2}?(?:ai|language\s+model|model|assistant|chatbot|llm)\b|\b(?:regardless\s+of|disregard(?:s|ing)?|without\s+(?:any\s+)?regards?\s+(?:to|for)|ignor(?:es|ing))\s+(?:all\s+)?(?:the\s+)?(?:laws?|legality|ethics|ethicality|morals|morality)\b`), conf: 0.75},
 }
 
@@ -60,6 +64,11 @@ func (fs *fileScan) discussed(ln *line, s int) bool {
 
 // quotedAt reports a phrase inside a quotation, inline code or a link text: it opens one, or
 // more double quotes (unescaped), curly quotes or backticks open than close before it.
+var (
+	jsonKeyRe    = lazyre.New(`"([\w .-]{1,40})"\s*:\s*"$`)
+	exampleKeyRe = lazyre.New(`(?i)example|sample|attack|payload|inject|jailbreak|prompt|input|test|case|adversarial|query|question|text`)
+)
+
 func quotedAt(clean string, s int) bool {
 	pre := strings.TrimRight(clean[:s], " \t")
 	if pre == "" {
@@ -71,6 +80,13 @@ func quotedAt(clean string, s int) bool {
 		return strings.Contains(clean[s:], "](") // link text, not a bracketed order
 	case '`':
 		return !strings.HasSuffix(pre, "```") // inline code, not a fence
+	}
+	if r == '"' {
+		// A JSON string value ("message": "...") is data a model reads, not a quotation,
+		// unless its key names an example ("example", "attack", "payload", "prompt" ...).
+		if m := jsonKeyRe.FindStringSubmatch(pre); m != nil && !exampleKeyRe.MatchString(m[1]) {
+			return false
+		}
 	}
 	switch r {
 	case '"', '\'', '\u201c', '\u2018', '\u00ab', '\u201e', '\u300c', '\u300e', '\u2039':

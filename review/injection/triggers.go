@@ -57,7 +57,9 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tAddr|tRole, true, "ai")
 	add(tRole, false, "system", "assistant", "user", "human")
 	add(tPersona, false, "mode", "jailbr", "unfilter", "uncensor", "unrestrict", "unlimited", "amoral",
-		"legality", "ethic", "moral", "confines", "openai", "anthropic", "content polic", "stands for")
+		"legality", "ethic", "moral", "confines", "openai", "anthropic", "content polic", "stands for",
+		"no matter how")
+	add(tPersona, true, "dan")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
