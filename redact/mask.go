@@ -172,6 +172,7 @@ func (m *Masker) Evidence(path, line string, focus int, known ...string) (string
 			return "[withheld: the secret detector could not check it]", nil
 		}
 		secrets = append(secrets, lf.values...)
+		secrets = append(secrets, m.d.splitSecrets(path, text)...)
 		for _, e := range lf.encoded {
 			spans = append(spans, maskSpan{e[0], e[1], MaskValue(text[e[0]:e[1]])})
 			secrets = append(secrets, text[e[0]:e[1]])

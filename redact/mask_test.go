@@ -215,6 +215,10 @@ func TestEvidence(t *testing.T) {
 		{name: "invisible and control characters", line: "a\u202eb\u200bc\x1b[2J\td\u009b\x9b\U000E0041",
 			want: "a<U+202E>b<U+200B>c<U+001B>[2J d<U+009B><0x9B><U+E0041>"},
 		{name: "trimmed", line: " \t x = 1 \r", want: "x = 1"},
+		{name: "a token split by a zero-width space", d: d, line: "t = '" + ghPAT[:10] + "\u200b" + ghPAT[10:] + "'",
+			want: "t = 'ghp_****<U+200B>****'", hidden: []string{ghPAT[4:10], ghPAT[10:]}},
+		{name: "a token split by a word joiner and a variation selector", d: d, line: "t = " + ghPAT[:8] + "\u2060" + ghPAT[8:20] + "\ufe0f" + ghPAT[20:],
+			hidden: []string{ghPAT[8:20], ghPAT[20:]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
