@@ -174,7 +174,11 @@ func (f *Filter) FindAt(path, text string) ([]Found, error) {
 		}
 		out = append(out, found...)
 	}
-	return out, nil
+	split, err := f.splitFound(path, text)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, split...), nil
 }
 
 // Find returns every distinct secret in text that is no file's content.

@@ -107,3 +107,33 @@ func newDefault(t *testing.T) *Detector {
 	}
 	return d
 }
+
+// TestFilterRedactsSplitToken: a token split by invisible characters leaves the outgoing
+// filter replaced, with the invisible characters inside the replaced text.
+func TestFilterRedactsSplitToken(t *testing.T) {
+	f, err := NewFilter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		"t := \"" + ghToken[:10] + "\u200b" + ghToken[10:] + "\"\n",
+		"export GH=" + ghToken[:6] + "\u2060" + ghToken[6:20] + "\ufe0f" + ghToken[20:] + "\nnext line\n",
+	} {
+		found, err := f.FindAt("a.go", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := f.Redact(in, found)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range []string{ghToken[6:10], ghToken[10:20], ghToken[20:]} {
+			if strings.Contains(out, part) {
+				t.Errorf("part %q of a split token survived redaction:\n%q", part, out)
+			}
+		}
+		if !strings.Contains(out, "[REDACTED:secrets/github-pat:") {
+			t.Errorf("the split token is not replaced:\n%q", out)
+		}
+	}
+}
