@@ -44,7 +44,7 @@ var (
 	// scheme://user:password@host
 	credURL = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]+):([^@\s/'"<>]+)@[\w.\-]+`)
 
-	placeholderWord = regexp.MustCompile(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
+	placeholderWord = regexp.MustCompile(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|dev|development|local|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
 	// references to a secret held elsewhere: Terraform/HCL var., data., local., module. and
 	// resource attributes (random_password.db.result), and package version pins.
 	hclRef     = regexp.MustCompile(`^(?:var|data|local|module|each|self|count|path|terraform)\.[\w.\-\[\]"*]+$|^[a-z_][a-z0-9_\-]*(?:\.[a-z_][a-z0-9_\-]*){2,}$`)

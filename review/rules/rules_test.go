@@ -94,6 +94,8 @@ func TestRules(t *testing.T) {
 		{"app/settings.py", `DATABASES = {"default": {"PASSWORD": "Zq8mK2vR9"}}`, "tollgate/hardcoded-credential"},
 		{"app/settings.py", `PASSWORD = os.environ["DB_PASSWORD"]`, ""},
 		{"app/settings.py", `password = "changeme"`, ""},
+		{"examples/tutorial/flaskr/__init__.py", `        SECRET_KEY="dev",`, ""},
+		{"app/settings.py", `SECRET_KEY = 'development'`, ""},
 		{"app/settings.py", `# password = "Zq8mK2vR9"`, ""},
 		{"config.yml", "password: ${DB_PASS}", ""},
 		{"config.yml", "password: '{{ vault_db_password }}'", ""},
