@@ -347,8 +347,11 @@ var codeRules = []lineRule{
 			Description: "a script downloads code and runs it unverified (curl | sh)",
 			Catches:     example("Dockerfile", `RUN curl -fsSL https://get.example.com/install.sh | sh`),
 			Leaves:      example("Dockerfile", `RUN curl -fsSLo install.sh https://get.example.com/install.sh && sha256sum -c install.sh.sha256`)},
-		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
-		hint:       "sh",
+		kinds: []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		hint:  "sh",
+		// A message that tells a person what to run is not running it: make's $(warning ...),
+		// or echo/printf of a quoted string that holds the whole pipe.
+		unless:     lazyre.New(`\$\((?:warning|info|error)\s.*\b(?:curl|wget)\b|^\s*@?(?:echo|printf)\s+(?:-\w+\s+)*(?:"[^"]*\b(?:curl|wget)\b[^"]*\|[^"]*"|'[^']*\b(?:curl|wget)\b[^']*\|[^']*')\s*(?:>&2|1>&2)?\s*;?\s*$`),
 		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
 		confidence: 0.9,
 	},

@@ -149,6 +149,10 @@ func TestRules(t *testing.T) {
 		{"install.sh", "curl -fsSL https://x.example/i.sh -o i.sh", ""},
 		{"README.md", "curl -fsSL https://x.example/i.sh | sh", ""},
 		{".github/workflows/ci.yml", "      - run: curl -sSf https://sh.rustup.rs | sh -s -- -y", "tollgate/curl-pipe-shell"},
+		{"Makefile", `	$(warning "could not find golangci-lint in $(PATH), run: curl -sfL https://install.example.com/golangci-lint | sh -s v1.21.0")`, ""},
+		{"install.sh", `echo "install it with: curl -fsSL https://x.example/i.sh | sh" >&2`, ""},
+		{"install.sh", `echo "installing" && curl -fsSL https://x.example/i.sh | sh`, "tollgate/curl-pipe-shell"},
+		{"Makefile", `	@echo 'run: curl -fsSL https://x.example/i.sh | sh'; curl -fsSL https://x.example/i.sh | sh`, "tollgate/curl-pipe-shell"},
 		{"k.yaml", "    insecure-skip-tls-verify: true", "tollgate/tls-verify-disabled"},
 		{"k.yaml", "    insecure-skip-tls-verify: false", ""},
 		// one step beyond the literal (issue 9): commands built and run through a shell
