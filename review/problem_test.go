@@ -12,6 +12,9 @@ func TestOneProblem(t *testing.T) {
 	f := func(rule, commit, path string, line int) Finding {
 		return Finding{RuleID: rule, commit: commit, Path: path, Line: line}
 	}
+	v := func(rule, path string, line int, value string) Finding {
+		return Finding{RuleID: rule, Path: path, Line: line, secrets: []string{value}}
+	}
 	cases := []struct {
 		name string
 		in   []Finding
@@ -38,6 +41,18 @@ func TestOneProblem(t *testing.T) {
 		{"two keys in one file: both kept, the first names the file rule", []Finding{
 			f("secrets/private-key", "", "k.pem", 1), f("tollgate/private-key-file", "", "k.pem", 1), f("secrets/private-key", "", "k.pem", 9)},
 			[]string{"secrets/private-key:tollgate/private-key-file", "secrets/private-key:"}},
+		{"token rule and gitleaks rule on the same value", []Finding{
+			v("tollgate/telegram-bot-token", "a.py", 3, "777"), v("secrets/telegram-bot-api-token", "a.py", 3, "x=777")},
+			[]string{"secrets/telegram-bot-api-token:tollgate/telegram-bot-token"}},
+		{"token rule and gitleaks rule on other values", []Finding{
+			v("tollgate/telegram-bot-token", "a.py", 3, "777"), v("secrets/aws-access-token", "a.py", 3, "AKIA")},
+			[]string{"tollgate/telegram-bot-token:", "secrets/aws-access-token:"}},
+		{"credential and token rule on one line", []Finding{
+			v("tollgate/hardcoded-credential", "a.py", 3, "777"), v("tollgate/mailgun-api-key", "a.py", 3, "777")},
+			[]string{"tollgate/mailgun-api-key:tollgate/hardcoded-credential"}},
+		{"credential, token and gitleaks rule: the gitleaks rule names both", []Finding{
+			v("tollgate/hardcoded-credential", "a.py", 3, "777"), v("tollgate/discord-bot-token", "a.py", 3, "777"), v("secrets/discord-api-token", "a.py", 3, "777")},
+			[]string{"secrets/discord-api-token:tollgate/hardcoded-credential,tollgate/discord-bot-token"}},
 		{"other rules on one line stay", []Finding{
 			f("tollgate/shell-injection", "", "a.py", 3), f("secrets/generic-api-key", "", "a.py", 3)},
 			[]string{"tollgate/shell-injection:", "secrets/generic-api-key:"}},
