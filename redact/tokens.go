@@ -72,19 +72,59 @@ func FindTokens(line string) []Token {
 	if strings.Contains(line, ":AA") {
 		add(TelegramBotToken, telegramToken, func(v string) bool { return mixedCase(v[strings.IndexByte(v, ':')+3:]) })
 	}
-	if strings.Count(line, ".") >= 2 {
+	word, hex := longestRuns(line)
+	if word >= 27 && strings.Count(line, ".") >= 2 {
 		add(DiscordBotToken, discordToken, discordUserID)
 	}
-	if strings.Contains(line, "/webhooks/") {
+	if word >= 60 && strings.Contains(line, "/webhooks/") {
 		add(DiscordWebhook, discordHook, mixedCase)
 	}
-	if strings.Contains(line, "key-") || strings.Count(line, "-") >= 2 {
+	if hex >= 32 && strings.Contains(line, "-") {
 		add(MailgunAPIKey, mailgunKey, hexMixed)
 	}
-	if strings.Contains(line, "$") {
+	if hashPrefix(line) {
 		add(PasswordHash, passwordHash, func(v string) bool { return !wellKnownHashes[v] && !sameRuns(v[strings.LastIndexByte(v, '$')+1:]) })
 	}
 	return out
+}
+
+// longestRuns returns the lengths of the longest run of [A-Za-z0-9_-] and of hex digits in
+// line: every token but a hash has one long run, most lines of code none.
+func longestRuns(line string) (word, hex int) {
+	w, h := 0, 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if isHex(c) {
+			h++
+			hex = max(hex, h)
+		} else {
+			h = 0
+		}
+		if isHex(c) || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '_' || c == '-' {
+			w++
+			word = max(word, w)
+		} else {
+			w = 0
+		}
+	}
+	return word, hex
+}
+
+// hashPrefix reports a crypt(3) hash's prefix in line.
+func hashPrefix(line string) bool {
+	for i := strings.IndexByte(line, '$'); i >= 0 && i+3 < len(line); {
+		switch rest := line[i+1:]; {
+		case rest[0] == '2' && rest[2] == '$', strings.HasPrefix(rest, "5$"), strings.HasPrefix(rest, "6$"),
+			strings.HasPrefix(rest, "1$"), strings.HasPrefix(rest, "y$"), strings.HasPrefix(rest, "apr1$"):
+			return true
+		}
+		j := strings.IndexByte(line[i+1:], '$')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // placeholderToken reports an example or a redacted value in a token's shape.

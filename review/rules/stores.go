@@ -50,7 +50,7 @@ func findEntries(lines []string) []entry {
 		if len(l) > 1000 {
 			continue
 		}
-		if netrcMachine.MatchString(l) {
+		if (strings.Contains(l, "machine") || strings.Contains(l, "default")) && netrcMachine.MatchString(l) {
 			// The password is on this line or on one of the entry's next lines.
 			for j := i; j < len(lines) && j < i+6; j++ {
 				if j > i && !netrcLine.MatchString(lines[j]) {
@@ -63,12 +63,19 @@ func findEntries(lines []string) []entry {
 			}
 			continue
 		}
-		if m := pgpassLine.FindStringSubmatch(l); m != nil && plausibleValue(m[5]) {
-			out = append(out, entry{i, ".pgpass line", m[5]})
+		if strings.Count(l, ":") >= 4 && !strings.Contains(l, " ") {
+			if m := pgpassLine.FindStringSubmatch(l); m != nil && plausibleValue(m[5]) {
+				out = append(out, entry{i, ".pgpass line", m[5]})
+			}
 			continue
 		}
-		if m := htpasswdSHA.FindStringSubmatch(l); m != nil {
-			out = append(out, entry{i, "htpasswd line", m[1]})
+		if strings.Contains(l, ":{SHA}") {
+			if m := htpasswdSHA.FindStringSubmatch(l); m != nil {
+				out = append(out, entry{i, "htpasswd line", m[1]})
+			}
+			continue
+		}
+		if !strings.Contains(l, "token:") && !strings.Contains(l, "key-data:") && !strings.Contains(l, "password:") {
 			continue
 		}
 		if m := kubeSecret.FindStringSubmatch(l); m != nil && plausibleValue(m[1]) {
