@@ -26,8 +26,9 @@ var (
 	netrcMachine = lazyre.New(`^\s*(?:machine\s+[\w.\-:\[\]]+|default)(?:\s+(?:login|password|account|port)\s+\S+)*\s*$`)
 	netrcPass    = lazyre.New(`(?:^|\s)password\s+(\S+)`)
 	netrcLine    = lazyre.New(`^\s*(?:login|password|account|port|macdef)\s`)
-	// hostname:port:database:username:password
-	pgpassLine = lazyre.New(`^([\w.\-*]+|\[[0-9a-fA-F:]+\]):(\d{1,5}|\*):([\w.\-*]+):([\w.@\-*]+):(\S+)$`)
+	// hostname:port:database:username:password (a colon in the password is escaped; a real one
+	// has six characters at least, an address like fe80:0:0:0:0:1 does not)
+	pgpassLine = lazyre.New(`^([\w.\-*]+|\[[0-9a-fA-F:]+\]):(\d{1,5}|\*):([\w.\-*]+):([\w.@\-*]+):((?:[^:\s\\]|\\.){6,})$`)
 	// user:{SHA}base64(sha1)
 	htpasswdSHA = lazyre.New(`^[\w.@\-]+:\{SHA\}([A-Za-z0-9+/]{27}=)\s*$`)
 	kubeKind    = lazyre.New(`(?m)^kind:\s*["']?Config["']?\s*$`)
