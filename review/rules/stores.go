@@ -96,11 +96,19 @@ func findEntries(lines []string) []entry {
 }
 
 // plausibleValue reports a value that could be a secret: no placeholder, variable or
-// template (the credential rule's own judgement of a password's value).
+// template (the credential rule's own judgement of a password's value), and random-looking:
+// eight characters at least with a digit or a capital, or twenty at least. The examples of
+// manuals and tests (opensesame, letmeknow, pwd2, an anonymous FTP login's e-mail address) are
+// none.
 func plausibleValue(v string) bool {
+	if len(v) < 8 || emailLike.MatchString(v) || (len(v) < 20 && !strings.ContainsAny(v, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+		return false
+	}
 	_, ok := redact.FindCredential(`password = "`+strings.ReplaceAll(v, `"`, ``)+`"`, redact.CredentialOptions{Assign: true})
 	return ok
 }
+
+var emailLike = lazyre.New(`^[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*$`)
 
 // scanEntries reports the credential store entries among a file's added lines, unless a name
 // rule already reported the file as a credential store.
