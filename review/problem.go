@@ -4,11 +4,12 @@ import "strings"
 
 // One problem is one finding: when two rules report the same secret or the same file, the more
 // specific finding is kept and names the others' rule ids in Also.
-//   - on one line, a gitleaks rule (secrets/...) is more specific than tollgate's rule of a
-//     self-identifying token or a credential store's entry (tollgate/telegram-bot-token,
-//     tollgate/credential-entry, ...) reporting the same value, and
-//     both are more specific than tollgate/hardcoded-credential, which knows only that a key
-//     names a secret;
+//   - on one line, a gitleaks rule of a token's shape (secrets/...) is more specific than
+//     tollgate's rule of a self-identifying token or a credential store's entry
+//     (tollgate/telegram-bot-token, tollgate/credential-entry, ...) reporting the same value,
+//     which is more specific than gitleaks' secrets/generic-api-key on that value; all are
+//     more specific than tollgate/hardcoded-credential, which knows only that a key names a
+//     secret;
 //   - in one file, a key's line (secrets/private-key) is more specific than the file as a whole
 //     (tollgate/private-key-file), which in turn names the kind of key store better than
 //     secrets/pkcs12-file, a match on the file name only.
@@ -21,14 +22,20 @@ var shapeRules = map[string]bool{
 	"tollgate/mailgun-api-key": true, "tollgate/password-hash": true, "tollgate/credential-entry": true,
 }
 
+// genericSecret is gitleaks' rule of any keyword-named value: it knows less of a secret than a
+// rule of its shape.
+const genericSecret = "secrets/generic-api-key"
+
 // lineRank orders the rules that report a secret on a line (higher is more specific); 0 is
 // not such a rule.
 func lineRank(rule string) int {
 	switch {
-	case strings.HasPrefix(rule, "secrets/"):
-		return 3
-	case shapeRules[rule]:
+	case rule == genericSecret:
 		return 2
+	case strings.HasPrefix(rule, "secrets/"):
+		return 4
+	case shapeRules[rule]:
+		return 3
 	case rule == hardcodedCredential:
 		return 1
 	}
@@ -84,12 +91,15 @@ func indexProblems(fs []Finding) problems {
 // keeper returns the index of the finding that fs[i] is folded into (i itself if none).
 func (p problems) keeper(fs []Finding, i int) int {
 	f := &fs[i]
-	if r := lineRank(f.RuleID); r > 0 && r < 3 {
+	if r := lineRank(f.RuleID); r > 0 {
 		// The most specific secret finding of the line (the first of a rank); a token rule's
 		// finding folds only into one that reports the same value.
+		// The kept finding is the most severe, then the most specific: a token rule lowered
+		// in test code never hides gitleaks' finding of the same value at its own severity.
 		best, bestRank := i, r
 		for _, j := range p.secretsOn[lineKey{f.commit, f.Path, f.Line}] {
-			if rj := lineRank(fs[j].RuleID); rj > bestRank && (r == 1 || sameSecret(f, &fs[j])) {
+			rj, sj, sb := lineRank(fs[j].RuleID), fs[j].Severity, fs[best].Severity
+			if (sj > sb || sj == sb && rj > bestRank) && (r == 1 || sameSecret(f, &fs[j])) {
 				best, bestRank = j, rj
 			}
 		}

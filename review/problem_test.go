@@ -3,6 +3,8 @@ package review
 import (
 	"reflect"
 	"testing"
+
+	"github.com/tollgate-dev/tollgate/policy"
 )
 
 // TestOneProblem: a gitleaks rule and tollgate/hardcoded-credential on one line, or the key
@@ -14,6 +16,11 @@ func TestOneProblem(t *testing.T) {
 	}
 	v := func(rule, path string, line int, value string) Finding {
 		return Finding{RuleID: rule, Path: path, Line: line, secrets: []string{value}}
+	}
+	w := func(rule, path string, line int, value string, sev policy.Severity) Finding {
+		x := v(rule, path, line, value)
+		x.Severity = sev
+		return x
 	}
 	cases := []struct {
 		name string
@@ -53,6 +60,15 @@ func TestOneProblem(t *testing.T) {
 		{"credential, token and gitleaks rule: the gitleaks rule names both", []Finding{
 			v("tollgate/hardcoded-credential", "a.py", 3, "777"), v("tollgate/discord-bot-token", "a.py", 3, "777"), v("secrets/discord-api-token", "a.py", 3, "777")},
 			[]string{"secrets/discord-api-token:tollgate/hardcoded-credential,tollgate/discord-bot-token"}},
+		{"a token rule over gitleaks' generic rule on the same value", []Finding{
+			v("secrets/generic-api-key", "a.py", 3, "key-777"), v("tollgate/mailgun-api-key", "a.py", 3, "key-777")},
+			[]string{"tollgate/mailgun-api-key:secrets/generic-api-key"}},
+		{"gitleaks' generic rule and a token rule on other values", []Finding{
+			v("secrets/generic-api-key", "a.py", 3, "abc"), v("tollgate/mailgun-api-key", "a.py", 3, "key-777")},
+			[]string{"secrets/generic-api-key:", "tollgate/mailgun-api-key:"}},
+		{"a token rule lowered in test code does not hide gitleaks' finding", []Finding{
+			w("secrets/generic-api-key", "tests/a.py", 3, "key-777", policy.High), w("tollgate/mailgun-api-key", "tests/a.py", 3, "key-777", policy.Low)},
+			[]string{"secrets/generic-api-key:tollgate/mailgun-api-key"}},
 		{"other rules on one line stay", []Finding{
 			f("tollgate/shell-injection", "", "a.py", 3), f("secrets/generic-api-key", "", "a.py", 3)},
 			[]string{"tollgate/shell-injection:", "secrets/generic-api-key:"}},
