@@ -51,6 +51,9 @@ func (d *Detector) findAt(path, text string) ([]Found, error) {
 		if c, ok := FindCredential(line, AllForms); ok {
 			out = append(out, Found{RuleID: "tollgate/hardcoded-credential", Value: c.Value, Line: i + 1})
 		}
+		for _, t := range FindTokens(line) {
+			out = append(out, Found{RuleID: "tollgate/" + t.Kind, Value: t.Value, Line: i + 1})
+		}
 	}
 	return out, nil
 }

@@ -4,12 +4,43 @@ import "strings"
 
 // One problem is one finding: when two rules report the same secret or the same file, the more
 // specific finding is kept and names the others' rule ids in Also.
-//   - on one line, a gitleaks rule (secrets/...) is more specific than
-//     tollgate/hardcoded-credential, which knows only that a key names a secret;
+//   - on one line, a gitleaks rule of a token's shape (secrets/...) is more specific than
+//     tollgate's rule of a self-identifying token or a credential store's entry
+//     (tollgate/telegram-bot-token, tollgate/credential-entry, ...) reporting the same value,
+//     which is more specific than gitleaks' secrets/generic-api-key on that value; all are
+//     more specific than tollgate/hardcoded-credential, which knows only that a key names a
+//     secret;
 //   - in one file, a key's line (secrets/private-key) is more specific than the file as a whole
 //     (tollgate/private-key-file), which in turn names the kind of key store better than
 //     secrets/pkcs12-file, a match on the file name only.
 const hardcodedCredential = "tollgate/hardcoded-credential"
+
+// shapeRules are tollgate's rules of secrets known by their shape (package rules, tokens.go)
+// or by the credential store format of their line (stores.go).
+var shapeRules = map[string]bool{
+	"tollgate/telegram-bot-token": true, "tollgate/discord-bot-token": true, "tollgate/discord-webhook": true,
+	"tollgate/mailgun-api-key": true, "tollgate/password-hash": true, "tollgate/credential-entry": true,
+}
+
+// genericSecret is gitleaks' rule of any keyword-named value: it knows less of a secret than a
+// rule of its shape.
+const genericSecret = "secrets/generic-api-key"
+
+// lineRank orders the rules that report a secret on a line (higher is more specific); 0 is
+// not such a rule.
+func lineRank(rule string) int {
+	switch {
+	case rule == genericSecret:
+		return 2
+	case strings.HasPrefix(rule, "secrets/"):
+		return 4
+	case shapeRules[rule]:
+		return 3
+	case rule == hardcodedCredential:
+		return 1
+	}
+	return 0
+}
 
 // keyRank orders the rules that report a private key or key store (higher is more specific);
 // 0 is not such a rule.
@@ -31,21 +62,21 @@ type (
 		line         int
 	}
 	fileKey struct{ commit, path string }
-	// problems indexes findings: the first secrets/ finding of each line, the most specific
-	// key finding (its first) of each file.
+	// problems indexes findings: the secret findings of each line (lineRank > 1), the most
+	// specific key finding (its first) of each file.
 	problems struct {
-		secretOn map[lineKey]int
-		bestKey  map[fileKey]int
+		secretsOn map[lineKey][]int
+		bestKey   map[fileKey]int
 	}
 )
 
 func indexProblems(fs []Finding) problems {
-	p := problems{secretOn: map[lineKey]int{}, bestKey: map[fileKey]int{}}
+	p := problems{secretsOn: map[lineKey][]int{}, bestKey: map[fileKey]int{}}
 	for i := range fs {
 		f := &fs[i]
-		lk := lineKey{f.commit, f.Path, f.Line}
-		if _, ok := p.secretOn[lk]; !ok && strings.HasPrefix(f.RuleID, "secrets/") {
-			p.secretOn[lk] = i
+		if lineRank(f.RuleID) > 1 {
+			lk := lineKey{f.commit, f.Path, f.Line}
+			p.secretsOn[lk] = append(p.secretsOn[lk], i)
 		}
 		if r := keyRank(f.RuleID); r > 0 {
 			fk := fileKey{f.commit, f.Path}
@@ -60,9 +91,20 @@ func indexProblems(fs []Finding) problems {
 // keeper returns the index of the finding that fs[i] is folded into (i itself if none).
 func (p problems) keeper(fs []Finding, i int) int {
 	f := &fs[i]
-	if f.RuleID == hardcodedCredential {
-		if j, ok := p.secretOn[lineKey{f.commit, f.Path, f.Line}]; ok {
-			return j
+	if r := lineRank(f.RuleID); r > 0 {
+		// The most specific secret finding of the line (the first of a rank); a token rule's
+		// finding folds only into one that reports the same value.
+		// The kept finding is the most severe, then the most specific: a token rule lowered
+		// in test code never hides gitleaks' finding of the same value at its own severity.
+		best, bestRank := i, r
+		for _, j := range p.secretsOn[lineKey{f.commit, f.Path, f.Line}] {
+			rj, sj, sb := lineRank(fs[j].RuleID), fs[j].Severity, fs[best].Severity
+			if (sj > sb || sj == sb && rj > bestRank) && (r == 1 || sameSecret(f, &fs[j])) {
+				best, bestRank = j, rj
+			}
+		}
+		if best != i {
+			return best
 		}
 	}
 	if r := keyRank(f.RuleID); r > 0 {
@@ -107,4 +149,17 @@ func appendNew(xs []string, s string) []string {
 		}
 	}
 	return append(xs, s)
+}
+
+// sameSecret reports whether two findings on one line report the same value (one holds the
+// other), as their scanners gave it.
+func sameSecret(a, b *Finding) bool {
+	for _, x := range a.secrets {
+		for _, y := range b.secrets {
+			if x != "" && y != "" && (strings.Contains(x, y) || strings.Contains(y, x)) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package review
 import (
 	"reflect"
 	"testing"
+
+	"github.com/tollgate-dev/tollgate/policy"
 )
 
 // TestOneProblem: a gitleaks rule and tollgate/hardcoded-credential on one line, or the key
@@ -11,6 +13,14 @@ import (
 func TestOneProblem(t *testing.T) {
 	f := func(rule, commit, path string, line int) Finding {
 		return Finding{RuleID: rule, commit: commit, Path: path, Line: line}
+	}
+	v := func(rule, path string, line int, value string) Finding {
+		return Finding{RuleID: rule, Path: path, Line: line, secrets: []string{value}}
+	}
+	w := func(rule, path string, line int, value string, sev policy.Severity) Finding {
+		x := v(rule, path, line, value)
+		x.Severity = sev
+		return x
 	}
 	cases := []struct {
 		name string
@@ -38,6 +48,27 @@ func TestOneProblem(t *testing.T) {
 		{"two keys in one file: both kept, the first names the file rule", []Finding{
 			f("secrets/private-key", "", "k.pem", 1), f("tollgate/private-key-file", "", "k.pem", 1), f("secrets/private-key", "", "k.pem", 9)},
 			[]string{"secrets/private-key:tollgate/private-key-file", "secrets/private-key:"}},
+		{"token rule and gitleaks rule on the same value", []Finding{
+			v("tollgate/telegram-bot-token", "a.py", 3, "777"), v("secrets/telegram-bot-api-token", "a.py", 3, "x=777")},
+			[]string{"secrets/telegram-bot-api-token:tollgate/telegram-bot-token"}},
+		{"token rule and gitleaks rule on other values", []Finding{
+			v("tollgate/telegram-bot-token", "a.py", 3, "777"), v("secrets/aws-access-token", "a.py", 3, "AKIA")},
+			[]string{"tollgate/telegram-bot-token:", "secrets/aws-access-token:"}},
+		{"credential and token rule on one line", []Finding{
+			v("tollgate/hardcoded-credential", "a.py", 3, "777"), v("tollgate/mailgun-api-key", "a.py", 3, "777")},
+			[]string{"tollgate/mailgun-api-key:tollgate/hardcoded-credential"}},
+		{"credential, token and gitleaks rule: the gitleaks rule names both", []Finding{
+			v("tollgate/hardcoded-credential", "a.py", 3, "777"), v("tollgate/discord-bot-token", "a.py", 3, "777"), v("secrets/discord-api-token", "a.py", 3, "777")},
+			[]string{"secrets/discord-api-token:tollgate/hardcoded-credential,tollgate/discord-bot-token"}},
+		{"a token rule over gitleaks' generic rule on the same value", []Finding{
+			v("secrets/generic-api-key", "a.py", 3, "key-777"), v("tollgate/mailgun-api-key", "a.py", 3, "key-777")},
+			[]string{"tollgate/mailgun-api-key:secrets/generic-api-key"}},
+		{"gitleaks' generic rule and a token rule on other values", []Finding{
+			v("secrets/generic-api-key", "a.py", 3, "abc"), v("tollgate/mailgun-api-key", "a.py", 3, "key-777")},
+			[]string{"secrets/generic-api-key:", "tollgate/mailgun-api-key:"}},
+		{"a token rule lowered in test code does not hide gitleaks' finding", []Finding{
+			w("secrets/generic-api-key", "tests/a.py", 3, "key-777", policy.High), w("tollgate/mailgun-api-key", "tests/a.py", 3, "key-777", policy.Low)},
+			[]string{"secrets/generic-api-key:tollgate/mailgun-api-key"}},
 		{"other rules on one line stay", []Finding{
 			f("tollgate/shell-injection", "", "a.py", 3), f("secrets/generic-api-key", "", "a.py", 3)},
 			[]string{"tollgate/shell-injection:", "secrets/generic-api-key:"}},

@@ -12,7 +12,8 @@ import (
 )
 
 // reviewContentCheck runs the commit-time scanners review/guard cannot import over content an
-// agent is about to write: prompt injection and tollgate's key and credential file rules.
+// agent is about to write: prompt injection, tollgate's key and credential file rules, and its
+// rules of self-identifying tokens and credential store entries.
 // (Secrets are scanned by review/guard itself, through redact.)
 func reviewContentCheck(path, content string) []guard.Hit {
 	lines := strings.Split(content, "\n")
@@ -35,6 +36,11 @@ func reviewContentCheck(path, content string) []guard.Hit {
 			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message, Evidence: f.Evidence})
 		case "tollgate/private-key-file", "tollgate/credential-file":
 			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message})
+		case "tollgate/telegram-bot-token", "tollgate/discord-bot-token", "tollgate/discord-webhook",
+			"tollgate/mailgun-api-key", "tollgate/credential-entry":
+			// A token known by its shape, or a credential store's entry: a secret in the content,
+			// its evidence masked. (A password hash is left to the commit-time review.)
+			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message, Evidence: f.Evidence})
 		}
 	}
 	return hits

@@ -20,6 +20,9 @@ var credentialRule = review.Rule{
 	Leaves:      example("config/database.yml", "  password: ${DB_PASSWORD}"),
 }
 
+// djangoDevKey starts the SECRET_KEY that django-admin startproject generates.
+const djangoDevKey = "django-insecure-"
+
 // localServiceFile matches files that configure throwaway local services: docker-compose files
 // and CI configurations (GitHub Actions services:, GitLab services, CircleCI images).
 var localServiceFile = lazyre.New(`(?i)(?:^|/)(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$|(?:^|/)\.github/workflows/[^/]+\.ya?ml$|(?:^|/)\.gitlab-ci\.ya?ml$|(?:^|/)\.gitlab/ci/[^/]+\.ya?ml$|(?:^|/)\.circleci/config\.ya?ml$|(?:^|/)\.travis\.ya?ml$|(?:^|/)bitbucket-pipelines\.ya?ml$|(?:^|/)\.drone\.ya?ml$|(?:^|/)\.woodpecker\.ya?ml$`)
@@ -81,6 +84,11 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, names map
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	if sev > policy.Low && throwaway(value, names) {
 		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
+	}
+	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
+		// startproject writes this key into every new project's settings, marked insecure: a
+		// development key. Reported, not blocking; a production key has no such prefix.
+		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
 	}
 	r.Add(review.Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,

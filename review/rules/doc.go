@@ -1,6 +1,9 @@
 // Package rules is tollgate's own rules, the "builtin" scanner, one family a file: sensitive
 // files committed (files.go: private keys, credential stores, database dumps), credentials
-// written into config and code (creds.go), and the insecure-code floor (code.go).
+// written into config and code (creds.go), secrets known by their shape with no keyword next
+// to them (tokens.go: bot tokens, webhooks, password hashes; the shapes are redact.FindTokens,
+// so the outgoing filter knows them too), credential store entries by content under any file
+// name (stores.go), and the insecure-code floor (code.go).
 //
 // Rules and guarantees:
 //   - Rules see added lines only and report new-file line numbers; a deleted file is never a

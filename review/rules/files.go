@@ -133,6 +133,9 @@ func SecretFile(path, text string) string {
 			return fr.ID
 		}
 	}
+	if len(findEntries(strings.Split(text, "\n"))) > 0 {
+		return credentialEntry.ID
+	}
 	return ""
 }
 

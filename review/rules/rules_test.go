@@ -52,6 +52,10 @@ func TestRuleExamples(t *testing.T) {
 		check(r.Rule)
 	}
 	check(credentialRule)
+	for _, r := range tokenRuleList() {
+		check(r)
+	}
+	check(credentialEntry)
 	for _, r := range codeRules {
 		check(r.Rule)
 	}

@@ -11,7 +11,9 @@ import (
 )
 
 // Scanner runs tollgate's own rules, one family a file: sensitive files (files.go),
-// credentials in config and code (creds.go), and the insecure-code floor (code.go).
+// credentials in config and code (creds.go), self-identifying tokens and password hashes
+// (tokens.go), credential store entries by content (stores.go), and the insecure-code floor
+// (code.go).
 type Scanner struct{}
 
 // Name implements Scanner.
@@ -24,6 +26,8 @@ func All() []review.Rule {
 		out = append(out, r.Rule)
 	}
 	out = append(out, credentialRule)
+	out = append(out, tokenRuleList()...)
+	out = append(out, credentialEntry)
 	for _, r := range codeRules {
 		out = append(out, r.Rule)
 	}
@@ -63,6 +67,9 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	if f.Binary {
 		return
 	}
+	// A file reported as a store of password hashes (shadow, htpasswd) is one problem.
+	hashesTold := reported(r, p, credentialFile.ID)
+	scanEntries(u, p, added, r)
 	var names map[string]bool
 	if localServiceFile.MatchString(p) {
 		names = serviceNames(added)
@@ -72,6 +79,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 			return
 		}
 		scanCredentials(u, p, k, l, names, r)
+		scanTokens(u, p, l, hashesTold, r)
 		if !k.IsProse() {
 			scanCode(u, p, k, l, r)
 		}

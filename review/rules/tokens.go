@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
+)
+
+// Secrets that identify themselves by their shape, with no keyword next to them
+// (redact.FindTokens): the ones gitleaks' default rules find only next to a keyword (Telegram,
+// Discord, Mailgun) or not at all (password hashes). Every line of every file is read, prose
+// and comments too: a token in a README is as live as one in code. The tokens gitleaks finds
+// by shape alone (Slack webhooks, SendGrid, npm, PyPI, Hugging Face, OpenAI, Anthropic, JWTs)
+// are its findings, not these rules'.
+
+// The examples are built from parts so that this file holds no token a scanner would stop.
+var (
+	exTelegram = "5843021967:" + "AAodJFCrnl2edlBDdz1C5Jau2RJtBRnlWmT"
+	exDiscord  = "MzA5NDgxNzI2NTMwMTk0ODU3" + "." + "SHf6pW" + "." + "kLUyifDLkDmWJ6UuVTAIjvFu7WICPhDeOZIiBO"
+	exHook     = "https://discord.com/api/webhooks/" + "1174862930571638475/" + "B-Y6sHrFH2ZUCr-lgotu2iXW7GboIRoL3u6aHwnMztVuaP_coUNEhEkk_iqq8vH2BzNZ"
+	exMailgun  = "key-" + "bee3772a077021721a278f64f7fd633d"
+	exBcrypt   = "$2b$" + "12$" + "R0Y5ekfXPlDww3p0vH5Dh2ke/jCtY87zXftU.VF4I08rwJzffMfe7"
+)
+
+// tokenRules are the rules of redact.FindTokens' kinds, by kind.
+var tokenRules = map[string]review.Rule{
+	redact.TelegramBotToken: {ID: "tollgate/" + redact.TelegramBotToken, Severity: policy.High, CWE: []string{"CWE-798"},
+		Description: "a Telegram bot token is written into the file",
+		Catches:     example("bot.py", `updater = Updater("`+exTelegram+`")`),
+		Leaves:      example("bot.py", `updater = Updater(os.environ["BOT_TOKEN"])`)},
+	redact.DiscordBotToken: {ID: "tollgate/" + redact.DiscordBotToken, Severity: policy.High, CWE: []string{"CWE-798"},
+		Description: "a Discord bot token is written into the file",
+		Catches:     example("index.js", `client.login("`+exDiscord+`");`),
+		Leaves:      example("index.js", `client.login(process.env.BOT_TOKEN);`)},
+	redact.DiscordWebhook: {ID: "tollgate/" + redact.DiscordWebhook, Severity: policy.High, CWE: []string{"CWE-798"},
+		Description: "a Discord webhook URL with its token is written into the file",
+		Catches:     example("notify.sh", `curl -H "Content-Type: application/json" -d @msg.json `+exHook),
+		Leaves:      example("notify.sh", `curl -H "Content-Type: application/json" -d @msg.json "$DISCORD_WEBHOOK"`)},
+	redact.MailgunAPIKey: {ID: "tollgate/" + redact.MailgunAPIKey, Severity: policy.High, CWE: []string{"CWE-798"},
+		Description: "a Mailgun API key is written into the file",
+		Catches:     example("mail.py", `auth = ("api", "`+exMailgun+`")`),
+		Leaves:      example("mail.py", `cache.set("key-" + digest, value)`)},
+	redact.PasswordHash: {ID: "tollgate/" + redact.PasswordHash, Severity: policy.Medium, CWE: []string{"CWE-522", "CWE-916"},
+		Description: "a password hash (bcrypt, sha-crypt, md5-crypt, yescrypt) is written into the file: it can be cracked offline",
+		Catches:     example("fixtures/users.json", `[{"name": "ann", "hash": "`+exBcrypt+`"}]`),
+		Leaves:      example("auth.go", `hash, err := bcrypt.GenerateFromPassword(pw, 12) // "$2b$12$" + 53 characters`)},
+}
+
+// tokenRuleList is tokenRules in redact.TokenKinds' order (for All).
+func tokenRuleList() []review.Rule {
+	out := make([]review.Rule, 0, len(redact.TokenKinds))
+	for _, k := range redact.TokenKinds {
+		out = append(out, tokenRules[k])
+	}
+	return out
+}
+
+// scanTokens reports the self-identifying secrets on an added line. hashesTold is set in a file
+// already reported as a whole as a store of password hashes (shadow, htpasswd): its hashes are
+// that one problem.
+func scanTokens(u *diff.Unit, p string, l diff.Line, hashesTold bool, r *review.Result) {
+	for _, t := range redact.FindTokens(l.Text) {
+		if t.Kind == redact.PasswordHash && hashesTold {
+			continue
+		}
+		rule := tokenRules[t.Kind]
+		sev, msg := testSeverity(p, rule.Severity, rule.Description)
+		r.Add(review.Finding{
+			RuleID: rule.ID, Severity: sev, Confidence: 0.9, CWE: rule.CWE,
+			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
+		}.LineEvidence(l.Text, t.Start, t.Value))
+	}
+}
+
+// reported reports whether r already holds a finding of rule on path.
+func reported(r *review.Result, p, rule string) bool {
+	for i := range r.Findings {
+		if r.Findings[i].RuleID == rule && r.Findings[i].Path == p {
+			return true
+		}
+	}
+	return false
+}
