@@ -470,25 +470,23 @@ var unknownParam = lazy(`\$[A-Za-z_{@*]`)
 
 // hHookManager denies uninstalling another hook manager's hooks (tollgate may run under it).
 func hHookManager(j *judge, name string, args []arg, _ *stdinSrc) {
-	for _, a := range args {
-		if strings.HasPrefix(a.s, "-") {
-			continue
-		}
-		if a.s == "uninstall" {
-			j.add(Deny, "guard/hook-bypass", name+" uninstall removes the hooks (tollgate may run under it); a person does that, not an agent")
-		}
-		return
+	if uninstalls(args) {
+		j.add(Deny, "guard/hook-bypass", name+" uninstall removes the hooks (tollgate may run under it); a person does that, not an agent")
 	}
 }
 
 func hTollgate(j *judge, _ string, args []arg, _ *stdinSrc) {
-	for _, a := range args {
-		if strings.HasPrefix(a.s, "-") {
-			continue
-		}
-		if a.s == "uninstall" {
-			j.add(Deny, "guard/hook-bypass", "tollgate uninstall removes the hooks; a person does that, not an agent")
-		}
-		return
+	if uninstalls(args) {
+		j.add(Deny, "guard/hook-bypass", "tollgate uninstall removes the hooks; a person does that, not an agent")
 	}
+}
+
+// uninstalls reports whether a command's first operand is uninstall.
+func uninstalls(args []arg) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			return a.s == "uninstall"
+		}
+	}
+	return false
 }
