@@ -2,7 +2,6 @@ package guard
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -661,7 +660,8 @@ func builtAtRunTime(w *syntax.Word) bool {
 	return found
 }
 
-// wordHas reports whether w holds a command or process substitution running a downloader.
+// wordFetches reports whether w holds a command or process substitution running a downloader
+// or a decoder.
 func (j *judge) wordFetches(w *syntax.Word) bool {
 	if w == nil {
 		return false
@@ -710,5 +710,3 @@ func joinArgs(args []arg) (string, bool) {
 func isPathish(s string) bool {
 	return strings.ContainsAny(s, "/.~") && !strings.Contains(s, "://") && !strings.ContainsAny(s, " \n")
 }
-
-var _ = filepath.Join
