@@ -30,21 +30,36 @@ type report struct {
 	Limits []string `json:"limits"`
 }
 
+// die reports an input that cannot be read and exits 2.
+func die(args ...any) {
+	fmt.Fprintln(os.Stderr, args...)
+	os.Exit(2)
+}
+
 func load(path string) report {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		die(err)
 	}
 	var r report
 	if err := json.Unmarshal(data, &r); err != nil {
-		fmt.Fprintln(os.Stderr, path, err)
-		os.Exit(2)
+		die(path, err)
 	}
 	if len(r.NotRun) > 0 || len(r.Limits) > 0 {
 		fmt.Printf("  warning: %s incomplete: %v %v\n", path, r.NotRun, r.Limits)
 	}
 	return r
+}
+
+// goals prints one PASS or FAIL line per goal and remembers a miss.
+type goals struct{ failed bool }
+
+func (g *goals) check(ok bool, format string, args ...any) {
+	mark := "PASS"
+	if !ok {
+		mark, g.failed = "FAIL", true
+	}
+	fmt.Printf("  %s %s\n", mark, fmt.Sprintf(format, args...))
 }
 
 func main() {
@@ -54,28 +69,27 @@ func main() {
 	trojanFiles := flag.Int("trojan-files", 0, "attack files staged")
 	nethttp := flag.String("nethttp", "", "net/http report")
 	flag.Parse()
-	failed := false
-	goal := func(ok bool, format string, args ...any) {
-		mark := "PASS"
-		if !ok {
-			mark, failed = "FAIL", true
-		}
-		fmt.Printf("  %s %s\n", mark, fmt.Sprintf(format, args...))
+	var g goals
+	leakyRepo(&g, *labels, *leaky)
+	trojanSource(&g, *trojan, *trojanFiles)
+	netHTTP(&g, *nethttp)
+	if g.failed {
+		os.Exit(1)
 	}
+}
 
-	// leaky-repo: files with risk lines that got at least one finding.
-	f, err := os.Open(*labels)
+// riskFiles reads leaky-repo's LABELS.csv: the files with at least one risk line.
+func riskFiles(labels string) map[string]bool {
+	f, err := os.Open(labels)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		die(err)
 	}
 	rd := csv.NewReader(f)
 	rd.Comment = '#'
 	rd.FieldsPerRecord = -1
 	rows, err := rd.ReadAll()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		die(err)
 	}
 	risk := map[string]bool{}
 	for _, row := range rows {
@@ -86,40 +100,50 @@ func main() {
 			risk[strings.TrimSpace(row[0])] = true
 		}
 	}
-	lr := load(*leaky)
+	return risk
+}
+
+// leakyRepo checks the files with risk lines that got at least one finding.
+func leakyRepo(g *goals, labels, leaky string) {
+	risk := riskFiles(labels)
+	lr := load(leaky)
 	hit := map[string]bool{}
 	for _, x := range lr.Findings {
 		hit[x.Path] = true
 	}
-	var missed, extra []string
-	caught := 0
-	for p := range risk {
-		if hit[p] {
-			caught++
-		} else {
-			missed = append(missed, p)
-		}
-	}
-	for p := range hit {
-		if !risk[p] {
-			extra = append(extra, p)
-		}
-	}
-	sort.Strings(missed)
-	sort.Strings(extra)
+	missed, extra := notIn(risk, hit), notIn(hit, risk)
+	caught := len(risk) - len(missed)
 	fmt.Printf("leaky-repo: %d findings; %d of %d files with risk lines found; missed %v; flagged without risk lines %v\n",
 		len(lr.Findings), caught, len(risk), missed, extra)
-	goal(caught >= 38, "leaky-repo: at least 38 of the risk files found (%d)", caught)
+	g.check(caught >= 38, "leaky-repo: at least 38 of the risk files found (%d)", caught)
+}
 
-	tr := load(*trojan)
+// notIn returns the keys of a missing from b, sorted.
+func notIn(a, b map[string]bool) []string {
+	var out []string
+	for p := range a {
+		if !b[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// trojanSource checks that every attack file got a finding.
+func trojanSource(g *goals, trojan string, trojanFiles int) {
+	tr := load(trojan)
 	files := map[string]bool{}
 	for _, x := range tr.Findings {
 		files[x.Path] = true
 	}
-	fmt.Printf("trojan-source: %d findings in %d of %d attack files\n", len(tr.Findings), len(files), *trojanFiles)
-	goal(len(files) == *trojanFiles && *trojanFiles > 0, "trojan-source: every attack file found (%d/%d)", len(files), *trojanFiles)
+	fmt.Printf("trojan-source: %d findings in %d of %d attack files\n", len(tr.Findings), len(files), trojanFiles)
+	g.check(len(files) == trojanFiles && trojanFiles > 0, "trojan-source: every attack file found (%d/%d)", len(files), trojanFiles)
+}
 
-	nr := load(*nethttp)
+// netHTTP checks that Go's net/http has no finding at medium or above.
+func netHTTP(g *goals, nethttp string) {
+	nr := load(nethttp)
 	bySev := map[string]int{}
 	serious := 0
 	for _, x := range nr.Findings {
@@ -131,8 +155,5 @@ func main() {
 		}
 	}
 	fmt.Printf("net/http: %d findings by severity %v\n", len(nr.Findings), bySev)
-	goal(serious == 0, "net/http: no finding at medium or above (%d)", serious)
-	if failed {
-		os.Exit(1)
-	}
+	g.check(serious == 0, "net/http: no finding at medium or above (%d)", serious)
 }

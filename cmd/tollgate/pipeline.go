@@ -164,7 +164,30 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	if err := s.wait(); err != nil {
 		return err
 	}
-	ver, _, _ := buildVersion()
+	opts, cleanup, err := s.reviewOptions(o)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	rep := review.Run(ctx, ch, opts)
+	if o.failOn != "" {
+		sev, _ := policy.ParseSeverity(o.failOn)
+		rep.SetFailOn(sev)
+	}
+	if err := s.writeReport(rep, o, stdout); err != nil {
+		return err
+	}
+	if code := rep.ExitCode(); code != review.ExitClean {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// reviewOptions sets up one review: the scanners, what will not run (unreadable objects, a
+// model that could not be set up), the model step and the baseline. cleanup is never nil; it
+// removes what the model step set up.
+func (s *session) reviewOptions(o output) (opts review.Options, cleanup func(), err error) {
+	none := func() {}
 	// What git could not read of the change (a partial clone's missing objects) is not run.
 	var notRun []review.NotRun
 	for _, why := range s.repo.Unreadable {
@@ -173,7 +196,7 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, rules.Scanner{}, injection.Scanner{}}
 	ext, extNotRun, err := s.externalScanners()
 	if err != nil {
-		return err
+		return opts, none, err
 	}
 	scanners = append(scanners, ext...)
 	notRun = append(notRun, extNotRun...)
@@ -181,12 +204,12 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	if err != nil {
 		var ce *policy.ConfigError
 		if errors.As(err, &ce) {
-			return err
+			return opts, none, err
 		}
 		notRun = append(notRun, review.NotRun{Component: "model:" + s.cfg.Model.Provider, Reason: err.Error() + "; nothing was sent"})
 	}
-	defer cleanup()
-	opts := review.Options{
+	ver, _, _ := buildVersion()
+	opts = review.Options{
 		Config:         s.cfg,
 		Scanners:       scanners,
 		Version:        ver,
@@ -201,17 +224,18 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 	if o.collect == nil {
 		base, err := s.baseline()
 		if err != nil {
-			return err
+			return opts, cleanup, err
 		}
 		if base != nil {
 			opts.Baseline = base
 		}
 	}
-	rep := review.Run(ctx, ch, opts)
-	if o.failOn != "" {
-		sev, _ := policy.ParseSeverity(o.failOn)
-		rep.SetFailOn(sev)
-	}
+	return opts, cleanup, nil
+}
+
+// writeReport renders the report in o's format to o.path, or to stdout (in color on a
+// terminal).
+func (s *session) writeReport(rep *review.Report, o output, stdout io.Writer) error {
 	w, color := stdout, false
 	if o.path != "" {
 		f, err := os.Create(o.path)
@@ -231,9 +255,6 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("failed to write report: %w", err)
 		}
-	}
-	if code := rep.ExitCode(); code != review.ExitClean {
-		return &exitError{code: code}
 	}
 	return nil
 }

@@ -240,7 +240,7 @@ func (j *judge) denyPrefix(name string, args []arg) {
 func hPrivilege(j *judge, name string, args []arg, in *stdinSrc) {
 	j.add(Ask, "guard/privilege", name+" runs a command with elevated privileges; a person must approve")
 	rest := skipOptions(args, wrappers[name])
-	for len(rest) > 0 && !rest[0].dyn && strings.Contains(rest[0].s, "=") && !strings.HasPrefix(rest[0].s, "=") {
+	for len(rest) > 0 && isAssignment(rest[0]) {
 		k := strings.IndexByte(rest[0].s, '=')
 		j.envVar(rest[0].s[:k], rest[0].s[k+1:]) // sudo VAR=value cmd
 		rest = rest[1:]
@@ -275,22 +275,21 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 		switch {
 		case s == "--":
 			i++
-			for i < len(args) && strings.Contains(args[i].s, "=") && !strings.HasPrefix(args[i].s, "=") {
+			for i < len(args) && looksAssignment(args[i].s) {
 				assigns = append(assigns, args[i])
 				i++
 			}
 			return args[i:], assigns
-		case s == "-u" || s == "-C" || s == "--unset" || s == "--chdir":
+		case envValues[s]:
 			i += 2
 			continue
-		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") ||
-			(len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, 'S')):
+		case isSplitString(s):
 			assigns = append(assigns, arg{s: "\x00S"}) // marks a payload; the caller re-parses
 			return args[i:], assigns
 		case strings.HasPrefix(s, "-") && len(s) > 1 && !a.dyn:
 			i++
 			continue
-		case !a.dyn && strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
+		case isAssignment(a):
 			assigns = append(assigns, a)
 			i++
 			continue
@@ -302,6 +301,21 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 	}
 	return args[i:], assigns
 }
+
+// envValues are env's options that take the next word.
+var envValues = set("-u", "-C", "--unset", "--chdir")
+
+// isSplitString reports env -S (--split-string, or S in a cluster): the rest is a payload.
+func isSplitString(s string) bool {
+	return s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") ||
+		(len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, 'S'))
+}
+
+// looksAssignment reports a NAME=value word.
+func looksAssignment(s string) bool { return strings.Contains(s, "=") && !strings.HasPrefix(s, "=") }
+
+// isAssignment reports a literal NAME=value word (sudo VAR=value cmd, env VAR=value cmd).
+func isAssignment(a arg) bool { return !a.dyn && looksAssignment(a.s) }
 
 func hEnv(j *judge, _ string, args []arg, in *stdinSrc) {
 	rest, assigns := envSplit(args)
@@ -508,75 +522,76 @@ func hSource(j *judge, name string, args []arg, _ *stdinSrc) {
 var shellOptionValues = set("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
 
 func hShellCmd(j *judge, name string, args []arg, in *stdinSrc) {
-	i, cmd := 0, false
+	i, cmd := shellOptions(args)
+	switch {
+	case cmd:
+		if i < len(args) {
+			j.payload(args[i], name+" -c")
+		}
+	case i < len(args) && args[i].dyn:
+		j.dynamic(args[i], "the script "+name+" runs")
+	case i < len(args):
+		j.runFile(args[i].s)
+	default:
+		j.stdinScript(name, in)
+	}
+}
+
+// shellOptions skips a shell's options: the index of its first operand, and whether -c makes
+// that operand the command string.
+func shellOptions(args []arg) (i int, cmd bool) {
 	for i < len(args) {
 		s := args[i].s
 		if s == "--" || s == "-" {
-			i++
-			break
+			return i + 1, cmd
 		}
 		if args[i].dyn || len(s) < 2 || (s[0] != '-' && s[0] != '+') {
-			break
+			return i, cmd
 		}
-		if s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], 'c') {
-			cmd = true
-		}
-		if s == "--command" {
-			cmd = true
-		}
+		cmd = cmd || s == "--command" || (s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], 'c'))
 		if shellOptionValues[s] {
 			i++
 		}
 		i++
 	}
-	if i > len(args) {
-		i = len(args)
-	}
-	if cmd {
-		if i < len(args) {
-			j.payload(args[i], name+" -c")
-		}
-		return
-	}
-	if i < len(args) {
-		f := args[i]
-		if f.dyn {
-			j.dynamic(f, "the script "+name+" runs")
-			return
-		}
-		j.runFile(f.s)
-		return
-	}
-	j.stdinScript(name, in)
+	return min(i, len(args)), cmd
 }
 
 // stdinScript judges a shell that reads its commands on stdin.
 func (j *judge) stdinScript(name string, in *stdinSrc) {
-	switch {
-	case in == nil:
-	case in.download:
-		j.add(Ask, "guard/download-exec", in.what+" piped into "+name+" runs downloaded or decoded code nobody has read; a person must approve")
-	case in.literal:
-		j.script(in.text)
-	default:
+	if in != nil && !j.stdinProgram(name, in, j.script) {
 		j.add(Ask, "guard/dynamic", name+" runs commands that "+in.what+" prints at run time; a person must check them")
 	}
 }
 
+// stdinProgram judges a program a shell or an interpreter reads on stdin: downloaded or decoded
+// code asks, literal text is judged by run. It reports false when another command prints the
+// program at run time (the caller asks, in its own words).
+func (j *judge) stdinProgram(name string, in *stdinSrc, run func(text string)) bool {
+	switch {
+	case in.download:
+		j.add(Ask, "guard/download-exec", in.what+" piped into "+name+" runs downloaded or decoded code nobody has read; a person must approve")
+	case in.literal:
+		run(in.text)
+	default:
+		return false
+	}
+	return true
+}
+
 // interpreter returns the language of an interpreter command ("" if none).
 func interpreter(name string) string {
-	switch {
-	case pythonName.MatchString(name):
+	if pythonName.MatchString(name) {
 		return "python"
-	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node":
-		return "js"
-	case name == "perl" || name == "ruby" || name == "php" || name == "lua" || name == "luajit" || name == "rscript" ||
-		name == "osascript" || name == "pwsh" || name == "powershell" || name == "tclsh" || name == "irb" || name == "jshell":
-		return name
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
-		return "awk"
 	}
-	return ""
+	return interpreterLangs[name]
+}
+
+var interpreterLangs = map[string]string{
+	"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "tsx": "js", "ts-node": "js",
+	"perl": "perl", "ruby": "ruby", "php": "php", "lua": "lua", "luajit": "luajit", "rscript": "rscript",
+	"osascript": "osascript", "pwsh": "pwsh", "powershell": "powershell", "tclsh": "tclsh", "irb": "irb", "jshell": "jshell",
+	"awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk",
 }
 
 var pythonName = lazy(`^(?:python|pypy)[0-9.]*$`)
@@ -589,6 +604,9 @@ var codeFlags = map[string]map[string]bool{
 	"tclsh": set(), "irb": set(), "jshell": set(),
 }
 
+// clusterLangs read option clusters holding the code flag (python -Ic, perl -ne).
+var clusterLangs = set("python", "perl", "ruby")
+
 func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 	lang := interpreter(name)
 	if lang == "awk" {
@@ -597,45 +615,47 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 	}
 	flags := codeFlags[lang]
 	for i, a := range args {
-		s := strings.ToLower(a.s)
-		code, found := arg{}, false
-		switch {
-		case flags[s] && i+1 < len(args):
-			code, found = args[i+1], true
-		case len(s) > 2 && s[0] == '-' && s[1] != '-' && (lang == "python" || lang == "perl" || lang == "ruby"):
-			// clusters: python -Ic 'code', perl -ne 'code', perl -e'code'
-			for _, f := range []string{"c", "e", "E"} {
-				if k := strings.Index(a.s[1:], f); k >= 0 && flags["-"+f] {
-					if stuck := a.s[k+2:]; stuck != "" {
-						code, found = arg{s: stuck, dyn: a.dyn, w: a.w}, true
-					} else if i+1 < len(args) {
-						code, found = args[i+1], true
-					}
-					break
-				}
-			}
-		}
-		if found {
+		if code, ok := inlineCode(lang, flags, args, i); ok {
 			j.code(name, code)
 			return
 		}
 		if !strings.HasPrefix(a.s, "-") {
-			if lang == "python" && i > 0 && args[i-1].s == "-m" {
-				return // python -m module
+			if !(lang == "python" && i > 0 && args[i-1].s == "-m") { // python -m module
+				j.runFile(a.s) // a script file: it is the project's own code
 			}
-			j.runFile(a.s)
-			return // a script file: it is the project's own code
+			return
 		}
 	}
-	switch {
-	case in == nil:
-	case in.download:
-		j.add(Ask, "guard/download-exec", in.what+" piped into "+name+" runs downloaded or decoded code nobody has read; a person must approve")
-	case in.literal:
-		j.code(name, arg{s: in.text})
-	default:
+	if in != nil && !j.stdinProgram(name, in, func(text string) { j.code(name, arg{s: text}) }) {
 		j.add(Ask, "guard/interpreter", name+" runs a program another command prints at run time; a person must check it")
 	}
+}
+
+// inlineCode returns the program args[i] gives an interpreter: the word after a code flag, or
+// the rest of a cluster ending in one (python -Ic 'code', perl -ne 'code', perl -e'code').
+func inlineCode(lang string, flags map[string]bool, args []arg, i int) (arg, bool) {
+	a := args[i]
+	s := strings.ToLower(a.s)
+	if flags[s] && i+1 < len(args) {
+		return args[i+1], true
+	}
+	if len(s) <= 2 || s[0] != '-' || s[1] == '-' || !clusterLangs[lang] {
+		return arg{}, false
+	}
+	for _, f := range []string{"c", "e", "E"} {
+		k := strings.Index(a.s[1:], f)
+		if k < 0 || !flags["-"+f] {
+			continue
+		}
+		if stuck := a.s[k+2:]; stuck != "" {
+			return arg{s: stuck, dyn: a.dyn, w: a.w}, true
+		}
+		if i+1 < len(args) {
+			return args[i+1], true
+		}
+		return arg{}, false
+	}
+	return arg{}, false
 }
 
 // riskyCode marks one-liners whose effect tollgate cannot read: processes, files, network,

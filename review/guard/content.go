@@ -31,44 +31,58 @@ func (j *judge) content(path, text string) {
 		j.add(Ask, "guard/limit", fmt.Sprintf("the content is %d bytes, over the %d-byte limit tollgate scans; a person must check it", len(text), maxContentBytes))
 		return
 	}
-	rel := path
-	if p, ok := j.abs(path); ok {
-		if r, err := filepath.Rel(j.o.Project, p); err == nil && !strings.HasPrefix(r, "..") {
-			rel = filepath.ToSlash(r)
-		}
-	}
+	rel := j.projectRel(path)
 	// The injected scanners run beside the secret scan (two cores halve a large write's wait).
-	var hits []Hit
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				hits = []Hit{{Rule: "guard/scan-failed", Message: fmt.Sprintf("tollgate's content check failed (%v)", r)}}
-			}
-		}()
-		if j.o.Content != nil {
-			hits = j.o.Content(rel, text)
-		}
-	}()
+	checked := make(chan []Hit, 1)
+	go func() { checked <- j.contentCheck(rel, text) }()
 	j.secrets(rel, text)
-	<-done
+	hits := <-checked
 	if j.best.Verdict == Deny {
 		return
 	}
+	j.contentHits(rel, hits)
+}
+
+// projectRel names path relative to the project when it is inside it (as written otherwise).
+func (j *judge) projectRel(path string) string {
+	if p, ok := j.abs(path); ok {
+		if r, err := filepath.Rel(j.o.Project, p); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+	}
+	return path
+}
+
+// contentCheck runs the injected scanners; a panic in them is a hit that asks.
+func (j *judge) contentCheck(rel, text string) (hits []Hit) {
+	defer func() {
+		if r := recover(); r != nil {
+			hits = []Hit{{Rule: "guard/scan-failed", Message: fmt.Sprintf("tollgate's content check failed (%v)", r)}}
+		}
+	}()
+	if j.o.Content != nil {
+		hits = j.o.Content(rel, text)
+	}
+	return hits
+}
+
+// contentHits answers the injected scanners' hits: the first secret, or prompt injection in an
+// instruction file, denies; a failed scan asks.
+func (j *judge) contentHits(rel string, hits []Hit) {
 	for _, h := range hits {
 		if h.Rule == "guard/scan-failed" {
 			j.add(Ask, h.Rule, h.Message+"; a person must check the content")
 			continue
 		}
-		if strings.Contains(h.Rule, "prompt-injection") && !isInstructionFile(rel) {
+		injection := strings.Contains(h.Rule, "prompt-injection")
+		if injection && !isInstructionFile(rel) {
 			continue
 		}
 		reason := h.Message
 		if h.Evidence != "" {
 			reason += ": " + h.Evidence
 		}
-		if strings.Contains(h.Rule, "prompt-injection") {
+		if injection {
 			reason = "writing prompt injection into " + rel + ", a file agents read as instructions (" + reason + ")"
 		} else {
 			reason += "; keep secrets and key files out of the project (use an environment variable)"

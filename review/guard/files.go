@@ -149,22 +149,7 @@ func hTargets(j *judge, name string, args []arg, _ *stdinSrc) {
 }
 
 func hMode(j *judge, name string, args []arg, _ *stdinSrc) {
-	var opts []string
-	var ops []arg
-	for i, a := range args {
-		s := a.s
-		if s == "--" {
-			ops = append(ops, args[i+1:]...)
-			break
-		}
-		// chmod -x and chmod -w are modes, not options
-		isMode := (name == "chmod") && len(ops) == 0 && len(s) > 1 && strings.Trim(s[1:], "rwxXstugo") == "" && s[0] == '-' && s != "-R"
-		if len(s) > 1 && s[0] == '-' && !isMode && !a.dyn {
-			opts = append(opts, s)
-			continue
-		}
-		ops = append(ops, a)
-	}
+	opts, ops := modeOperands(name, args)
 	if name == "setfacl" || name == "chattr" {
 		ops = append([]arg{{}}, ops...)
 	}
@@ -177,21 +162,31 @@ func hMode(j *judge, name string, args []arg, _ *stdinSrc) {
 	}
 }
 
-func hSed(j *judge, _ string, args []arg, _ *stdinSrc) {
-	opts, ops := operands(args, set("-e", "-f", "-l", "--expression", "--file", "--line-length"))
-	inPlace := false
-	script := true
-	for _, o := range opts {
-		switch {
-		case strings.HasPrefix(o, "--in-place"):
-			inPlace = true
-		case o == "-e" || o == "-f" || o == "--expression" || o == "--file" ||
-			strings.HasPrefix(o, "--expression=") || strings.HasPrefix(o, "--file="):
-			script = false
-		case strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "i"):
-			inPlace = true
+// modeOperands splits chmod/chown/... words into options and operands (the mode or owner
+// first), honouring "--".
+func modeOperands(name string, args []arg) (opts []string, ops []arg) {
+	for i, a := range args {
+		s := a.s
+		if s == "--" {
+			return opts, append(ops, args[i+1:]...)
 		}
+		if len(s) > 1 && s[0] == '-' && !a.dyn && !(name == "chmod" && len(ops) == 0 && isSymbolicMode(s)) {
+			opts = append(opts, s)
+			continue
+		}
+		ops = append(ops, a)
 	}
+	return opts, ops
+}
+
+// isSymbolicMode reports a chmod mode spelled like an option: chmod -x and chmod -w are modes.
+func isSymbolicMode(s string) bool {
+	return len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXstugo") == "" && s != "-R"
+}
+
+func hSed(j *judge, _ string, args []arg, _ *stdinSrc) {
+	opts, ops := operands(args, sedValues)
+	inPlace, script := sedMode(opts)
 	if !inPlace {
 		return
 	}
@@ -201,6 +196,28 @@ func hSed(j *judge, _ string, args []arg, _ *stdinSrc) {
 	for _, a := range ops {
 		j.target(a, "editing", false)
 	}
+}
+
+var (
+	sedValues     = set("-e", "-f", "-l", "--expression", "--file", "--line-length")
+	sedScriptOpts = set("-e", "-f", "--expression", "--file")
+)
+
+// sedMode reads sed's options: does it edit files in place, and is the script its first
+// operand (no -e or -f gave it).
+func sedMode(opts []string) (inPlace, script bool) {
+	script = true
+	for _, o := range opts {
+		switch {
+		case strings.HasPrefix(o, "--in-place"):
+			inPlace = true
+		case sedScriptOpts[o] || strings.HasPrefix(o, "--expression=") || strings.HasPrefix(o, "--file="):
+			script = false
+		case strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "i"):
+			inPlace = true
+		}
+	}
+	return inPlace, script
 }
 
 func hDD(j *judge, _ string, args []arg, _ *stdinSrc) {
@@ -218,41 +235,57 @@ func hDD(j *judge, _ string, args []arg, _ *stdinSrc) {
 }
 
 func hDownload(j *judge, name string, args []arg, _ *stdinSrc) {
-	var out []string
+	output := downloadOutputs[name]
 	for i, a := range args {
-		s := a.s
-		next := func() string {
-			if i+1 < len(args) {
-				return args[i+1].s
-			}
-			return ""
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1].s
 		}
-		switch {
-		case name == "curl" && (s == "-o" || s == "--output"):
-			out = append(out, next())
-		case name == "curl" && strings.HasPrefix(s, "--output="):
-			out = append(out, strings.TrimPrefix(s, "--output="))
-		case name == "wget" && (s == "-O" || s == "--output-document" || s == "-P" || s == "--directory-prefix"):
-			out = append(out, next())
-		case name == "wget" && (strings.HasPrefix(s, "--output-document=") || strings.HasPrefix(s, "--directory-prefix=")):
-			out = append(out, s[strings.IndexByte(s, '=')+1:])
-		case name == "wget" && strings.HasPrefix(s, "-O") && len(s) > 2 && !strings.HasPrefix(s, "--"):
-			out = append(out, s[2:])
-		case name == "wget" && strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "O") && len(s) > 2:
-			out = append(out, next()) // -qO file
+		if o, ok := output(a.s, next); ok && o != "" && o != "-" {
+			j.downloadTo(o)
 		}
 	}
-	for _, o := range out {
-		if o == "" || o == "-" {
-			continue
+}
+
+// downloadOutputs read one word of a downloader (and the word after it): the file it names
+// as the download's destination, if any.
+var downloadOutputs = map[string]func(s, next string) (string, bool){"curl": curlOutput, "wget": wgetOutput}
+
+func curlOutput(s, next string) (string, bool) {
+	switch {
+	case s == "-o" || s == "--output":
+		return next, true
+	case strings.HasPrefix(s, "--output="):
+		return strings.TrimPrefix(s, "--output="), true
+	}
+	return "", false
+}
+
+func wgetOutput(s, next string) (string, bool) {
+	switch {
+	case s == "-O" || s == "--output-document" || s == "-P" || s == "--directory-prefix":
+		return next, true
+	case strings.HasPrefix(s, "--output-document=") || strings.HasPrefix(s, "--directory-prefix="):
+		return s[strings.IndexByte(s, '=')+1:], true
+	case strings.HasPrefix(s, "--") || len(s) <= 2:
+		return "", false
+	case strings.HasPrefix(s, "-O"):
+		return s[2:], true
+	case strings.HasPrefix(s, "-") && strings.HasSuffix(s, "O"):
+		return next, true // -qO file
+	}
+	return "", false
+}
+
+// downloadTo judges a downloader's destination and remembers it, so running it later in the
+// same call asks.
+func (j *judge) downloadTo(o string) {
+	j.target(arg{s: o}, "downloading to", false)
+	if p, ok := j.abs(o); ok {
+		if j.fetched == nil {
+			j.fetched = map[string]bool{}
 		}
-		j.target(arg{s: o}, "downloading to", false)
-		if p, ok := j.abs(o); ok {
-			if j.fetched == nil {
-				j.fetched = map[string]bool{}
-			}
-			j.fetched[p] = true
-		}
+		j.fetched[p] = true
 	}
 }
 
@@ -281,37 +314,35 @@ func hUnzip(j *judge, _ string, args []arg, _ *stdinSrc) {
 
 // destructive judges commands without a handler that destroy disks or the machine's state.
 func (j *judge) destructive(name string, args []arg) {
-	switch {
-	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "wipefs" || name == "fdisk" ||
-		name == "sfdisk" || name == "parted" || name == "gdisk" || name == "sgdisk" || name == "cryptsetup" || name == "blkdiscard":
-		j.add(Ask, "guard/wide-destruction", name+" rewrites disks or partitions; a person must approve")
-	case name == "diskutil" && len(args) > 0 && strings.Contains(strings.ToLower(args[0].s), "erase"):
-		j.add(Ask, "guard/wide-destruction", "diskutil erases a disk; a person must approve")
-	case name == "shutdown" || name == "reboot" || name == "halt" || name == "poweroff":
-		j.add(Ask, "guard/wide-destruction", name+" stops the machine; a person must approve")
-	case name == "crontab" && hasArg(args, "-r"):
-		j.add(Ask, "guard/wide-destruction", "crontab -r deletes every scheduled job; a person must approve")
+	if what := destroys(name, args); what != "" {
+		j.add(Ask, "guard/wide-destruction", what+"; a person must approve")
 	}
+}
+
+var (
+	diskTools    = set("mke2fs", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cryptsetup", "blkdiscard")
+	machineStops = set("shutdown", "reboot", "halt", "poweroff")
+)
+
+// destroys says what a command destroys beyond any project ("" if nothing).
+func destroys(name string, args []arg) string {
+	switch {
+	case strings.HasPrefix(name, "mkfs") || diskTools[name]:
+		return name + " rewrites disks or partitions"
+	case name == "diskutil" && len(args) > 0 && strings.Contains(strings.ToLower(args[0].s), "erase"):
+		return "diskutil erases a disk"
+	case machineStops[name]:
+		return name + " stops the machine"
+	case name == "crontab" && hasArg(args, "-r"):
+		return "crontab -r deletes every scheduled job"
+	}
+	return ""
 }
 
 // hFind judges find's -exec/-execdir/-ok payloads (with {} standing for a file under each
 // starting point) and -delete.
 func hFind(j *judge, _ string, args []arg, _ *stdinSrc) {
-	i := 0
-	for i < len(args) && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {
-		if args[i].s == "-D" {
-			i++
-		}
-		i++
-	}
-	var starts []arg
-	for i < len(args) && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" {
-		starts = append(starts, args[i])
-		i++
-	}
-	if len(starts) == 0 {
-		starts = []arg{{s: "."}}
-	}
+	starts, i := findStarts(args)
 	for ; i < len(args); i++ {
 		switch args[i].s {
 		case "-delete":
@@ -323,21 +354,51 @@ func hFind(j *judge, _ string, args []arg, _ *stdinSrc) {
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
 			}
-			for _, s := range starts {
-				cmd := make([]arg, 0, k-i-1)
-				for _, a := range args[i+1 : k] {
-					if strings.Contains(a.s, "{}") && !s.dyn {
-						a = arg{s: strings.ReplaceAll(a.s, "{}", strings.TrimSuffix(s.s, "/")+"/found"), w: a.w}
-					}
-					cmd = append(cmd, a)
-				}
-				j.exec(cmd, nil)
-			}
+			j.findExec(starts, args[i+1:k])
 			i = k
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
 				j.target(args[i+1], "writing", false)
 			}
 		}
+	}
+}
+
+// findStarts returns find's starting points (. when none) and the index of its first
+// expression word, past the leading -H/-L/-P/-O/-D options.
+func findStarts(args []arg) ([]arg, int) {
+	i := 0
+	for i < len(args) && isFindGlobal(args[i].s) {
+		if args[i].s == "-D" {
+			i++ // -D takes a value
+		}
+		i++
+	}
+	var starts []arg
+	for i < len(args) && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" {
+		starts = append(starts, args[i])
+		i++
+	}
+	if len(starts) == 0 {
+		starts = []arg{{s: "."}}
+	}
+	return starts, i
+}
+
+func isFindGlobal(s string) bool {
+	return s == "-H" || s == "-L" || s == "-P" || s == "-D" || strings.HasPrefix(s, "-O")
+}
+
+// findExec judges an -exec payload once per starting point, {} standing for a file under it.
+func (j *judge) findExec(starts, words []arg) {
+	for _, s := range starts {
+		cmd := make([]arg, 0, len(words))
+		for _, a := range words {
+			if strings.Contains(a.s, "{}") && !s.dyn {
+				a = arg{s: strings.ReplaceAll(a.s, "{}", strings.TrimSuffix(s.s, "/")+"/found"), w: a.w}
+			}
+			cmd = append(cmd, a)
+		}
+		j.exec(cmd, nil)
 	}
 }

@@ -63,17 +63,7 @@ func parseGit(args []arg, spec gitSpec) gitArgs {
 			g.ops = append(g.ops, args[i+1:]...)
 			i = len(args)
 		case strings.HasPrefix(s, "--") && !args[i].dyn:
-			name, _, hasValue := strings.Cut(s[2:], "=")
-			g.longs = append(g.longs, s[2:])
-			if spec.noVerify && len(name) >= 4 && strings.HasPrefix("no-verify", name) {
-				g.bypass = s
-			}
-			if !hasValue && longTakesValue(name, spec.longValue) && i+1 < len(args) {
-				i++
-				if name == "exec" || (len(name) >= 3 && strings.HasPrefix("exec", name)) {
-					g.execArgs = append(g.execArgs, args[i])
-				}
-			}
+			i += g.longOption(s, args, i, spec)
 		case len(s) > 1 && s[0] == '-' && !args[i].dyn:
 			i += g.cluster(s[1:], args, i, spec)
 		default:
@@ -84,6 +74,23 @@ func parseGit(args []arg, spec gitSpec) gitArgs {
 		g.afterDD = len(g.ops)
 	}
 	return g
+}
+
+// longOption reads one --name[=value] (abbreviations included); it returns how many following
+// words it consumed.
+func (g *gitArgs) longOption(s string, args []arg, i int, spec gitSpec) int {
+	name, _, hasValue := strings.Cut(s[2:], "=")
+	g.longs = append(g.longs, s[2:])
+	if spec.noVerify && len(name) >= 4 && strings.HasPrefix("no-verify", name) {
+		g.bypass = s
+	}
+	if hasValue || !longTakesValue(name, spec.longValue) || i+1 >= len(args) {
+		return 0
+	}
+	if len(name) >= 3 && strings.HasPrefix("exec", name) { // --exec, --exe
+		g.execArgs = append(g.execArgs, args[i+1])
+	}
+	return 1
 }
 
 // cluster reads one short-option cluster; it returns how many following words it consumed.
@@ -140,57 +147,14 @@ func (g *gitArgs) long(names ...string) bool {
 var gitGlobalValues = set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path", "--list-cmds", "--config-env", "--attr-source")
 
 func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
-	i := 0
-	for ; i < len(args); i++ {
-		s := args[i].s
-		if args[i].dyn {
-			if i > 0 && args[i-1].s == "-c" {
-				continue // judged below as a -c value
-			}
-			j.dynamic(args[i], "the git subcommand")
-			return
-		}
-		if s == "-c" && i+1 < len(args) {
-			j.gitConfigPair(args[i+1])
-			i++
-			continue
-		}
-		if strings.HasPrefix(s, "-c") && len(s) > 2 {
-			j.gitConfigPair(arg{s: s[2:], w: args[i].w})
-			continue
-		}
-		if s == "--config-env" || strings.HasPrefix(s, "--config-env=") {
-			j.add(Deny, "guard/hook-bypass", "git --config-env sets configuration (such as core.hooksPath) from the environment; let the hooks run")
-			return
-		}
-		if gitGlobalValues[s] {
-			i++
-			continue
-		}
-		if !strings.HasPrefix(s, "-") {
-			break
-		}
-	}
-	if i >= len(args) {
+	i, ok := j.gitGlobals(args)
+	if !ok || i >= len(args) {
 		return
 	}
 	sub := strings.ToLower(args[i].s)
 	rest := args[i+1:]
 	if alias, ok := j.gitAliases[sub]; ok {
-		if strings.HasPrefix(alias.s, "!") {
-			j.payload(arg{s: alias.s[1:], w: alias.w}, "a git alias")
-			return
-		}
-		words := strings.Fields(alias.s)
-		if len(words) == 0 {
-			return
-		}
-		expanded := make([]arg, 0, len(words)+len(rest))
-		for _, w := range words {
-			expanded = append(expanded, arg{s: w})
-		}
-		j.gitAliases = nil // an alias does not expand twice
-		hGit(j, "git", append(expanded, rest...), nil)
+		j.gitAlias(alias, rest)
 		return
 	}
 	if sub == "filter-branch" || sub == "filter-repo" {
@@ -202,18 +166,71 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 		return
 	}
 	g := parseGit(rest, spec)
-	if g.bypass == "" && spec.noVerify {
-		for _, a := range g.ops {
-			if a.dyn && unknownParam.MatchString(a.s) {
-				j.add(Ask, "guard/dynamic", "git "+sub+" gets "+shorten(a.s, 40)+", known only at run time, which could be --no-verify; a person must check it")
-			}
-		}
-	}
 	if g.bypass != "" {
 		j.add(Deny, "guard/hook-bypass", "git "+sub+" "+g.bypass+" skips the hooks (tollgate reviews every commit and push); commit without it and fix what the hooks report")
 		return
 	}
+	if spec.noVerify {
+		j.unknownOptions(sub, g.ops)
+	}
 	j.gitSub(sub, &g, rest)
+}
+
+// gitGlobals judges git's own options (-c name=value, --config-env) and returns the index of
+// the subcommand; false when the call is already answered.
+func (j *judge) gitGlobals(args []arg) (int, bool) {
+	i := 0
+	for ; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case args[i].dyn && i > 0 && args[i-1].s == "-c":
+			// judged as a -c value
+		case args[i].dyn:
+			j.dynamic(args[i], "the git subcommand")
+			return i, false
+		case s == "-c" && i+1 < len(args):
+			j.gitConfigPair(args[i+1])
+			i++
+		case strings.HasPrefix(s, "-c") && len(s) > 2:
+			j.gitConfigPair(arg{s: s[2:], w: args[i].w})
+		case s == "--config-env" || strings.HasPrefix(s, "--config-env="):
+			j.add(Deny, "guard/hook-bypass", "git --config-env sets configuration (such as core.hooksPath) from the environment; let the hooks run")
+			return i, false
+		case gitGlobalValues[s]:
+			i++
+		case !strings.HasPrefix(s, "-"):
+			return i, true
+		}
+	}
+	return i, true
+}
+
+// gitAlias judges a subcommand defined by git -c alias.NAME=...: a shell alias (!cmd) as a
+// payload, any other by its expansion (once).
+func (j *judge) gitAlias(alias arg, rest []arg) {
+	if strings.HasPrefix(alias.s, "!") {
+		j.payload(arg{s: alias.s[1:], w: alias.w}, "a git alias")
+		return
+	}
+	words := strings.Fields(alias.s)
+	if len(words) == 0 {
+		return
+	}
+	expanded := make([]arg, 0, len(words)+len(rest))
+	for _, w := range words {
+		expanded = append(expanded, arg{s: w})
+	}
+	j.gitAliases = nil // an alias does not expand twice
+	hGit(j, "git", append(expanded, rest...), nil)
+}
+
+// unknownOptions asks about operands only known at run time, which could be --no-verify.
+func (j *judge) unknownOptions(sub string, ops []arg) {
+	for _, a := range ops {
+		if a.dyn && unknownParam.MatchString(a.s) {
+			j.add(Ask, "guard/dynamic", "git "+sub+" gets "+shorten(a.s, 40)+", known only at run time, which could be --no-verify; a person must check it")
+		}
+	}
 }
 
 // gitConfigPair judges one git -c name=value.
@@ -453,25 +470,23 @@ var unknownParam = lazy(`\$[A-Za-z_{@*]`)
 
 // hHookManager denies uninstalling another hook manager's hooks (tollgate may run under it).
 func hHookManager(j *judge, name string, args []arg, _ *stdinSrc) {
-	for _, a := range args {
-		if strings.HasPrefix(a.s, "-") {
-			continue
-		}
-		if a.s == "uninstall" {
-			j.add(Deny, "guard/hook-bypass", name+" uninstall removes the hooks (tollgate may run under it); a person does that, not an agent")
-		}
-		return
+	if uninstalls(args) {
+		j.add(Deny, "guard/hook-bypass", name+" uninstall removes the hooks (tollgate may run under it); a person does that, not an agent")
 	}
 }
 
 func hTollgate(j *judge, _ string, args []arg, _ *stdinSrc) {
-	for _, a := range args {
-		if strings.HasPrefix(a.s, "-") {
-			continue
-		}
-		if a.s == "uninstall" {
-			j.add(Deny, "guard/hook-bypass", "tollgate uninstall removes the hooks; a person does that, not an agent")
-		}
-		return
+	if uninstalls(args) {
+		j.add(Deny, "guard/hook-bypass", "tollgate uninstall removes the hooks; a person does that, not an agent")
 	}
+}
+
+// uninstalls reports whether a command's first operand is uninstall.
+func uninstalls(args []arg) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			return a.s == "uninstall"
+		}
+	}
+	return false
 }

@@ -192,17 +192,12 @@ func (j *judge) secretWhy(p string) string {
 	base := parts[len(parts)-1]
 	lower := strings.ToLower(base)
 	ext := strings.ToLower(filepath.Ext(base))
-	home := j.o.Home
-	inHome := func(rel string) bool { return home != "" && under(p, filepath.Join(home, rel)) }
 	switch {
 	case hasRun(parts, []string{".ssh"}, true) && strings.HasPrefix(lower, "id_") && ext != ".pub":
 		return "an SSH private key"
-	case inHome(".aws/credentials"), inHome(".aws/sso/cache"), inHome(".config/gcloud"), inHome(".azure"),
-		inHome(".kube/config"), inHome(".netrc"), inHome(".git-credentials"), inHome(".docker/config.json"),
-		inHome(".npmrc"), inHome(".pypirc"), inHome(".gnupg/private-keys-v1.d"), inHome(".password-store"),
-		inHome(".config/gh/hosts.yml"), inHome(".terraform.d/credentials.tfrc.json"), inHome(".vault-token"):
+	case j.inHomeStore(p):
 		return "a credential store in your home directory"
-	case lower == ".netrc" || lower == ".git-credentials" || lower == ".pgpass":
+	case credentialFiles[lower]:
 		return "a credential store"
 	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !envTemplate.MatchString(lower)):
 		return "an environment file with secrets"
@@ -212,6 +207,28 @@ func (j *judge) secretWhy(p string) string {
 		return "a file named for a secret"
 	}
 	return ""
+}
+
+// credentialFiles hold credentials wherever they are.
+var credentialFiles = set(".netrc", ".git-credentials", ".pgpass")
+
+// homeStores are credential stores relative to the home directory.
+var homeStores = []string{".aws/credentials", ".aws/sso/cache", ".config/gcloud", ".azure",
+	".kube/config", ".netrc", ".git-credentials", ".docker/config.json",
+	".npmrc", ".pypirc", ".gnupg/private-keys-v1.d", ".password-store",
+	".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", ".vault-token"}
+
+// inHomeStore reports whether p is (under) a credential store in the home directory.
+func (j *judge) inHomeStore(p string) bool {
+	if j.o.Home == "" {
+		return false
+	}
+	for _, rel := range homeStores {
+		if under(p, filepath.Join(j.o.Home, rel)) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve follows the symbolic links in the longest existing prefix of p (absolute, clean), so

@@ -130,24 +130,35 @@ func hCloudVerbs(j *judge, name string, args []arg, _ *stdinSrc) {
 	}
 }
 
+var (
+	ghValues    = set("-R", "--repo", "-b", "--body", "-t", "--title", "-F", "--body-file", "-X", "--method", "-f", "--field", "-H", "--header", "-q", "--jq", "-l", "--label", "-a", "--assignee", "-m", "--milestone", "-B", "--base", "--head")
+	ghDeletes   = set("delete", "archive", "delete-asset", "transfer")
+	ghDeletable = set("repo", "release", "secret", "variable", "ruleset", "gpg-key", "ssh-key", "label", "cache", "run")
+)
+
 func hGH(j *judge, _ string, args []arg, _ *stdinSrc) {
-	ops := firstOperands(args, set("-R", "--repo", "-b", "--body", "-t", "--title", "-F", "--body-file", "-X", "--method", "-f", "--field", "-H", "--header", "-q", "--jq", "-l", "--label", "-a", "--assignee", "-m", "--milestone", "-B", "--base", "--head"))
+	ops := firstOperands(args, ghValues)
 	if len(ops) == 0 {
 		return
 	}
 	switch {
-	case len(ops) > 1 && set("delete", "archive", "delete-asset", "transfer")[ops[1]] && set("repo", "release", "secret", "variable", "ruleset", "gpg-key", "ssh-key", "label", "cache", "run")[ops[0]]:
+	case len(ops) > 1 && ghDeletes[ops[1]] && ghDeletable[ops[0]]:
 		remoteAsk(j, "gh "+ops[0]+" "+ops[1])
 	case len(ops) > 1 && (ops[0] == "secret" || ops[0] == "variable") && ops[1] == "set":
 		remoteAsk(j, "gh "+ops[0]+" set")
 	case ops[0] == "api":
-		for i, a := range args {
-			if (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.ToUpper(args[i+1].s) == "DELETE" {
-				remoteAsk(j, "gh api -X DELETE")
-			}
-			if strings.HasPrefix(a.s, "--method=") && strings.EqualFold(strings.TrimPrefix(a.s, "--method="), "DELETE") {
-				remoteAsk(j, "gh api --method DELETE")
-			}
+		ghAPIDelete(j, args)
+	}
+}
+
+// ghAPIDelete asks about gh api -X DELETE (and --method=DELETE).
+func ghAPIDelete(j *judge, args []arg) {
+	for i, a := range args {
+		if (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.ToUpper(args[i+1].s) == "DELETE" {
+			remoteAsk(j, "gh api -X DELETE")
+		}
+		if strings.HasPrefix(a.s, "--method=") && strings.EqualFold(strings.TrimPrefix(a.s, "--method="), "DELETE") {
+			remoteAsk(j, "gh api --method DELETE")
 		}
 	}
 }
@@ -165,35 +176,48 @@ type sqlCall struct {
 func parseSQLArgs(name string, args []arg) sqlCall {
 	var c sqlCall
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
-		next := func() arg {
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return arg{}
+		next := arg{}
+		if i+1 < len(args) {
+			next = args[i+1]
 		}
-		switch {
-		case s == "-h" || s == "--host" || s == "-S" && name == "sqlcmd":
-			c.host = next().s
-		case strings.HasPrefix(s, "--host="):
-			c.host = strings.TrimPrefix(s, "--host=")
-		case strings.HasPrefix(s, "-h") && len(s) > 2 && name != "psql":
-			c.host = s[2:]
-		case s == "-c" || s == "--command" || s == "-e" || s == "--execute" || s == "-Q" || s == "-q" || s == "--query":
-			c.code = append(c.code, next())
-		case s == "-f" || s == "--file" || s == "-i":
-			c.file = true
-			next()
-		case s == "-d" || s == "--dbname" || s == "--url":
-			if h := urlHost(next().s); h != "" {
-				c.host = h
-			}
-		case strings.Contains(s, "://"):
-			c.host = urlHost(s)
-		}
+		i += c.read(name, args[i].s, next)
 	}
 	return c
+}
+
+var (
+	sqlCodeFlags = set("-c", "--command", "-e", "--execute", "-Q", "-q", "--query")
+	sqlFileFlags = set("-f", "--file", "-i")
+	sqlURLFlags  = set("-d", "--dbname", "--url")
+)
+
+// read takes one word s of a SQL client's arguments (next is the word after it); it returns
+// how many following words it consumed.
+func (c *sqlCall) read(name, s string, next arg) int {
+	switch {
+	case s == "-h" || s == "--host" || s == "-S" && name == "sqlcmd":
+		c.host = next.s
+	case strings.HasPrefix(s, "--host="):
+		c.host = strings.TrimPrefix(s, "--host=")
+		return 0
+	case strings.HasPrefix(s, "-h") && len(s) > 2 && name != "psql":
+		c.host = s[2:]
+		return 0
+	case sqlCodeFlags[s]:
+		c.code = append(c.code, next)
+	case sqlFileFlags[s]:
+		c.file = true
+	case sqlURLFlags[s]:
+		if h := urlHost(next.s); h != "" {
+			c.host = h
+		}
+	case strings.Contains(s, "://"):
+		c.host = urlHost(s)
+		return 0
+	default:
+		return 0
+	}
+	return 1
 }
 
 // hSQL asks about SQL writes against a database that is not on this machine.

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -71,11 +70,7 @@ func (j *judge) script(src string) {
 		case *syntax.Assign:
 			j.assign(n)
 		case *syntax.CallExpr:
-			args := make([]arg, len(n.Args))
-			for i, w := range n.Args {
-				args[i] = j.word(w)
-			}
-			j.exec(args, stdin[n])
+			j.exec(j.words(n.Args), stdin[n])
 		}
 		return true
 	})
@@ -95,23 +90,9 @@ func (j *judge) redirects(st *syntax.Stmt, stdin map[*syntax.CallExpr]*stdinSrc)
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
 			syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
-			if r.Word == nil {
-				continue
-			}
-			a := j.word(r.Word)
-			if !a.dyn && a.s != "" {
-				j.redirectWrite(a.s)
-			}
-			if r.Op == syntax.RdrInOut && !a.dyn {
-				j.readPath(a.s)
-			}
+			j.redirectOut(r)
 		case syntax.DplOut:
-			if r.Word != nil {
-				a := j.word(r.Word)
-				if !a.dyn && a.s != "-" && strings.Trim(a.s, "0123456789") != "" {
-					j.redirectWrite(a.s) // >&file is a write, >&2 is not
-				}
-			}
+			j.redirectDup(r)
 		case syntax.RdrIn:
 			if r.Word != nil {
 				if a := j.word(r.Word); !a.dyn {
@@ -119,18 +100,48 @@ func (j *judge) redirects(st *syntax.Stmt, stdin map[*syntax.CallExpr]*stdinSrc)
 				}
 			}
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			body := r.Hdoc
-			if r.Op == syntax.WordHdoc {
-				body = r.Word
-			}
-			ce, ok := st.Cmd.(*syntax.CallExpr)
-			if !ok || body == nil {
-				continue
-			}
-			a := j.word(body)
-			stdin[ce] = &stdinSrc{text: a.s, literal: !a.dyn, what: "a here-document"}
+			j.heredoc(st, r, stdin)
 		}
 	}
+}
+
+// redirectOut judges > file (and >>, >|, &>, <>): a write, and for <> also a read.
+func (j *judge) redirectOut(r *syntax.Redirect) {
+	if r.Word == nil {
+		return
+	}
+	a := j.word(r.Word)
+	if !a.dyn && a.s != "" {
+		j.redirectWrite(a.s)
+	}
+	if r.Op == syntax.RdrInOut && !a.dyn {
+		j.readPath(a.s)
+	}
+}
+
+// redirectDup judges >&word: >&file is a write, >&2 and >&- are not.
+func (j *judge) redirectDup(r *syntax.Redirect) {
+	if r.Word == nil {
+		return
+	}
+	a := j.word(r.Word)
+	if !a.dyn && a.s != "-" && strings.Trim(a.s, "0123456789") != "" {
+		j.redirectWrite(a.s)
+	}
+}
+
+// heredoc records a heredoc or here-string as what the statement's command reads on stdin.
+func (j *judge) heredoc(st *syntax.Stmt, r *syntax.Redirect, stdin map[*syntax.CallExpr]*stdinSrc) {
+	body := r.Hdoc
+	if r.Op == syntax.WordHdoc {
+		body = r.Word
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || body == nil {
+		return
+	}
+	a := j.word(body)
+	stdin[ce] = &stdinSrc{text: a.s, literal: !a.dyn, what: "a here-document"}
 }
 
 // shellContent scans what a shell command writes into a file with cat/tee and a heredoc, or
@@ -142,9 +153,30 @@ func (j *judge) shellContent(st *syntax.Stmt) {
 		return
 	}
 	name := cmdName(j.word(ce.Args[0]).s)
-	var text string
-	var targets []string
-	for _, r := range st.Redirs {
+	text, targets := j.heredocWrites(st.Redirs)
+	switch name {
+	case "cat":
+	case "tee":
+		for _, w := range ce.Args[1:] {
+			if a := j.word(w); !a.dyn && !strings.HasPrefix(a.s, "-") {
+				targets = append(targets, a.s)
+			}
+		}
+	case "echo", "printf":
+		text = j.echoed(name, ce.Args[1:])
+	default:
+		return
+	}
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	j.writtenText(text, targets)
+}
+
+// heredocWrites returns a statement's heredoc or here-string text and the literal files its
+// output redirections write.
+func (j *judge) heredocWrites(redirs []*syntax.Redirect) (text string, targets []string) {
+	for _, r := range redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
@@ -162,30 +194,24 @@ func (j *judge) shellContent(st *syntax.Stmt) {
 			}
 		}
 	}
-	switch name {
-	case "cat":
-	case "tee":
-		for _, w := range ce.Args[1:] {
-			if a := j.word(w); !a.dyn && !strings.HasPrefix(a.s, "-") {
-				targets = append(targets, a.s)
-			}
+	return text, targets
+}
+
+// echoed is the text echo or printf writes (echo's first word dropped when it is an option).
+func (j *judge) echoed(name string, words []*syntax.Word) string {
+	var parts []string
+	for i, w := range words {
+		a := j.word(w)
+		if i == 0 && name == "echo" && strings.HasPrefix(a.s, "-") {
+			continue
 		}
-	case "echo", "printf":
-		var parts []string
-		for i, w := range ce.Args[1:] {
-			a := j.word(w)
-			if i == 0 && name == "echo" && strings.HasPrefix(a.s, "-") {
-				continue
-			}
-			parts = append(parts, a.s)
-		}
-		text = strings.Join(parts, " ")
-	default:
-		return
+		parts = append(parts, a.s)
 	}
-	if strings.TrimSpace(text) == "" {
-		return
-	}
+	return strings.Join(parts, " ")
+}
+
+// writtenText scans text a shell command writes into targets, as a file tool's content.
+func (j *judge) writtenText(text string, targets []string) {
 	for _, t := range targets {
 		p, ok := j.abs(t)
 		if !ok || strings.HasPrefix(p, "/dev/") {
@@ -229,68 +255,89 @@ func (j *judge) redirectWrite(target string) {
 // pipe marks what the right-hand command of a pipeline reads: a download, a decoded blob,
 // printed literal text, or another command's output.
 func (j *judge) pipe(b *syntax.BinaryCmd, stdin map[*syntax.CallExpr]*stdinSrc) {
-	ce, ok := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok {
-		return
+	if ce, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
+		stdin[ce] = j.pipeSource(b.X)
 	}
+}
+
+// pipeSource says what the left-hand side of a pipeline prints.
+func (j *judge) pipeSource(x *syntax.Stmt) *stdinSrc {
 	src := &stdinSrc{what: "another command"}
-	var calls []*syntax.CallExpr
-	syntax.Walk(b.X, func(n syntax.Node) bool {
+	var calls [][]arg
+	syntax.Walk(x, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok {
-			calls = append(calls, c)
+			calls = append(calls, j.words(c.Args))
 		}
 		return true
 	})
-	for _, c := range calls {
-		args := make([]arg, len(c.Args))
-		for i, w := range c.Args {
-			args[i] = j.word(w)
-		}
-		name, rest := unwrap(args)
-		if producesCode(name, rest) {
+	for _, args := range calls {
+		if name, rest := unwrap(args); producesCode(name, rest) {
 			src.download, src.what = true, name
 		}
 	}
-	if !src.download && len(calls) == 1 {
-		args := make([]arg, len(calls[0].Args))
-		for i, w := range calls[0].Args {
-			args[i] = j.word(w)
-		}
-		if name, rest := unwrap(args); name == "echo" || name == "printf" {
-			var parts []string
-			lit := true
-			for _, a := range rest {
-				if name == "echo" && len(parts) == 0 && strings.HasPrefix(a.s, "-") {
-					continue
-				}
-				lit = lit && !a.dyn
-				parts = append(parts, a.s)
-			}
-			src.text, src.literal, src.what = strings.Join(parts, " "), lit, name
-		}
+	if src.download || len(calls) != 1 {
+		return src
 	}
-	stdin[ce] = src
+	if name, rest := unwrap(calls[0]); name == "echo" || name == "printf" {
+		src.text, src.literal = printedArgs(name, rest)
+		src.what = name
+	}
+	return src
+}
+
+// printedArgs is what echo or printf prints of its words (echo's leading options dropped), and
+// whether all of it is literal.
+func printedArgs(name string, args []arg) (string, bool) {
+	var parts []string
+	lit := true
+	for _, a := range args {
+		if name == "echo" && len(parts) == 0 && strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		lit = lit && !a.dyn
+		parts = append(parts, a.s)
+	}
+	return strings.Join(parts, " "), lit
 }
 
 // producesCode reports a downloader or decoder: piping it into a shell runs code nobody read.
 func producesCode(name string, args []arg) bool {
-	switch name {
-	case "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "nc", "ncat", "socat", "iwr", "invoke-webrequest":
+	if downloaders[name] {
 		return true
-	case "base64", "base32", "basenc":
-		for _, a := range args {
-			if a.s == "-d" || a.s == "--decode" || a.s == "-D" || (strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "dD")) {
-				return true
-			}
+	}
+	if decodes := decoders[name]; decodes != nil {
+		return decodes(args)
+	}
+	return false
+}
+
+var downloaders = set("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "nc", "ncat", "socat", "iwr", "invoke-webrequest")
+
+// decoders report whether a decoding tool, given these words, turns its input into bytes.
+var decoders = map[string]func(args []arg) bool{
+	"base64": baseDecodes, "base32": baseDecodes, "basenc": baseDecodes,
+	"xxd":     func(args []arg) bool { return anyArg(args, isRevertOption) },
+	"openssl": always, "gunzip": always, "zcat": always, "bzcat": always, "xzcat": always, "uudecode": always, "rev": always,
+	"gzip": func(args []arg) bool { return hasArg(args, "-d", "--decompress", "-dc", "-cd") },
+}
+
+func always([]arg) bool { return true }
+
+// baseDecodes reports base64/base32/basenc -d (--decode, -D, or d in a cluster).
+func baseDecodes(args []arg) bool {
+	return anyArg(args, func(s string) bool {
+		return s == "-d" || s == "--decode" || s == "-D" || (strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.ContainsAny(s, "dD"))
+	})
+}
+
+// isRevertOption reports xxd -r (in any option word).
+func isRevertOption(s string) bool { return strings.HasPrefix(s, "-") && strings.Contains(s, "r") }
+
+func anyArg(args []arg, pred func(string) bool) bool {
+	for _, a := range args {
+		if pred(a.s) {
+			return true
 		}
-	case "xxd":
-		for _, a := range args {
-			if strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "r") {
-				return true
-			}
-		}
-	case "openssl", "gunzip", "zcat", "gzip", "bzcat", "xzcat", "uudecode", "rev":
-		return name != "gzip" || hasArg(args, "-d", "--decompress", "-dc", "-cd")
 	}
 	return false
 }
@@ -330,29 +377,52 @@ func (j *judge) assign(as *syntax.Assign) {
 
 // envVar denies the environment switches that turn hooks off.
 func (j *judge) envVar(name, val string) {
-	deny := func(why string) {
+	if why := hookSwitch(name, strings.ToLower(strings.TrimSpace(val))); why != "" {
 		j.add(Deny, "guard/hook-bypass", "setting "+name+"="+val+" "+why+"; let the hooks run, and fix what they report")
 	}
-	v := strings.ToLower(strings.TrimSpace(val))
-	off := v == "0" || v == "false" || v == "no" || v == "off" || v == ""
-	switch {
-	case name == "TOLLGATE" && v != "1" && v != "true":
-		deny("skips tollgate's hooks")
-	case name == "HUSKY" && off:
-		deny("skips husky's hooks")
-	case name == "HUSKY_SKIP_HOOKS":
-		deny("skips husky's hooks")
-	case name == "LEFTHOOK" && off:
-		deny("skips lefthook's hooks")
-	case name == "LEFTHOOK_EXCLUDE" && strings.Contains(v, "tollgate"):
-		deny("skips tollgate under lefthook")
-	case name == "SKIP" && strings.Contains(v, "tollgate"):
-		deny("skips tollgate under pre-commit")
-	case name == "PRE_COMMIT_ALLOW_NO_CONFIG" || name == "GIT_HOOKS_PATH":
-		deny("changes which hooks run")
-	case strings.HasPrefix(name, "GIT_CONFIG") && name != "GIT_CONFIG_NOSYSTEM":
-		deny("can set core.hooksPath behind git's back")
+}
+
+// hookEnv are the variables that turn a hook manager off: when their (lower-cased, trimmed)
+// value does, and what that does.
+var hookEnv = map[string]struct {
+	when func(v string) bool
+	why  string
+}{
+	"TOLLGATE":                   {func(v string) bool { return v != "1" && v != "true" }, "skips tollgate's hooks"},
+	"HUSKY":                      {isOff, "skips husky's hooks"},
+	"HUSKY_SKIP_HOOKS":           {anyValue, "skips husky's hooks"},
+	"LEFTHOOK":                   {isOff, "skips lefthook's hooks"},
+	"LEFTHOOK_EXCLUDE":           {namesTollgate, "skips tollgate under lefthook"},
+	"SKIP":                       {namesTollgate, "skips tollgate under pre-commit"},
+	"PRE_COMMIT_ALLOW_NO_CONFIG": {anyValue, "changes which hooks run"},
+	"GIT_HOOKS_PATH":             {anyValue, "changes which hooks run"},
+}
+
+// hookSwitch says how setting name to v turns hooks off ("" if it does not).
+func hookSwitch(name, v string) string {
+	if rule, ok := hookEnv[name]; ok {
+		if rule.when(v) {
+			return rule.why
+		}
+		return ""
 	}
+	if strings.HasPrefix(name, "GIT_CONFIG") && name != "GIT_CONFIG_NOSYSTEM" {
+		return "can set core.hooksPath behind git's back"
+	}
+	return ""
+}
+
+func isOff(v string) bool         { return v == "0" || v == "false" || v == "no" || v == "off" || v == "" }
+func anyValue(string) bool        { return true }
+func namesTollgate(v string) bool { return strings.Contains(v, "tollgate") }
+
+// words renders a command's words.
+func (j *judge) words(ws []*syntax.Word) []arg {
+	args := make([]arg, len(ws))
+	for i, w := range ws {
+		args[i] = j.word(w)
+	}
+	return args
 }
 
 // word renders a shell word as the shell would see it before running, marking the parts only
@@ -381,22 +451,9 @@ func (j *judge) wordPart(b *strings.Builder, part syntax.WordPart, dyn *bool, in
 			j.wordPart(b, q, dyn, true)
 		}
 	case *syntax.ParamExp:
-		name, simple := simpleParam(p)
-		switch {
-		case simple && name == "HOME":
-			b.WriteString("$HOME")
-		case simple && (name == "TMPDIR" || name == "TMP" || name == "TEMP") && len(j.o.Temp) > 0:
-			b.WriteString(j.o.Temp[0])
-		case simple && name == "PWD" && j.cwd != "":
-			b.WriteString(j.cwd)
-		default:
-			if v, ok := j.vars[name]; simple && ok {
-				b.WriteString(v)
-				return
-			}
-			*dyn = true
-			b.WriteString("$" + name)
-		}
+		s, known := j.param(p)
+		*dyn = *dyn || !known
+		b.WriteString(s)
 	case *syntax.CmdSubst:
 		if text, ok := j.printedText(p); ok {
 			b.WriteString(text) // $(echo --no-verify) is --no-verify
@@ -410,6 +467,28 @@ func (j *judge) wordPart(b *strings.Builder, part syntax.WordPart, dyn *bool, in
 	}
 }
 
+// param renders a parameter expansion: $HOME is kept for path resolution, the temp dir, PWD
+// and variables assigned earlier in the call resolve; anything else is only known at run time
+// (false).
+func (j *judge) param(p *syntax.ParamExp) (string, bool) {
+	name, simple := simpleParam(p)
+	if !simple {
+		return "$" + name, false
+	}
+	switch {
+	case name == "HOME":
+		return "$HOME", true
+	case (name == "TMPDIR" || name == "TMP" || name == "TEMP") && len(j.o.Temp) > 0:
+		return j.o.Temp[0], true
+	case name == "PWD" && j.cwd != "":
+		return j.cwd, true
+	}
+	if v, ok := j.vars[name]; ok {
+		return v, true
+	}
+	return "$" + name, false
+}
+
 // printedText returns what a command substitution prints when it is only echo or printf of
 // literal words.
 func (j *judge) printedText(cs *syntax.CmdSubst) (string, bool) {
@@ -420,29 +499,48 @@ func (j *judge) printedText(cs *syntax.CmdSubst) (string, bool) {
 	if !ok || len(ce.Args) < 2 || len(ce.Assigns) > 0 {
 		return "", false
 	}
-	words := make([]string, 0, len(ce.Args))
-	for _, w := range ce.Args {
-		a := j.word(w)
-		if a.dyn {
-			return "", false
-		}
-		words = append(words, a.s)
+	words, ok := j.literalWords(ce.Args)
+	if !ok {
+		return "", false
 	}
 	switch cmdName(words[0]) {
 	case "echo":
-		rest := words[1:]
-		for len(rest) > 0 && (rest[0] == "-n" || rest[0] == "-e" || rest[0] == "-E") {
-			rest = rest[1:]
-		}
-		return strings.Join(rest, " "), true
+		return echoPrints(words[1:]), true
 	case "printf":
-		rest := words[1:]
-		if rest[0] == "--" {
-			rest = rest[1:]
+		return printfPrints(words[1:])
+	}
+	return "", false
+}
+
+// literalWords renders words that are all known before the command runs (false otherwise).
+func (j *judge) literalWords(ws []*syntax.Word) ([]string, bool) {
+	words := make([]string, 0, len(ws))
+	for _, w := range ws {
+		a := j.word(w)
+		if a.dyn {
+			return nil, false
 		}
-		if len(rest) == 1 && !strings.Contains(rest[0], "%") {
-			return strings.TrimRight(ansiReplacer.Replace(rest[0]), "\n"), true
-		}
+		words = append(words, a.s)
+	}
+	return words, true
+}
+
+// echoPrints is what echo prints of its words, its -n/-e/-E options dropped.
+func echoPrints(rest []string) string {
+	for len(rest) > 0 && (rest[0] == "-n" || rest[0] == "-e" || rest[0] == "-E") {
+		rest = rest[1:]
+	}
+	return strings.Join(rest, " ")
+}
+
+// printfPrints is what printf prints of a single format without conversions (false for
+// anything else).
+func printfPrints(rest []string) (string, bool) {
+	if rest[0] == "--" {
+		rest = rest[1:]
+	}
+	if len(rest) == 1 && !strings.Contains(rest[0], "%") {
+		return strings.TrimRight(ansiReplacer.Replace(rest[0]), "\n"), true
 	}
 	return "", false
 }
@@ -562,7 +660,8 @@ func builtAtRunTime(w *syntax.Word) bool {
 	return found
 }
 
-// wordHas reports whether w holds a command or process substitution running a downloader.
+// wordFetches reports whether w holds a command or process substitution running a downloader
+// or a decoder.
 func (j *judge) wordFetches(w *syntax.Word) bool {
 	if w == nil {
 		return false
@@ -570,11 +669,7 @@ func (j *judge) wordFetches(w *syntax.Word) bool {
 	found := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok {
-			args := make([]arg, len(c.Args))
-			for i, x := range c.Args {
-				args[i] = j.word(x)
-			}
-			if name, rest := unwrap(args); producesCode(name, rest) {
+			if name, rest := unwrap(j.words(c.Args)); producesCode(name, rest) {
 				found = true
 			}
 		}
@@ -615,5 +710,3 @@ func joinArgs(args []arg) (string, bool) {
 func isPathish(s string) bool {
 	return strings.ContainsAny(s, "/.~") && !strings.Contains(s, "://") && !strings.ContainsAny(s, " \n")
 }
-
-var _ = filepath.Join

@@ -121,78 +121,99 @@ type SARIF struct {
 
 // Write implements Writer.
 func (s SARIF) Write(w io.Writer, r *review.Report) error {
+	rules, index := s.rules(r.Findings)
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: r.Tool.Name, Version: r.Tool.Version,
-			InformationURI: "https://github.com/tollgate-dev/tollgate"}},
-		Invocations: []sarifInvocation{{ExecutionSuccessful: !r.Incomplete(), Notifications: []sarifNotification{}}},
+			InformationURI: "https://github.com/tollgate-dev/tollgate", Rules: rules}},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: !r.Incomplete(), Notifications: sarifNotifications(r)}},
 		Results:     []sarifResult{},
 	}
+	for _, f := range r.Findings {
+		res := sarifResultOf(f, index[f.RuleID])
+		if res.Locations[0].PhysicalLocation.Region.StartColumn > 0 {
+			run.ColumnKind = "unicodeCodePoints"
+		}
+		run.Results = append(run.Results, res)
+	}
+	return encodeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// rules describes each rule with findings in the report, sorted by id, and returns each id's
+// index among them.
+func (s SARIF) rules(findings []review.Finding) ([]sarifRule, map[string]int) {
 	docs := map[string]review.Rule{}
 	for _, d := range s.Rules {
 		docs[d.ID] = d
 	}
 	index := map[string]int{}
 	ids := []string{}
-	for _, f := range r.Findings {
+	for _, f := range findings {
 		if _, ok := index[f.RuleID]; !ok {
 			index[f.RuleID] = -1
 			ids = append(ids, f.RuleID)
 		}
 	}
 	sort.Strings(ids)
+	rules := []sarifRule{}
 	for i, id := range ids {
 		index[id] = i
-		sev, cwe, desc := policy.Info, []string{}, ""
-		for _, f := range r.Findings { // the rule's worst severity in this report
-			if f.RuleID == id {
-				sev, cwe, desc = max(sev, f.Severity), f.CWE, f.Message
-			}
-		}
-		if d, ok := docs[id]; ok {
-			desc = d.Description
-		}
-		tags := []string{"security"}
-		for _, c := range cwe {
-			tags = append(tags, "external/cwe/"+strings.ToLower(c))
-		}
-		help := desc
-		if d, ok := docs[id]; ok {
-			help = fmt.Sprintf("%s\n\nCatches, in %s: %s\nLeaves alone, in %s: %s", d.Description, d.Catches.Path, d.Catches.Text, d.Leaves.Path, d.Leaves.Text)
-		}
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: id, Name: id, ShortDescription: sarifText{review.FirstLine(desc)}, FullDescription: sarifText{desc},
-			Help: sarifText{help}, DefaultConfiguration: map[string]any{"level": sarifLevel(sev)},
-			Properties: map[string]any{"security-severity": securitySeverity(sev), "tags": tags},
-		})
+		d, documented := docs[id]
+		rules = append(rules, sarifRuleOf(id, findings, d, documented))
 	}
-	if run.Tool.Driver.Rules == nil {
-		run.Tool.Driver.Rules = []sarifRule{}
+	return rules, index
+}
+
+// sarifRuleOf describes one rule: its worst severity in the report, its CWEs, and its
+// documentation when there is some (the finding's message otherwise).
+func sarifRuleOf(id string, findings []review.Finding, d review.Rule, documented bool) sarifRule {
+	sev, cwe, desc := policy.Info, []string{}, ""
+	for _, f := range findings {
+		if f.RuleID == id {
+			sev, cwe, desc = max(sev, f.Severity), f.CWE, f.Message
+		}
 	}
-	for _, f := range r.Findings {
-		res := sarifResult{
-			RuleID: f.RuleID, RuleIndex: index[f.RuleID], Level: sarifLevel(f.Severity),
-			Message:             sarifText{f.Message + evidenceSuffix(f.Evidence)},
-			PartialFingerprints: map[string]string{"primaryLocationLineHash": f.Fingerprint},
-			Properties:          map[string]any{"security-severity": securitySeverity(f.Severity), "confidence": f.Confidence, "source": f.Source},
-		}
-		if len(f.Also) > 0 {
-			res.Properties["also"] = f.Also
-		}
-		loc := sarifLocationOf(f)
-		if loc.PhysicalLocation.Region.StartColumn > 0 {
-			run.ColumnKind = "unicodeCodePoints"
-		}
-		res.Locations = []sarifLocation{loc}
-		run.Results = append(run.Results, res)
+	help := desc
+	if documented {
+		desc = d.Description
+		help = fmt.Sprintf("%s\n\nCatches, in %s: %s\nLeaves alone, in %s: %s", d.Description, d.Catches.Path, d.Catches.Text, d.Leaves.Path, d.Leaves.Text)
 	}
-	inv := &run.Invocations[0]
+	tags := []string{"security"}
+	for _, c := range cwe {
+		tags = append(tags, "external/cwe/"+strings.ToLower(c))
+	}
+	return sarifRule{
+		ID: id, Name: id, ShortDescription: sarifText{review.FirstLine(desc)}, FullDescription: sarifText{desc},
+		Help: sarifText{help}, DefaultConfiguration: map[string]any{"level": sarifLevel(sev)},
+		Properties: map[string]any{"security-severity": securitySeverity(sev), "tags": tags},
+	}
+}
+
+// sarifResultOf is one finding as a result of the rule at ruleIndex.
+func sarifResultOf(f review.Finding, ruleIndex int) sarifResult {
+	res := sarifResult{
+		RuleID: f.RuleID, RuleIndex: ruleIndex, Level: sarifLevel(f.Severity),
+		Message:             sarifText{f.Message + evidenceSuffix(f.Evidence)},
+		PartialFingerprints: map[string]string{"primaryLocationLineHash": f.Fingerprint},
+		Properties:          map[string]any{"security-severity": securitySeverity(f.Severity), "confidence": f.Confidence, "source": f.Source},
+		Locations:           []sarifLocation{sarifLocationOf(f)},
+	}
+	if len(f.Also) > 0 {
+		res.Properties["also"] = f.Also
+	}
+	return res
+}
+
+// sarifNotifications are the components that did not run (errors) and the limits hit
+// (warnings).
+func sarifNotifications(r *review.Report) []sarifNotification {
+	out := []sarifNotification{}
 	for _, n := range r.NotRun {
-		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{"not run: " + n.Component + ": " + n.Reason}})
+		out = append(out, sarifNotification{Level: "error", Message: sarifText{"not run: " + n.Component + ": " + n.Reason}})
 	}
 	for _, l := range r.Limits {
-		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "warning", Message: sarifText{"limit: " + l}})
+		out = append(out, sarifNotification{Level: "warning", Message: sarifText{"limit: " + l}})
 	}
-	return encodeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return out
 }
 
 // sarifLocationOf is a finding's location: its path as a relative URI, its lines, and its
