@@ -620,6 +620,10 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 			return
 		}
 		if !strings.HasPrefix(a.s, "-") {
+			if a.dyn && j.wordFetches(a.w) { // python3 <(curl ...): downloaded code runs
+				j.dynamic(a, "the script "+name+" runs")
+				return
+			}
 			if !(lang == "python" && i > 0 && args[i-1].s == "-m") { // python -m module
 				j.runFile(a.s) // a script file: it is the project's own code
 			}
