@@ -128,6 +128,27 @@ var (
 	pyParamRe = regexp.MustCompile(`\(\s*MatchType\.\w+,\s*((?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*)+),\s*(True|False),`)
 )
 
+// pyParams returns the prompts of pytest parametrize tuples (MatchType.X, "prompt" "parts",
+// expected_valid, score): the injections (expected_valid False) when bad, else the others.
+func pyParams(bad bool, data []byte) [][]byte {
+	want := "True"
+	if bad {
+		want = "False"
+	}
+	var v []string
+	for _, m := range pyParamRe.FindAllSubmatch(data, -1) {
+		if string(m[2]) != want {
+			continue
+		}
+		var b strings.Builder
+		for _, lit := range pyStrRe.FindAll(m[1], -1) {
+			b.WriteString(pyUnquote(string(lit)))
+		}
+		v = append(v, b.String())
+	}
+	return nonEmpty(v...)
+}
+
 // pyUnquote reads one Python string literal (the escapes these files use).
 func pyUnquote(lit string) string {
 	body := lit[1 : len(lit)-1]
@@ -166,24 +187,7 @@ func extract(mode string, data []byte) ([][]byte, error) {
 		}
 		return nonEmpty(v...), nil
 	case "py-params-bad", "py-params-good":
-		// pytest parametrize tuples (MatchType.X, "prompt" "parts", expected_valid, score):
-		// expected_valid False is an injection.
-		want := "False"
-		if mode == "py-params-good" {
-			want = "True"
-		}
-		var v []string
-		for _, m := range pyParamRe.FindAllSubmatch(data, -1) {
-			if string(m[2]) != want {
-				continue
-			}
-			var b strings.Builder
-			for _, lit := range pyStrRe.FindAll(m[1], -1) {
-				b.WriteString(pyUnquote(string(lit)))
-			}
-			v = append(v, b.String())
-		}
-		return nonEmpty(v...), nil
+		return pyParams(mode == "py-params-bad", data), nil
 	case "md-fence":
 		var v []string
 		for _, m := range fenceRe.FindAllSubmatch(data, -1) {

@@ -52,47 +52,79 @@ func findEntries(lines []string) []entry {
 			continue
 		}
 		if (strings.Contains(l, "machine") || strings.Contains(l, "default")) && netrcMachine.MatchString(l) {
-			// The password is on this line or on one of the entry's next lines.
-			for j := i; j < len(lines) && j < i+6; j++ {
-				if j > i && !netrcLine.MatchString(lines[j]) {
-					break
-				}
-				if m := netrcPass.FindStringSubmatch(lines[j]); m != nil && plausibleValue(m[1]) {
-					out = append(out, entry{j, "netrc entry with a password", m[1]})
-					break
-				}
+			if e, ok := netrcEntry(lines, i); ok {
+				out = append(out, e)
 			}
 			continue
 		}
-		if strings.Count(l, ":") >= 4 && !strings.Contains(l, " ") {
-			if m := pgpassLine.FindStringSubmatch(l); m != nil && plausibleValue(m[5]) {
-				out = append(out, entry{i, ".pgpass line", m[5]})
+		if e, ok, done := lineEntry(l, i); done {
+			if ok {
+				out = append(out, e)
 			}
 			continue
 		}
-		if strings.Contains(l, ":{SHA}") {
-			if m := htpasswdSHA.FindStringSubmatch(l); m != nil {
-				out = append(out, entry{i, "htpasswd line", m[1]})
-			}
-			continue
-		}
-		if !strings.Contains(l, "token:") && !strings.Contains(l, "key-data:") && !strings.Contains(l, "password:") {
-			continue
-		}
-		if m := kubeSecret.FindStringSubmatch(l); m != nil && plausibleValue(m[1]) {
-			if kube < 0 {
-				text := strings.Join(lines, "\n")
-				kube = 0
-				if kubeKind.MatchString(text) && kubeUsers.MatchString(text) {
-					kube = 1
-				}
-			}
-			if kube == 1 {
-				out = append(out, entry{i, "kubeconfig user credential", m[1]})
-			}
+		if m := kubeCredential(l); m != "" && isKubeconfig(lines, &kube) {
+			out = append(out, entry{i, "kubeconfig user credential", m})
 		}
 	}
 	return out
+}
+
+// netrcEntry reads the netrc entry whose "machine" (or "default") line is at i: its password
+// is on that line or on one of the entry's next lines.
+func netrcEntry(lines []string, i int) (entry, bool) {
+	for j := i; j < len(lines) && j < i+6; j++ {
+		if j > i && !netrcLine.MatchString(lines[j]) {
+			break
+		}
+		if m := netrcPass.FindStringSubmatch(lines[j]); m != nil && plausibleValue(m[1]) {
+			return entry{j, "netrc entry with a password", m[1]}, true
+		}
+	}
+	return entry{}, false
+}
+
+// lineEntry reads a one-line entry, a .pgpass line or an htpasswd {SHA} line; done says the
+// line has the shape of one (found or not, nothing else is looked for on it).
+func lineEntry(l string, i int) (e entry, ok, done bool) {
+	if strings.Count(l, ":") >= 4 && !strings.Contains(l, " ") {
+		if m := pgpassLine.FindStringSubmatch(l); m != nil && plausibleValue(m[5]) {
+			return entry{i, ".pgpass line", m[5]}, true, true
+		}
+		return entry{}, false, true
+	}
+	if strings.Contains(l, ":{SHA}") {
+		if m := htpasswdSHA.FindStringSubmatch(l); m != nil {
+			return entry{i, "htpasswd line", m[1]}, true, true
+		}
+		return entry{}, false, true
+	}
+	return entry{}, false, false
+}
+
+// kubeCredential returns the value of a kubeconfig user's token, key data or password on l
+// ("" if none).
+func kubeCredential(l string) string {
+	if !strings.Contains(l, "token:") && !strings.Contains(l, "key-data:") && !strings.Contains(l, "password:") {
+		return ""
+	}
+	if m := kubeSecret.FindStringSubmatch(l); m != nil && plausibleValue(m[1]) {
+		return m[1]
+	}
+	return ""
+}
+
+// isKubeconfig reports whether lines are a kubeconfig (kind: Config with users), deciding
+// once per file (*known: -1 not yet, 0 no, 1 yes).
+func isKubeconfig(lines []string, known *int) bool {
+	if *known < 0 {
+		text := strings.Join(lines, "\n")
+		*known = 0
+		if kubeKind.MatchString(text) && kubeUsers.MatchString(text) {
+			*known = 1
+		}
+	}
+	return *known == 1
 }
 
 // plausibleValue reports a value that could be a secret: no placeholder, variable or
