@@ -379,12 +379,7 @@ func (r *Repo) addObject(ctx context.Context, ch *diff.Change, ref PushRef, o ob
 	if bytes.IndexByte(head, 0) >= 0 {
 		f.Binary = true
 	} else if len(data) > 0 {
-		h := diff.Hunk{NewStart: 1, NoNewlineAtEnd: data[len(data)-1] != '\n'}
-		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-			h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: line})
-		}
-		h.NewLines = len(h.Lines)
-		f.Hunks = []diff.Hunk{h}
+		f.Hunks = []diff.Hunk{diff.TextHunk(string(data))}
 	}
 	ch.Units = append(ch.Units, diff.Unit{Commit: o.oid, Files: []diff.FileDiff{f}})
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -31,23 +32,6 @@ const (
 	Del     LineKind = '-'
 )
 
-// Line is one diff line. Old is 0 for added lines, New is 0 for deleted lines.
-type Line struct {
-	Kind LineKind
-	Old  int
-	New  int
-	Text string // without the prefix and the newline
-}
-
-// Hunk is one hunk with numbered lines.
-type Hunk struct {
-	OldStart, OldLines int
-	NewStart, NewLines int
-	Lines              []Line
-	// NoNewlineAtEnd reports that the new side's last line has no final newline.
-	NoNewlineAtEnd bool
-}
-
 // FileDiff is one file's change.
 type FileDiff struct {
 	OldPath, NewPath string // "" for the missing side of an added or deleted file
@@ -66,41 +50,26 @@ func (f *FileDiff) Path() string {
 	return f.OldPath
 }
 
-// AddedLines returns the added lines in new-file order. The result is read-only: for a hunk
-// of added lines only (a new file) it is the hunk's own slice, not a copy.
-func (f *FileDiff) AddedLines() []Line {
-	n, only := 0, -1
-	for i, h := range f.Hunks {
-		k := 0
-		for _, l := range h.Lines {
-			if l.Kind == Add {
-				k++
-			}
-		}
-		if k > 0 {
-			only = i
-			if n > 0 || k != len(h.Lines) {
-				only = -2
-			}
-		}
-		n += k
-	}
-	switch {
-	case n == 0:
-		return nil
-	case only >= 0:
-		h := f.Hunks[only].Lines
-		return h[:len(h):len(h)]
-	}
-	out := make([]Line, 0, n)
-	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
-			if l.Kind == Add {
-				out = append(out, l)
+// Added walks the added lines in new-file order.
+func (f *FileDiff) Added() iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		for hi := range f.Hunks {
+			for _, l := range f.Hunks[hi].Lines() {
+				if l.Kind == Add && !yield(l) {
+					return
+				}
 			}
 		}
 	}
-	return out
+}
+
+// AddedCount is the number of added lines.
+func (f *FileDiff) AddedCount() int {
+	n := 0
+	for range f.Added() {
+		n++
+	}
+	return n
 }
 
 // ParseDiff parses a git unified diff (as produced with --no-prefix off, i.e. a/ and b/
@@ -319,16 +288,14 @@ func parseHunkHeader(line string) (Hunk, error) {
 }
 
 // hunk reads one hunk body: exactly the lines its header counts, then a possible
-// "\ No newline at end of file" marker.
+// "\ No newline at end of file" marker. The hunk keeps its body as a substring of the input.
 func (p *diffParser) hunk(header string) (Hunk, error) {
 	hk, err := parseHunkHeader(header)
 	if err != nil {
 		return Hunk{}, err
 	}
-	// Every line is at least one byte: the counts never reserve more than the input holds.
-	hk.Lines = make([]Line, 0, min(hk.OldLines+hk.NewLines, (len(p.s)-p.pos)/2+1))
-	oldN, newN := hk.OldStart, hk.NewStart
-	var last LineKind
+	start := p.pos
+	c := hunkCounter{oldN: hk.OldStart, newN: hk.NewStart}
 	for {
 		raw, ok := p.peek()
 		if !ok {
@@ -336,48 +303,72 @@ func (p *diffParser) hunk(header string) (Hunk, error) {
 		}
 		if len(raw) > 0 && raw[0] == '\\' {
 			p.next()
-			if last == Add || last == Context {
-				hk.NoNewlineAtEnd = true
-			}
+			c.marker(&hk)
 			continue
 		}
-		if oldN-hk.OldStart >= hk.OldLines && newN-hk.NewStart >= hk.NewLines &&
-			(len(raw) == 0 || !strings.ContainsRune(" +-", rune(raw[0])) || p.fileHeaderPair()) {
+		if c.complete(&hk) && (len(raw) == 0 || !strings.ContainsRune(" +-", rune(raw[0])) || p.fileHeaderPair()) {
 			// A complete hunk is followed by another hunk, another file or the end; further
 			// body lines mean the header undercounts (a plain diff's next ---/+++ aside).
 			break
 		}
-		if len(raw) == 0 {
-			raw = " " // an empty context line whose leading space was lost
+		more, err := c.line(raw)
+		if err != nil {
+			return Hunk{}, err
 		}
-		kind, text := LineKind(raw[0]), raw[1:]
-		switch kind {
-		case Context:
-			hk.Lines = append(hk.Lines, Line{Kind: Context, Old: oldN, New: newN, Text: text})
-			oldN++
-			newN++
-		case Add:
-			hk.Lines = append(hk.Lines, Line{Kind: Add, New: newN, Text: text})
-			newN++
-		case Del:
-			hk.Lines = append(hk.Lines, Line{Kind: Del, Old: oldN, Text: text})
-			oldN++
-		default:
-			if !strings.HasPrefix(raw, "@@") && !strings.HasPrefix(raw, "diff --git ") {
-				return Hunk{}, fmt.Errorf("bad hunk line %q", truncate(raw, 40))
-			}
-		}
-		if kind != Context && kind != Add && kind != Del {
+		if !more {
 			break // a short hunk: the count check below says by how much
 		}
 		p.next()
-		last = kind
 	}
-	if added, removed := newN-hk.NewStart, oldN-hk.OldStart; added != hk.NewLines || removed != hk.OldLines {
+	if added, removed := c.newN-hk.NewStart, c.oldN-hk.OldStart; added != hk.NewLines || removed != hk.OldLines {
 		return Hunk{}, fmt.Errorf("hunk @@ -%d,%d +%d,%d @@ has %d old and %d new lines",
 			hk.OldStart, hk.OldLines, hk.NewStart, hk.NewLines, removed, added)
 	}
+	hk.body, hk.n = p.s[start:min(p.pos, len(p.s))], c.lines
 	return hk, nil
+}
+
+// hunkCounter counts a hunk's lines while the parser reads them.
+type hunkCounter struct {
+	oldN, newN, lines int
+	last              LineKind
+}
+
+// complete reports that the hunk holds as many lines as its header counts.
+func (c *hunkCounter) complete(hk *Hunk) bool {
+	return c.oldN-hk.OldStart >= hk.OldLines && c.newN-hk.NewStart >= hk.NewLines
+}
+
+// marker notes a "\ No newline at end of file" line after the last line read.
+func (c *hunkCounter) marker(hk *Hunk) {
+	if c.last == Add || c.last == Context {
+		hk.NoNewlineAtEnd = true
+	}
+}
+
+// line counts one body line; more is false at a line that ends a short hunk.
+func (c *hunkCounter) line(raw string) (more bool, err error) {
+	if len(raw) == 0 {
+		raw = " " // an empty context line whose leading space was lost
+	}
+	kind := LineKind(raw[0])
+	switch kind {
+	case Context:
+		c.oldN++
+		c.newN++
+	case Add:
+		c.newN++
+	case Del:
+		c.oldN++
+	default:
+		if !strings.HasPrefix(raw, "@@") && !strings.HasPrefix(raw, "diff --git ") {
+			return false, fmt.Errorf("bad hunk line %q", truncate(raw, 40))
+		}
+		return false, nil
+	}
+	c.lines++
+	c.last = kind
+	return true, nil
 }
 
 func stripPrefix(name, prefix string) string {
