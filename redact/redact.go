@@ -365,9 +365,11 @@ func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine
 	if text == "" {
 		return nil, ctx.Err()
 	}
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n" // every line ends in a newline, as the detector sees it
+	}
 	if ctx.Done() == nil {
-		return d.e.scan(ctx, path, lines, startLine)
+		return d.e.scan(ctx, path, text, startLine)
 	}
 	type result struct {
 		secrets []Secret
@@ -375,7 +377,7 @@ func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine
 	}
 	done := make(chan result, 1)
 	go func() {
-		s, err := d.e.scan(ctx, path, lines, startLine)
+		s, err := d.e.scan(ctx, path, text, startLine)
 		done <- result{s, err}
 	}()
 	select {
