@@ -156,6 +156,9 @@ func (r *Repo) textIfText(ctx context.Context, g *Git, commit string, cmd, trees
 		textFlag  = "--text"
 		end       = "--end-of-options"
 	)
+	if e.status == 'A' && (e.newMode == "100644" || e.newMode == "100755") {
+		return r.addedText(ctx, commit, e, f)
+	}
 	text, err := r.blobIsText(ctx, e.newOID)
 	if err != nil {
 		if missingObject(err) {
