@@ -389,58 +389,73 @@ func convert(ext []string, oldName, newName string, hunks []Hunk) (FileDiff, err
 	}
 	var gitOld, gitNew string
 	for _, x := range ext {
-		switch {
-		case strings.HasPrefix(x, "diff --git "):
-			gitOld, gitNew = splitGitHeader(strings.TrimPrefix(x, "diff --git "))
-		case strings.HasPrefix(x, "new file mode "):
-			f.Status = Added
-			f.NewMode = strings.TrimPrefix(x, "new file mode ")
-		case strings.HasPrefix(x, "deleted file mode "):
-			f.Status = Deleted
-			f.OldMode = strings.TrimPrefix(x, "deleted file mode ")
-		case strings.HasPrefix(x, "old mode "):
-			f.OldMode = strings.TrimPrefix(x, "old mode ")
-		case strings.HasPrefix(x, "new mode "):
-			f.NewMode = strings.TrimPrefix(x, "new mode ")
-		case strings.HasPrefix(x, "rename from "):
-			f.Status = Renamed
-			f.OldPath = unquote(strings.TrimPrefix(x, "rename from "))
-		case strings.HasPrefix(x, "rename to "):
-			f.Status = Renamed
-			f.NewPath = unquote(strings.TrimPrefix(x, "rename to "))
-		case strings.HasPrefix(x, "copy from "):
-			f.Status = Copied
-			f.OldPath = unquote(strings.TrimPrefix(x, "copy from "))
-		case strings.HasPrefix(x, "copy to "):
-			f.Status = Copied
-			f.NewPath = unquote(strings.TrimPrefix(x, "copy to "))
-		case strings.HasPrefix(x, "Binary files ") || x == "GIT binary patch":
-			f.Binary = true
+		if rest, ok := strings.CutPrefix(x, "diff --git "); ok {
+			gitOld, gitNew = splitGitHeader(rest)
+			continue
 		}
+		f.extLine(x)
 	}
-	switch f.Status {
-	case Added:
-		f.OldPath = ""
-		if f.NewPath == "" {
-			f.NewPath = gitNew
-		}
-	case Deleted:
-		f.NewPath = ""
-		if f.OldPath == "" {
-			f.OldPath = gitOld
-		}
-	default:
-		if f.OldPath == "" {
-			f.OldPath = gitOld
-		}
-		if f.NewPath == "" {
-			f.NewPath = gitNew
-		}
-	}
+	f.fillPaths(gitOld, gitNew)
 	if f.Status == Modified && len(hunks) == 0 && !f.Binary && f.OldMode != f.NewMode && f.NewMode != "" {
 		f.Status = ModeOnly
 	}
 	return f, nil
+}
+
+// extLine applies one extended header line (other than "diff --git") to f.
+func (f *FileDiff) extLine(x string) {
+	if v, ok := strings.CutPrefix(x, "new file mode "); ok {
+		f.Status, f.NewMode = Added, v
+	} else if v, ok := strings.CutPrefix(x, "deleted file mode "); ok {
+		f.Status, f.OldMode = Deleted, v
+	} else if v, ok := strings.CutPrefix(x, "old mode "); ok {
+		f.OldMode = v
+	} else if v, ok := strings.CutPrefix(x, "new mode "); ok {
+		f.NewMode = v
+	} else if strings.HasPrefix(x, "Binary files ") || x == "GIT binary patch" {
+		f.Binary = true
+	} else {
+		f.movedPath(x)
+	}
+}
+
+// movedPath applies a rename or copy header line to f.
+func (f *FileDiff) movedPath(x string) {
+	for _, m := range []struct {
+		prefix string
+		status Status
+		old    bool
+	}{
+		{"rename from ", Renamed, true}, {"rename to ", Renamed, false},
+		{"copy from ", Copied, true}, {"copy to ", Copied, false},
+	} {
+		if v, ok := strings.CutPrefix(x, m.prefix); ok {
+			f.Status = m.status
+			if m.old {
+				f.OldPath = unquote(v)
+			} else {
+				f.NewPath = unquote(v)
+			}
+			return
+		}
+	}
+}
+
+// fillPaths completes the paths from the "diff --git" line's names where the headers gave none,
+// and clears the missing side of an added or deleted file.
+func (f *FileDiff) fillPaths(gitOld, gitNew string) {
+	switch f.Status {
+	case Added:
+		f.OldPath = ""
+	case Deleted:
+		f.NewPath = ""
+	}
+	if f.OldPath == "" && f.Status != Added {
+		f.OldPath = gitOld
+	}
+	if f.NewPath == "" && f.Status != Deleted {
+		f.NewPath = gitNew
+	}
 }
 
 func truncate(s string, n int) string {
@@ -495,50 +510,51 @@ func readQuoted(s string) (string, string, bool) {
 	}
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch c {
+		switch c := s[i]; c {
 		case '"':
 			return b.String(), s[i+1:], true
 		case '\\':
-			i++
-			if i >= len(s) {
+			n, ok := unescape(s, i+1, &b)
+			if !ok {
 				return "", s, false
 			}
-			switch e := s[i]; e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'v':
-				b.WriteByte('\v')
-			case '0', '1', '2', '3':
-				if i+2 >= len(s) {
-					return "", s, false
-				}
-				v := 0
-				for k := 0; k < 3; k++ {
-					d := s[i+k]
-					if d < '0' || d > '7' {
-						return "", s, false
-					}
-					v = v*8 + int(d-'0')
-				}
-				b.WriteByte(byte(v))
-				i += 2
-			default:
-				b.WriteByte(e)
-			}
+			i = n
 		default:
 			b.WriteByte(c)
 		}
 	}
 	return "", s, false
+}
+
+// cEscapes are the one-letter C escapes git writes in a quoted path.
+var cEscapes = map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': '\a', 'b': '\b', 'f': '\f', 'v': '\v'}
+
+// unescape writes the escape whose letter is at s[i] (after a backslash) to b and returns the
+// index of its last byte.
+func unescape(s string, i int, b *strings.Builder) (int, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	e := s[i]
+	if c, ok := cEscapes[e]; ok {
+		b.WriteByte(c)
+		return i, true
+	}
+	if e < '0' || e > '3' {
+		b.WriteByte(e)
+		return i, true
+	}
+	if i+2 >= len(s) {
+		return 0, false
+	}
+	v := 0
+	for k := 0; k < 3; k++ {
+		d := s[i+k]
+		if d < '0' || d > '7' {
+			return 0, false
+		}
+		v = v*8 + int(d-'0')
+	}
+	b.WriteByte(byte(v))
+	return i + 2, true
 }
