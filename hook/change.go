@@ -316,6 +316,11 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to list %q: %w", dir, err)
 	}
+	return listedFiles(out, rev, dir), nil
+}
+
+// listedFiles returns the files directly in dir of lsEntries output.
+func listedFiles(out []byte, rev, dir string) []string {
 	var paths []string
 	prefix := ""
 	if dir != "" {
@@ -338,7 +343,7 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 			paths = append(paths, p)
 		}
 	}
-	return paths, nil
+	return paths
 }
 
 // blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).
