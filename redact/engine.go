@@ -141,23 +141,33 @@ func mayBeEncoded(s string) bool {
 	run := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if (c == '+' && i > 0 && s[i-1] == 'U') || ((c == 'u' || c == 'U') && i > 0 && s[i-1] == '\\') {
+		if i > 0 && escapeStart(s[i-1], c) {
 			return true
 		}
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '/', c == '+', c == '-':
+		if wordByte(c) {
 			run++
 			if run >= 16 {
 				return true
 			}
 			continue
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		}
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			return true
 		}
 		// \w in gitleaks' pattern is ASCII-only: anything else ends the run
 		run = 0
 	}
 	return false
+}
+
+// escapeStart reports a U+ code point or a \u / \U escape starting with bytes prev, c.
+func escapeStart(prev, c byte) bool {
+	return c == '+' && prev == 'U' || (c == 'u' || c == 'U') && prev == '\\'
+}
+
+// wordByte is a byte of a base64-like run: [\w/+-].
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '/' || c == '+' || c == '-'
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
