@@ -54,11 +54,11 @@ func TextHunk(text string) Hunk {
 // header counts are left as they are.
 func (h *Hunk) Append(l Line) {
 	if h.lines == nil && h.body != "" {
-		h.lines = make([]Line, 0, h.n+1)
+		lines := make([]Line, 0, h.n+1)
 		for _, x := range h.Lines() {
-			h.lines = append(h.lines, x)
+			lines = append(lines, x)
 		}
-		h.body, h.plain = "", false
+		h.lines, h.body, h.plain = lines, "", false
 	}
 	h.lines = append(h.lines, l)
 	h.n++
