@@ -425,11 +425,16 @@ func (st *scanState) pieces(re *regexp.Regexp, w [2]int, reach int) [][2]int {
 	// crossed[k]: a match runs over the start of line w[0]+k (its previous line's newline and
 	// at least one byte of the line).
 	crossed := map[int]bool{}
+	// One walk over the window's lines: line k starts before next, the start of line k+1 (the
+	// matches are in order and do not overlap).
+	k, next := 0, strings.IndexByte(raw, '\n')+1
 	for _, m := range all {
-		k := st.lines.lineAt(base+m[0]) + 1
-		for off := st.lines.start(k); k <= w[1] && off < base+m[1]; k++ {
-			crossed[k-w[0]] = true
-			off += strings.IndexByte(st.lines.text[off:], '\n') + 1
+		for next <= m[0] && next < len(raw) {
+			k, next = k+1, next+strings.IndexByte(raw[next:], '\n')+1
+		}
+		for next < m[1] && next < len(raw) {
+			k, next = k+1, next+strings.IndexByte(raw[next:], '\n')+1
+			crossed[k] = true
 		}
 	}
 	decodableNear := func(c int) bool {

@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // lineIndex finds the lines of a text whose every line ends in a newline. It keeps the offset
 // of every markEvery-th line only, so its memory is a small fraction of the text's, and finds
@@ -46,16 +43,3 @@ func (x *lineIndex) start(i int) int {
 
 // span is lines [from, to], each ending in a newline.
 func (x *lineIndex) span(from, to int) string { return x.text[x.start(from):x.start(to+1)] }
-
-// lineAt is the line that holds byte off.
-func (x *lineIndex) lineAt(off int) int {
-	m := sort.Search(len(x.marks), func(k int) bool { return x.marks[k] > off }) - 1
-	i, at := m*markEvery, x.marks[m]
-	for {
-		next := at + strings.IndexByte(x.text[at:], '\n') + 1
-		if next > off || next >= len(x.text) {
-			return i
-		}
-		i, at = i+1, next
-	}
-}
