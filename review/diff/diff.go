@@ -78,8 +78,8 @@ func (f *FileDiff) AddedCount() int {
 //
 // Hunk bodies are read by the counts in their headers, as git writes them, so a removed line
 // "-- a" followed by an added "++ b" ("--- a" / "+++ b" in the patch) is body, never a file
-// header. Line texts share one copy of the input: parsing allocates the Line slices and
-// little else.
+// header. Each hunk keeps its body as one substring of the input and no per-line values:
+// line texts share that one copy, and parsing allocates little beyond the FileDiffs.
 func ParseDiff(data []byte) ([]FileDiff, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
