@@ -156,6 +156,9 @@ func (r *Repo) textIfText(ctx context.Context, g *Git, commit string, cmd, trees
 		textFlag  = "--text"
 		end       = "--end-of-options"
 	)
+	if e.status == 'A' && (e.newMode == "100644" || e.newMode == "100755") {
+		return r.addedText(ctx, commit, e, f)
+	}
 	text, err := r.blobIsText(ctx, e.newOID)
 	if err != nil {
 		if missingObject(err) {
@@ -313,6 +316,11 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to list %q: %w", dir, err)
 	}
+	return listedFiles(out, rev, dir), nil
+}
+
+// listedFiles returns the files directly in dir of lsEntries output.
+func listedFiles(out []byte, rev, dir string) []string {
 	var paths []string
 	prefix := ""
 	if dir != "" {
@@ -335,7 +343,7 @@ func (r *Repo) List(ctx context.Context, rev, dir string) ([]string, error) {
 			paths = append(paths, p)
 		}
 	}
-	return paths, nil
+	return paths
 }
 
 // blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).

@@ -112,7 +112,7 @@ func TestApplyRaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hunks := []diff.Hunk{{NewStart: 1, NewLines: 1, Lines: []diff.Line{{Kind: diff.Add, New: 1, Text: "y"}}}}
+	hunks := []diff.Hunk{diff.NewHunk(0, 0, 1, 1, diff.Line{Kind: diff.Add, New: 1, Text: "y"})}
 	tests := []struct {
 		entry int
 		in    diff.FileDiff

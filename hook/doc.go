@@ -4,10 +4,14 @@
 // uninstall and status.
 //
 // Rules and guarantees:
-//   - Every git call goes through Git.run, with argv in named variables and hardened flags:
-//     no colour, no pager, no external diff or textconv, fixed a/ b/ prefixes, unquoted paths,
-//     -z wherever names are parsed, and an environment without pagers or external diff
-//     programs. A user's git config can never change what is parsed.
+//   - Every git call goes through Git.runTo (Git.run returns its output), with argv in named
+//     variables and hardened flags: no colour, no pager, no external diff or textconv, fixed
+//     a/ b/ prefixes, unquoted paths, -z wherever names are parsed, and an environment without
+//     pagers or external diff programs. A user's git config can never change what is parsed.
+//   - git never holds the lines of a large file: above core.bigFileThreshold (1 MiB, set on
+//     every call) git shows a file's diff as binary, and the file is read again as text, a new
+//     one from its blob streamed into a string of its exact size (no second copy), any other
+//     with `--text`; the result is the hunk git's text diff would give.
 //   - Reading a change never writes to the repository: no stash, no index refresh
 //     (GIT_OPTIONAL_LOCKS=0), no checkout. Only install and uninstall write, and only in the
 //     hooks directory git really uses.

@@ -31,6 +31,9 @@ var hardening = []string{
 	"-c", "diff.ignoreSubmodules=none",
 	"-c", "core.fsmonitor=false",
 	"-c", "log.showSignature=false",
+	// git's diff of a large file costs tens of times its size in memory: above this size a
+	// file's diff is shown as binary, and the file is read again as text (see addedText).
+	"-c", "core.bigFileThreshold=" + bigFileThreshold,
 	"--no-pager",
 	"--no-replace-objects",
 }
@@ -136,14 +139,20 @@ func (e *GitError) Error() string {
 
 func (e *GitError) Unwrap() error { return e.Err }
 
-// run is the one place git is started. sub is the subcommand and its arguments.
+// run runs git and returns its output. sub is the subcommand and its arguments.
 func (g *Git) run(ctx context.Context, stdin io.Reader, sub ...string) ([]byte, error) {
+	return g.runTo(ctx, stdin, nil, sub...)
+}
+
+// runTo is the one place git is started: its output goes to stdout as it comes, or (stdout
+// nil) is returned. sub is the subcommand and its arguments.
+func (g *Git) runTo(ctx context.Context, stdin io.Reader, stdout io.Writer, sub ...string) ([]byte, error) {
 	argv := make([]string, 0, len(hardening)+len(g.global)+len(sub))
 	argv = append(argv, hardening...)
 	argv = append(argv, g.global...)
 	argv = append(argv, sub...)
 	out, err := g.Procs.Run(ctx, policy.Cmd{
-		Name: "git", Args: argv, Dir: g.Dir, Env: g.env, Stdin: stdin, Timeout: gitTimeout,
+		Name: "git", Args: argv, Dir: g.Dir, Env: g.env, Stdin: stdin, Stdout: stdout, Timeout: gitTimeout,
 	})
 	if err != nil {
 		var ee *policy.ExitError

@@ -148,6 +148,37 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 // commits not reachable from what have returns.
 func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]bool, have func([]PushRef) ([]string, error)) (*diff.Change, error) {
 	ch := &diff.Change{Kind: "push", Blobs: r}
+	pushed := pushedRefs(refs)
+	if len(pushed) == 0 {
+		return ch, nil
+	}
+	tips, err := r.pushedObjects(ctx, ch, pushed, onRemote)
+	if err != nil {
+		return nil, err
+	}
+	if len(tips) == 0 {
+		return ch, nil
+	}
+	exclude, err := have(pushed)
+	if err != nil {
+		return nil, err
+	}
+	var in bytes.Buffer
+	for _, t := range tips {
+		in.WriteString(t + "\n")
+	}
+	for _, h := range exclude {
+		in.WriteString("^" + h + "\n")
+	}
+	commits, err := r.revListFrom(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
+	return ch, r.addCommits(ctx, ch, commits)
+}
+
+// pushedRefs drops deletions from refs.
+func pushedRefs(refs []PushRef) []PushRef {
 	var pushed []PushRef
 	for _, ref := range refs {
 		if isZeroOID(ref.LocalOID) || ref.LocalRef == "(delete)" {
@@ -155,9 +186,12 @@ func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]boo
 		}
 		pushed = append(pushed, ref)
 	}
-	if len(pushed) == 0 {
-		return ch, nil
-	}
+	return pushed
+}
+
+// pushedObjects peels the pushed refs: a blob or tree the remote lacks is added to ch by
+// content, a commit is returned as a tip. ch's head and base are the first pushed object's.
+func (r *Repo) pushedObjects(ctx context.Context, ch *diff.Change, pushed []PushRef, onRemote map[string]bool) ([]string, error) {
 	peel := make([]string, len(pushed))
 	for i, ref := range pushed {
 		peel[i] = ref.LocalOID + "^{}"
@@ -189,25 +223,7 @@ func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]boo
 			}
 		}
 	}
-	if len(tips) == 0 {
-		return ch, nil
-	}
-	exclude, err := have(pushed)
-	if err != nil {
-		return nil, err
-	}
-	var in bytes.Buffer
-	for _, t := range tips {
-		in.WriteString(t + "\n")
-	}
-	for _, h := range exclude {
-		in.WriteString("^" + h + "\n")
-	}
-	commits, err := r.revListFrom(ctx, &in)
-	if err != nil {
-		return nil, err
-	}
-	return ch, r.addCommits(ctx, ch, commits)
+	return tips, nil
 }
 
 // remoteHas returns the commits of this repository that the remote already has: the remote ids
@@ -379,12 +395,7 @@ func (r *Repo) addObject(ctx context.Context, ch *diff.Change, ref PushRef, o ob
 	if bytes.IndexByte(head, 0) >= 0 {
 		f.Binary = true
 	} else if len(data) > 0 {
-		h := diff.Hunk{NewStart: 1, NoNewlineAtEnd: data[len(data)-1] != '\n'}
-		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-			h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: line})
-		}
-		h.NewLines = len(h.Lines)
-		f.Hunks = []diff.Hunk{h}
+		f.Hunks = []diff.Hunk{diff.TextHunk(string(data))}
 	}
 	ch.Units = append(ch.Units, diff.Unit{Commit: o.oid, Files: []diff.FileDiff{f}})
 	return nil

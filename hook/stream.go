@@ -156,7 +156,7 @@ func onlyNew(u diff.Unit, others []diff.Unit) diff.Unit {
 				break
 			}
 			set := map[int]bool{}
-			for _, l := range of.AddedLines() {
+			for l := range of.Added() {
 				set[l.New] = true
 			}
 			sets = append(sets, set)
@@ -193,15 +193,15 @@ func findFile(u diff.Unit, path string) *diff.FileDiff {
 func keepAdded(hunks []diff.Hunk, keep func(newLine int) bool) []diff.Hunk {
 	out := make([]diff.Hunk, 0, len(hunks))
 	for _, h := range hunks {
-		lines := make([]diff.Line, 0, len(h.Lines))
-		for _, l := range h.Lines {
+		kept := diff.NewHunk(h.OldStart, h.OldLines, h.NewStart, h.NewLines)
+		kept.NoNewlineAtEnd = h.NoNewlineAtEnd
+		for _, l := range h.Lines() {
 			if l.Kind != diff.Add || keep(l.New) {
-				lines = append(lines, l)
+				kept.Append(l)
 			}
 		}
-		if len(lines) > 0 {
-			h.Lines = lines
-			out = append(out, h)
+		if kept.Len() > 0 {
+			out = append(out, kept)
 		}
 	}
 	return out

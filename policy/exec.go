@@ -52,11 +52,14 @@ func (g *Procs) isAllowed(name string) bool {
 
 // Cmd describes one process run.
 type Cmd struct {
-	Name    string    // bare program name, looked up on PATH
-	Args    []string  // argv after the name
-	Dir     string    // working directory
-	Env     []string  // the complete environment; nothing is inherited implicitly
-	Stdin   io.Reader // nil: stdin is closed (reads see EOF)
+	Name  string    // bare program name, looked up on PATH
+	Args  []string  // argv after the name
+	Dir   string    // working directory
+	Env   []string  // the complete environment; nothing is inherited implicitly
+	Stdin io.Reader // nil: stdin is closed (reads see EOF)
+	// Stdout, if not nil, receives the program's output as it comes (Run then returns none):
+	// a large output is never held twice.
+	Stdout  io.Writer
 	Timeout time.Duration
 	// KeepEnv names variables that pass although they look like credentials (an agent CLI's
 	// own key, named by the user config). Everything else that looks like one is removed.
@@ -177,7 +180,8 @@ func (g *Procs) LookPath(name string) (string, error) {
 	return exec.LookPath(name)
 }
 
-// Run starts an allowed program and returns its stdout. A non-zero exit is an *ExitError
+// Run starts an allowed program and returns its stdout (nothing when c.Stdout takes it). A
+// non-zero exit is an *ExitError
 // (stdout is still returned); a timeout is context.DeadlineExceeded.
 func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	if !g.isAllowed(c.Name) {
@@ -201,6 +205,9 @@ func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	cmd.Stdin = c.Stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
+	if c.Stdout != nil {
+		cmd.Stdout = c.Stdout
+	}
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 2 * time.Second
 	err = cmd.Run()

@@ -141,23 +141,33 @@ func mayBeEncoded(s string) bool {
 	run := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if (c == '+' && i > 0 && s[i-1] == 'U') || ((c == 'u' || c == 'U') && i > 0 && s[i-1] == '\\') {
+		if i > 0 && escapeStart(s[i-1], c) {
 			return true
 		}
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '/', c == '+', c == '-':
+		if wordByte(c) {
 			run++
 			if run >= 16 {
 				return true
 			}
 			continue
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		}
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			return true
 		}
 		// \w in gitleaks' pattern is ASCII-only: anything else ends the run
 		run = 0
 	}
 	return false
+}
+
+// escapeStart reports a U+ code point or a \u / \U escape starting with bytes prev, c.
+func escapeStart(prev, c byte) bool {
+	return c == '+' && prev == 'U' || (c == 'u' || c == 'U') && prev == '\\'
+}
+
+// wordByte is a byte of a base64-like run: [\w/+-].
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '/' || c == '+' || c == '-'
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
@@ -193,38 +203,36 @@ func isCodePoint(s string) bool {
 	return s[0] == 'U' && s[1] == '+' && isHex(s[2]) && isHex(s[3]) && isHex(s[4]) && isHex(s[5])
 }
 
-// scanState is what one scan computes: nothing of it is shared with other scans.
+// scanState is what one scan computes: nothing of it is shared with other scans. Its memory
+// is a small fraction of the text's: no per-line arrays.
 type scanState struct {
-	lines     []string
+	lines     lineIndex
 	hits      map[int][]int // rule -> lines holding one of its keywords, ascending
-	decodable []bool        // gitleaks' decoder would decode something on the line
-	unit      []int         // first line of the line's decoding unit (lines joined by U+ runs)
-	unitEnd   []int         // last line of the line's decoding unit
+	decodable []int         // lines gitleaks' decoder would decode something on, ascending
+	units     [][2]int      // decoding units of several lines (joined by U+ runs), ascending
 }
 
 // prepare finds, in one pass, the keyword lines of every rule and the lines that decode.
 // Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
-// (with ctx's error) once ctx ends.
-func (e *engine) prepare(ctx context.Context, lines []string) (*scanState, error) {
-	n := len(lines)
-	st := &scanState{lines: lines, hits: map[int][]int{}, decodable: make([]bool, n), unit: make([]int, n), unitEnd: make([]int, n)}
-	for i, next := 0, 0; i < n; {
+// (with ctx's error) once ctx ends. Every line of text ends in a newline.
+func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
+	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}}
+	n := st.lines.n
+	for i, off, next := 0, 0, 0; i < n; {
 		if i >= next {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			next = i + 4096
 		}
-		j := i
-		for j+1 < n && joinsNext(lines[j]) {
+		j, end := i, off+strings.IndexByte(text[off:], '\n')
+		for j+1 < n && joinsNext(text[off:end]) {
 			j++
+			end += 1 + strings.IndexByte(text[end+1:], '\n')
 		}
-		text := lines[i]
+		unit := text[off:end] // lines i..j joined by newlines
 		if j > i {
-			text = strings.Join(lines[i:j+1], "\n")
-		}
-		for k := i; k <= j; k++ {
-			st.unit[k], st.unitEnd[k] = i, j
+			st.units = append(st.units, [2]int{i, j})
 		}
 		mark := func(r int) {
 			h := st.hits[r]
@@ -236,22 +244,37 @@ func (e *engine) prepare(ctx context.Context, lines []string) (*scanState, error
 			}
 			st.hits[r] = h
 		}
-		e.match(strings.ToLower(text), mark)
-		if d := decoded(text); d != "" {
+		e.match(strings.ToLower(unit), mark)
+		if d := decoded(unit); d != "" {
 			for k := i; k <= j; k++ {
-				st.decodable[k] = true
+				st.decodable = append(st.decodable, k)
 			}
 			e.match(strings.ToLower(d), mark)
 		}
-		i = j + 1
+		i, off = j+1, end+1
 	}
 	return st, nil
 }
 
+// unit returns the first and last line of line i's decoding unit.
+func (st *scanState) unit(i int) (int, int) {
+	k := sort.Search(len(st.units), func(k int) bool { return st.units[k][1] >= i })
+	if k < len(st.units) && st.units[k][0] <= i {
+		return st.units[k][0], st.units[k][1]
+	}
+	return i, i
+}
+
+// decodableIn reports whether a line in [from, to] decodes.
+func (st *scanState) decodableIn(from, to int) bool {
+	k := sort.SearchInts(st.decodable, from)
+	return k < len(st.decodable) && st.decodable[k] <= to
+}
+
 // scan finds secrets in lines (numbered from startLine), checking ctx between rules and
 // windows.
-func (e *engine) scan(ctx context.Context, path string, lines []string, startLine int) ([]Secret, error) {
-	st, err := e.prepare(ctx, lines)
+func (e *engine) scan(ctx context.Context, path string, text string, startLine int) ([]Secret, error) {
+	st, err := e.prepare(ctx, text)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +294,7 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 			return nil, err
 		}
 		re := e.dets[r].re
-		pieces := e.pieces(st, r, len(lines))
+		pieces := e.pieces(st, r, st.lines.n)
 		for _, w := range pieces {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -281,7 +304,7 @@ func (e *engine) scan(ctx context.Context, path string, lines []string, startLin
 			// decoder has nothing to decode: skip the detector there. Where there is nothing
 			// to decode, the detector without a decoder finds the same (and saves gitleaks'
 			// search for encoded segments, run per rule).
-			decodable := slices.Contains(st.decodable[w[0]:w[1]+1], true)
+			decodable := st.decodableIn(w[0], w[1])
 			if re != nil && !decodable && !re.MatchString(raw) {
 				continue
 			}
@@ -365,10 +388,11 @@ func detectText(det *detect.Detector, path, text string, first int) []Secret {
 // A window never cuts a decoding unit.
 func (st *scanState) windows(at []int, reach int) [][2]int {
 	var out [][2]int
-	last := len(st.lines) - 1
+	last := st.lines.n - 1
 	for _, i := range at {
 		from, to := max(i-reach-1, 0), min(i+reach+1, last)
-		from, to = st.unit[from], st.unitEnd[to]
+		from, _ = st.unit(from)
+		_, to = st.unit(to)
 		if n := len(out); n > 0 && from <= out[n-1][1]+1 {
 			out[n-1][1] = max(out[n-1][1], to)
 			continue
@@ -384,9 +408,7 @@ func (st *scanState) windows(at []int, reach int) [][2]int {
 var chunkLines = 512
 
 // text is lines [w[0], w[1]] as the detector sees them: joined, each ending in a newline.
-func (st *scanState) text(w [2]int) string {
-	return strings.Join(st.lines[w[0]:w[1]+1], "\n") + "\n"
-}
+func (st *scanState) text(w [2]int) string { return st.lines.span(w[0], w[1]) }
 
 // pieces cuts a long window of a rule with a bounded reach into pieces the detector finds the
 // same in. A cut falls between two lines where no match of the rule's regex in the whole
@@ -398,24 +420,25 @@ func (st *scanState) pieces(re *regexp.Regexp, w [2]int, reach int) [][2]int {
 		return [][2]int{w}
 	}
 	raw := st.text(w)
-	starts := make([]int, 0, w[1]-w[0]+2) // byte offset of each line in raw
-	off := 0
-	for i := w[0]; i <= w[1]; i++ {
-		starts = append(starts, off)
-		off += len(st.lines[i]) + 1
-	}
-	starts = append(starts, off)
+	base := st.lines.start(w[0])
 	all := re.FindAllStringIndex(raw, -1)
 	// crossed[k]: a match runs over the start of line w[0]+k (its previous line's newline and
 	// at least one byte of the line).
-	crossed := make([]bool, len(starts))
+	crossed := map[int]bool{}
+	// One walk over the window's lines: line k starts before next, the start of line k+1 (the
+	// matches are in order and do not overlap).
+	k, next := 0, strings.IndexByte(raw, '\n')+1
 	for _, m := range all {
-		for k := sort.SearchInts(starts, m[0]+1); k < len(starts) && starts[k] < m[1]; k++ {
+		for next <= m[0] && next < len(raw) {
+			k, next = k+1, next+strings.IndexByte(raw[next:], '\n')+1
+		}
+		for next < m[1] && next < len(raw) {
+			k, next = k+1, next+strings.IndexByte(raw[next:], '\n')+1
 			crossed[k] = true
 		}
 	}
 	decodableNear := func(c int) bool {
-		return slices.Contains(st.decodable[max(c-reach-1, 0):min(c+reach+1, len(st.lines))], true)
+		return st.decodableIn(max(c-reach-1, 0), min(c+reach+1, st.lines.n)-1)
 	}
 	var out [][2]int
 	from, mi := w[0], 0
@@ -427,22 +450,23 @@ func (st *scanState) pieces(re *regexp.Regexp, w [2]int, reach int) [][2]int {
 				break
 			}
 		}
-		if cut < 0 || !st.sameMatches(re, [2]int{from, cut - 1}, all, &mi, starts, w[0]) {
+		if cut < 0 || !st.sameMatches(re, [2]int{from, cut - 1}, all, &mi, base) {
 			return [][2]int{w}
 		}
 		out = append(out, [2]int{from, cut - 1})
 		from = cut
 	}
-	if !st.sameMatches(re, [2]int{from, w[1]}, all, &mi, starts, w[0]) {
+	if !st.sameMatches(re, [2]int{from, w[1]}, all, &mi, base) {
 		return [][2]int{w}
 	}
 	return append(out, [2]int{from, w[1]})
 }
 
 // sameMatches reports whether the regex finds in piece p exactly the window's matches that lie
-// in it (all[*mi:] onwards, offsets from the window's start), and moves *mi past them.
-func (st *scanState) sameMatches(re *regexp.Regexp, p [2]int, all [][]int, mi *int, starts []int, w0 int) bool {
-	base, end := starts[p[0]-w0], starts[p[1]-w0+1]
+// in it (all[*mi:] onwards, offsets from the window's start at byte w0 of the text), and moves
+// *mi past them.
+func (st *scanState) sameMatches(re *regexp.Regexp, p [2]int, all [][]int, mi *int, w0 int) bool {
+	base, end := st.lines.start(p[0])-w0, st.lines.start(p[1]+1)-w0
 	got := re.FindAllStringIndex(st.text(p), -1)
 	for _, m := range got {
 		if *mi >= len(all) || all[*mi][0] != m[0]+base || all[*mi][1] != m[1]+base {

@@ -217,19 +217,7 @@ func region(line string, focus int) (text string, f, lo, hi int, cutBefore, cutA
 	if len(first) <= 2*evidenceRegion || focus > len(first) {
 		return line, focus, 0, len(line), false, false
 	}
-	from, to := max(focus-evidenceRegion, 0), min(focus+evidenceRegion, len(first))
-	for n := 0; from > 0 && n < maxEncodedRun && encodedByte(first[from-1]); n++ {
-		from--
-	}
-	for n := 0; to < len(first) && n < maxEncodedRun && encodedByte(first[to]); n++ {
-		to++
-	}
-	for from > 0 && !utf8.RuneStart(first[from]) {
-		from--
-	}
-	for to < len(first) && !utf8.RuneStart(first[to]) {
-		to++
-	}
+	from, to := regionBounds(first, focus)
 	text, f = first[from:to], focus-from
 	lo, hi = 0, len(text)
 	if cutBefore = from > 0; cutBefore {
@@ -245,6 +233,26 @@ func region(line string, focus int) (text string, f, lo, hi int, cutBefore, cutA
 		}
 	}
 	return text, f, lo, hi, cutBefore, cutAfter
+}
+
+// regionBounds are the bytes [from, to) of first around focus the evidence region holds:
+// evidenceRegion each side, grown over an encoded run that crosses an edge (up to
+// maxEncodedRun) and to whole characters.
+func regionBounds(first string, focus int) (from, to int) {
+	from, to = max(focus-evidenceRegion, 0), min(focus+evidenceRegion, len(first))
+	for n := 0; from > 0 && n < maxEncodedRun && encodedByte(first[from-1]); n++ {
+		from--
+	}
+	for n := 0; to < len(first) && n < maxEncodedRun && encodedByte(first[to]); n++ {
+		to++
+	}
+	for from > 0 && !utf8.RuneStart(first[from]) {
+		from--
+	}
+	for to < len(first) && !utf8.RuneStart(first[to]) {
+		to++
+	}
+	return from, to
 }
 
 // encodedByte is a byte gitleaks' decoder may read as part of an encoded run.
@@ -276,23 +284,11 @@ func (d *Detector) lineSecrets(path, text string) ([]string, [][2]int, error) {
 				values = append(values, s.Value)
 				continue
 			}
-			// Found by decoding: gitleaks reports the match where its encoded form is (its end
-			// column is not always right): the whole encoded run there is masked.
-			if s.Line < 1 || s.Line > len(starts) || s.StartColumn < 1 || starts[s.Line-1]+s.StartColumn > len(text) {
-				return nil, nil, fmt.Errorf("a decoded secret (%s) has no location in the line", s.RuleID)
+			run, err := encodedRun(text, starts, s)
+			if err != nil {
+				return nil, nil, err
 			}
-			from := starts[s.Line-1] + s.StartColumn - 1
-			to := from + 1
-			if s.EndLine >= s.Line && s.EndLine <= len(starts) {
-				to = min(max(to, starts[s.EndLine-1]+s.EndColumn), len(text))
-			}
-			for from > 0 && encodedByte(text[from-1]) && text[from-1] != '=' {
-				from--
-			}
-			for to < len(text) && encodedByte(text[to]) {
-				to++
-			}
-			encoded = append(encoded, [2]int{from, to})
+			encoded = append(encoded, run)
 		}
 	}
 	for _, l := range strings.Split(text, "\n") {
@@ -301,6 +297,27 @@ func (d *Detector) lineSecrets(path, text string) ([]string, [][2]int, error) {
 		}
 	}
 	return values, encoded, nil
+}
+
+// encodedRun is where a secret found by decoding lies in text (its lines start at starts):
+// gitleaks reports the match where its encoded form is (its end column is not always right),
+// so the whole encoded run there is masked.
+func encodedRun(text string, starts []int, s Secret) ([2]int, error) {
+	if s.Line < 1 || s.Line > len(starts) || s.StartColumn < 1 || starts[s.Line-1]+s.StartColumn > len(text) {
+		return [2]int{}, fmt.Errorf("a decoded secret (%s) has no location in the line", s.RuleID)
+	}
+	from := starts[s.Line-1] + s.StartColumn - 1
+	to := from + 1
+	if s.EndLine >= s.Line && s.EndLine <= len(starts) {
+		to = min(max(to, starts[s.EndLine-1]+s.EndColumn), len(text))
+	}
+	for from > 0 && encodedByte(text[from-1]) && text[from-1] != '=' {
+		from--
+	}
+	for to < len(text) && encodedByte(text[to]) {
+		to++
+	}
+	return [2]int{from, to}, nil
 }
 
 func lineStarts(text string) []int {

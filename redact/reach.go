@@ -34,13 +34,7 @@ func analyse(src string, kws []string) (reach int, anchored bool) {
 func newlines(re *syntax.Regexp) int {
 	switch re.Op {
 	case syntax.OpLiteral:
-		n := 0
-		for _, r := range re.Rune {
-			if r == '\n' {
-				n++
-			}
-		}
-		return n
+		return strings.Count(string(re.Rune), "\n")
 	case syntax.OpCharClass:
 		for i := 0; i+1 < len(re.Rune); i += 2 {
 			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
@@ -52,42 +46,47 @@ func newlines(re *syntax.Regexp) int {
 		return 1
 	case syntax.OpCapture, syntax.OpQuest:
 		return newlines(re.Sub[0])
-	case syntax.OpConcat:
-		sum := 0
-		for _, s := range re.Sub {
-			n := newlines(s)
-			if n == unbounded {
-				return unbounded
-			}
-			sum = min(sum+n, maxReach+1)
-		}
-		return sum
-	case syntax.OpAlternate:
-		most := 0
-		for _, s := range re.Sub {
-			n := newlines(s)
-			if n == unbounded {
-				return unbounded
-			}
-			most = max(most, n)
-		}
-		return most
+	case syntax.OpConcat, syntax.OpAlternate:
+		return subNewlines(re)
 	case syntax.OpStar, syntax.OpPlus:
 		if newlines(re.Sub[0]) != 0 {
 			return unbounded
 		}
 		return 0
 	case syntax.OpRepeat:
-		n := newlines(re.Sub[0])
-		switch {
-		case n == 0:
-			return 0
-		case n == unbounded || re.Max < 0:
-			return unbounded
-		}
-		return min(n*re.Max, maxReach+1)
+		return repeatNewlines(re)
 	}
 	return 0 // empty-width assertions, empty match, no match, AnyCharNotNL
+}
+
+// subNewlines is newlines of a concatenation (the sum of its parts') or an alternation (the
+// most of its branches').
+func subNewlines(re *syntax.Regexp) int {
+	acc := 0
+	for _, s := range re.Sub {
+		n := newlines(s)
+		if n == unbounded {
+			return unbounded
+		}
+		if re.Op == syntax.OpConcat {
+			acc = min(acc+n, maxReach+1)
+		} else {
+			acc = max(acc, n)
+		}
+	}
+	return acc
+}
+
+// repeatNewlines is newlines of a counted repetition.
+func repeatNewlines(re *syntax.Regexp) int {
+	n := newlines(re.Sub[0])
+	switch {
+	case n == 0:
+		return 0
+	case n == unbounded || re.Max < 0:
+		return unbounded
+	}
+	return min(n*re.Max, maxReach+1)
 }
 
 // exactLimit bounds the sets of strings exact enumerates.
@@ -103,16 +102,7 @@ func exact(re *syntax.Regexp) []string {
 	case syntax.OpLiteral:
 		return []string{strings.ToLower(string(re.Rune))}
 	case syntax.OpCharClass:
-		var out []string
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			if re.Rune[i+1]-re.Rune[i] >= 16 {
-				return nil
-			}
-			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				out = append(out, strings.ToLower(string(r)))
-			}
-		}
-		return uniq(out)
+		return exactClass(re)
 	case syntax.OpCapture:
 		return exact(re.Sub[0])
 	case syntax.OpQuest:
@@ -124,36 +114,60 @@ func exact(re *syntax.Regexp) []string {
 	case syntax.OpConcat:
 		return exactConcat(re.Sub)
 	case syntax.OpAlternate:
-		var out []string
-		for _, s := range re.Sub {
-			e := exact(s)
-			if e == nil || len(out)+len(e) > exactLimit {
-				return nil
-			}
-			out = append(out, e...)
-		}
-		return uniq(out)
+		return exactAlternate(re.Sub)
 	case syntax.OpRepeat:
-		if re.Max < 0 || re.Max > 4 {
-			return nil
-		}
-		sub := exact(re.Sub[0])
-		if sub == nil {
-			return nil
-		}
-		var out []string
-		cur := []string{""}
-		for n := 0; n <= re.Max; n++ {
-			if n >= re.Min {
-				out = append(out, cur...)
-			}
-			if cur = product(cur, sub); cur == nil {
-				return nil
-			}
-		}
-		return uniq(out)
+		return exactRepeat(re)
 	}
 	return nil
+}
+
+// exactClass is exact of a character class: nil if a range holds 16 characters or more.
+func exactClass(re *syntax.Regexp) []string {
+	var out []string
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		if re.Rune[i+1]-re.Rune[i] >= 16 {
+			return nil
+		}
+		for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+			out = append(out, strings.ToLower(string(r)))
+		}
+	}
+	return uniq(out)
+}
+
+// exactAlternate is exact of an alternation: every branch's strings.
+func exactAlternate(subs []*syntax.Regexp) []string {
+	var out []string
+	for _, s := range subs {
+		e := exact(s)
+		if e == nil || len(out)+len(e) > exactLimit {
+			return nil
+		}
+		out = append(out, e...)
+	}
+	return uniq(out)
+}
+
+// exactRepeat is exact of a counted repetition of at most 4.
+func exactRepeat(re *syntax.Regexp) []string {
+	if re.Max < 0 || re.Max > 4 {
+		return nil
+	}
+	sub := exact(re.Sub[0])
+	if sub == nil {
+		return nil
+	}
+	var out []string
+	cur := []string{""}
+	for n := 0; n <= re.Max; n++ {
+		if n >= re.Min {
+			out = append(out, cur...)
+		}
+		if cur = product(cur, sub); cur == nil {
+			return nil
+		}
+	}
+	return uniq(out)
 }
 
 func exactConcat(subs []*syntax.Regexp) []string {
@@ -298,28 +312,34 @@ func holdsKeyword(re *syntax.Regexp, kws []string) bool {
 		}
 		return true
 	case syntax.OpConcat:
-		for _, s := range re.Sub {
-			if holdsKeyword(s, kws) {
-				return true
-			}
+		return concatHolds(re.Sub, kws)
+	}
+	return false
+}
+
+// concatHolds is holdsKeyword of a concatenation: one part holds a keyword, or a keyword is
+// spread over neighbours ("passw" "(?:or)?" "d"), or over the end of one and the start of the
+// next ("A" "(?:KIA|SIA)").
+func concatHolds(subs []*syntax.Regexp, kws []string) bool {
+	for _, s := range subs {
+		if holdsKeyword(s, kws) {
+			return true
 		}
-		// A keyword spread over neighbours ("passw" "(?:or)?" "d"), or over the end of one
-		// and the start of the next ("A" "(?:KIA|SIA)").
-		for i := range re.Sub {
-			for j := i; j <= len(re.Sub); j++ {
-				e := []string{""}
-				if i > 0 {
-					e = ends(re.Sub[i-1])
-				}
-				if e = product(e, exactConcat(re.Sub[i:j])); e == nil {
-					break
-				}
-				if j < len(re.Sub) {
-					e = product(e, starts(re.Sub[j]))
-				}
-				if e != nil && allHold(e, kws) {
-					return true
-				}
+	}
+	for i := range subs {
+		for j := i; j <= len(subs); j++ {
+			e := []string{""}
+			if i > 0 {
+				e = ends(subs[i-1])
+			}
+			if e = product(e, exactConcat(subs[i:j])); e == nil {
+				break
+			}
+			if j < len(subs) {
+				e = product(e, starts(subs[j]))
+			}
+			if e != nil && allHold(e, kws) {
+				return true
 			}
 		}
 	}

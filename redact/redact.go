@@ -193,29 +193,63 @@ func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _
 		return fail(errors.New("[extend] path and url are not supported (they would read outside the repository or reach the network); use useDefault = true"))
 	}
 	if ext.UseDefault {
-		// A rule that extends a default one may carry only an id and an allowlist: give it the
-		// default's patterns so it compiles; the merge below keeps them anyway.
-		for i := range vc.Rules {
-			r := &vc.Rules[i]
-			if b, ok := def.Rules[r.ID]; ok && r.Regex == "" && r.Path == "" {
-				if b.Regex != nil {
-					r.Regex = b.Regex.String()
-				}
-				if b.Path != nil {
-					r.Path = b.Path.String()
-				}
+		withDefaultPatterns(&vc, def)
+	}
+	later, err := splitAllowlists(&vc)
+	if err != nil {
+		return fail(err)
+	}
+	cfg, err := translate(vc)
+	if err != nil {
+		return fail(err)
+	}
+	// The file's own global allowlists, before the defaults' are merged in (the defaults'
+	// lock-file paths are gitleaks' checksum noise, not the team's choice).
+	ownLists = cfg.Allowlists
+	var warnings []string
+	if ext.UseDefault {
+		cfg = merge(cfg, def, ext.DisabledRules)
+	} else {
+		warnings = append(warnings, name+" does not extend gitleaks' default rules ([extend] useDefault = true): only its own rules run")
+	}
+	if err := attachTargeted(&cfg, later); err != nil {
+		return fail(err)
+	}
+	if len(cfg.Rules) == 0 {
+		return fail(errors.New("it defines no rules, so no secret could ever be found"))
+	}
+	return cfg, warnings, ownLists, nil
+}
+
+// withDefaultPatterns gives a rule that extends a default one with only an id and an
+// allowlist the default's patterns, so it compiles; the merge keeps them anyway.
+func withDefaultPatterns(vc *config.ViperConfig, def config.Config) {
+	for i := range vc.Rules {
+		r := &vc.Rules[i]
+		if b, ok := def.Rules[r.ID]; ok && r.Regex == "" && r.Path == "" {
+			if b.Regex != nil {
+				r.Regex = b.Regex.String()
+			}
+			if b.Path != nil {
+				r.Path = b.Path.String()
 			}
 		}
 	}
-	// Allowlists targeting rules this file does not define (default rules) are compiled on
-	// their own and attached after the merge.
+}
+
+// targeted is an allowlist for rules the file does not define (default rules), compiled on
+// its own and attached after the merge.
+type targeted struct {
+	rules []string
+	list  *config.Allowlist
+}
+
+// splitAllowlists takes the allowlists targeting rules vc does not define out of vc and
+// compiles them on their own.
+func splitAllowlists(vc *config.ViperConfig) ([]targeted, error) {
 	own := map[string]bool{}
 	for _, r := range vc.Rules {
 		own[r.ID] = true
-	}
-	type targeted struct {
-		rules []string
-		list  *config.Allowlist
 	}
 	var later []targeted
 	kept := vc.Allowlists[:0:0]
@@ -234,38 +268,27 @@ func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _
 		one.Allowlists = append(one.Allowlists, &cp)
 		c, err := translate(one)
 		if err != nil {
-			return fail(fmt.Errorf("[[allowlists]] %w", err))
+			return nil, fmt.Errorf("[[allowlists]] %w", err)
 		}
 		later = append(later, targeted{rules: a.TargetRules, list: c.Allowlists[0]})
 	}
 	vc.Allowlists = kept
-	cfg, err := translate(vc)
-	if err != nil {
-		return fail(err)
-	}
-	// The file's own global allowlists, before the defaults' are merged in (the defaults'
-	// lock-file paths are gitleaks' checksum noise, not the team's choice).
-	ownLists = cfg.Allowlists
-	var warnings []string
-	if ext.UseDefault {
-		cfg = merge(cfg, def, ext.DisabledRules)
-	} else {
-		warnings = append(warnings, name+" does not extend gitleaks' default rules ([extend] useDefault = true): only its own rules run")
-	}
+	return later, nil
+}
+
+// attachTargeted adds each targeted allowlist to its rules in cfg.
+func attachTargeted(cfg *config.Config, later []targeted) error {
 	for _, t := range later {
 		for _, id := range t.rules {
 			r, ok := cfg.Rules[id]
 			if !ok {
-				return fail(fmt.Errorf("[[allowlists]] target rule ID %q does not exist", id))
+				return fmt.Errorf("[[allowlists]] target rule ID %q does not exist", id)
 			}
 			r.Allowlists = append(append([]*config.Allowlist{}, r.Allowlists...), t.list)
 			cfg.Rules[id] = r
 		}
 	}
-	if len(cfg.Rules) == 0 {
-		return fail(errors.New("it defines no rules, so no secret could ever be found"))
-	}
-	return cfg, warnings, ownLists, nil
+	return nil
 }
 
 // merge applies gitleaks' [extend] semantics: every default rule not disabled is added; a rule
@@ -365,9 +388,11 @@ func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine
 	if text == "" {
 		return nil, ctx.Err()
 	}
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n" // every line ends in a newline, as the detector sees it
+	}
 	if ctx.Done() == nil {
-		return d.e.scan(ctx, path, lines, startLine)
+		return d.e.scan(ctx, path, text, startLine)
 	}
 	type result struct {
 		secrets []Secret
@@ -375,7 +400,7 @@ func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine
 	}
 	done := make(chan result, 1)
 	go func() {
-		s, err := d.e.scan(ctx, path, lines, startLine)
+		s, err := d.e.scan(ctx, path, text, startLine)
 		done <- result{s, err}
 	}()
 	select {

@@ -80,7 +80,7 @@ func laterState(fd *diff.FileDiff, path, needle string, removed bool) bool {
 		return removed
 	}
 	for _, h := range fd.Hunks {
-		for _, l := range h.Lines {
+		for _, l := range h.Lines() {
 			switch {
 			case l.Kind == diff.Del && fd.OldPath == path && strings.Contains(l.Text, needle):
 				removed = true

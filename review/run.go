@@ -157,7 +157,7 @@ func addedLines(ch *diff.Change) int {
 	lines := 0
 	for ui := range ch.Units {
 		for fi := range ch.Units[ui].Files {
-			lines += len(ch.Units[ui].Files[fi].AddedLines())
+			lines += ch.Units[ui].Files[fi].AddedCount()
 		}
 	}
 	return lines

@@ -59,30 +59,38 @@ type Suppressor struct {
 	ctx   context.Context
 	blobs diff.BlobReader
 	files map[string]*diff.FileDiff
-	added map[string]map[int]string
-	whole map[string][]string
+	// marked holds, per path, the added lines that carry a marker; other added lines are not
+	// kept (a marker is all a line is looked up for).
+	marked map[string]map[int]string
+	whole  map[string][]string
 }
 
 // NewSuppressor returns the suppressor of u, reading blobs through blobs.
 func NewSuppressor(ctx context.Context, blobs diff.BlobReader, u *diff.Unit) *Suppressor {
-	s := &Suppressor{ctx: ctx, blobs: blobs, files: map[string]*diff.FileDiff{}, added: map[string]map[int]string{}, whole: map[string][]string{}}
+	s := &Suppressor{ctx: ctx, blobs: blobs, files: map[string]*diff.FileDiff{}, marked: map[string]map[int]string{}, whole: map[string][]string{}}
 	for i := range u.Files {
 		f := &u.Files[i]
 		p := f.Path()
 		s.files[p] = f
 		m := map[int]string{}
-		for _, l := range f.AddedLines() {
-			m[l.New] = l.Text
+		for l := range f.Added() {
+			if strings.Contains(l.Text, allowMarker) {
+				m[l.New] = l.Text
+			}
 		}
-		s.added[p] = m
+		s.marked[p] = m
 	}
 	return s
 }
 
-// line returns the text of new-file line n of path, and whether it is known.
+// line returns the text of new-file line n of path as far as markers go (an added line without
+// a marker is ""), and whether it is known.
 func (s *Suppressor) line(path string, n int) (string, bool) {
-	if t, ok := s.added[path][n]; ok {
+	if t, ok := s.marked[path][n]; ok {
 		return t, true
+	}
+	if s.isAdded(path, n) {
+		return "", true
 	}
 	lines, ok := s.whole[path]
 	if !ok {
@@ -98,6 +106,31 @@ func (s *Suppressor) line(path string, n int) (string, bool) {
 		return lines[n-1], true
 	}
 	return "", false
+}
+
+// isAdded reports whether new-file line n of path is an added line of the diff. A hunk that
+// holds as many lines as its header counts and no context line (git's -U0) adds every line of
+// its new side; other hunks are walked.
+func (s *Suppressor) isAdded(path string, n int) bool {
+	f := s.files[path]
+	if f == nil {
+		return false
+	}
+	for i := range f.Hunks {
+		h := &f.Hunks[i]
+		if n < h.NewStart || n >= h.NewStart+h.NewLines {
+			continue
+		}
+		if h.Len() == h.OldLines+h.NewLines {
+			return true // a context line counts on both sides: the hunk has none
+		}
+		for _, l := range h.Lines() {
+			if l.Kind == diff.Add && l.New == n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Suppressed reports whether an inline marker allows f. A prompt-injection finding is never

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
@@ -16,11 +15,8 @@ import (
 // rules of self-identifying tokens and credential store entries.
 // (Secrets are scanned by review/guard itself, through redact.)
 func reviewContentCheck(path, content string) []guard.Hit {
-	lines := strings.Split(content, "\n")
-	h := diff.Hunk{NewStart: 1, NewLines: len(lines)}
-	for i, l := range lines {
-		h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: l})
-	}
+	// Every piece between newlines is a line, a last empty one included.
+	h := diff.TextHunk(content + "\n")
 	u := &diff.Unit{Files: []diff.FileDiff{{NewPath: path, Status: diff.Added, Hunks: []diff.Hunk{h}}}}
 	var res review.Result
 	ctx := context.Background()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -31,23 +32,6 @@ const (
 	Del     LineKind = '-'
 )
 
-// Line is one diff line. Old is 0 for added lines, New is 0 for deleted lines.
-type Line struct {
-	Kind LineKind
-	Old  int
-	New  int
-	Text string // without the prefix and the newline
-}
-
-// Hunk is one hunk with numbered lines.
-type Hunk struct {
-	OldStart, OldLines int
-	NewStart, NewLines int
-	Lines              []Line
-	// NoNewlineAtEnd reports that the new side's last line has no final newline.
-	NoNewlineAtEnd bool
-}
-
 // FileDiff is one file's change.
 type FileDiff struct {
 	OldPath, NewPath string // "" for the missing side of an added or deleted file
@@ -66,41 +50,26 @@ func (f *FileDiff) Path() string {
 	return f.OldPath
 }
 
-// AddedLines returns the added lines in new-file order. The result is read-only: for a hunk
-// of added lines only (a new file) it is the hunk's own slice, not a copy.
-func (f *FileDiff) AddedLines() []Line {
-	n, only := 0, -1
-	for i, h := range f.Hunks {
-		k := 0
-		for _, l := range h.Lines {
-			if l.Kind == Add {
-				k++
-			}
-		}
-		if k > 0 {
-			only = i
-			if n > 0 || k != len(h.Lines) {
-				only = -2
-			}
-		}
-		n += k
-	}
-	switch {
-	case n == 0:
-		return nil
-	case only >= 0:
-		h := f.Hunks[only].Lines
-		return h[:len(h):len(h)]
-	}
-	out := make([]Line, 0, n)
-	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
-			if l.Kind == Add {
-				out = append(out, l)
+// Added walks the added lines in new-file order.
+func (f *FileDiff) Added() iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		for hi := range f.Hunks {
+			for _, l := range f.Hunks[hi].Lines() {
+				if l.Kind == Add && !yield(l) {
+					return
+				}
 			}
 		}
 	}
-	return out
+}
+
+// AddedCount is the number of added lines.
+func (f *FileDiff) AddedCount() int {
+	n := 0
+	for range f.Added() {
+		n++
+	}
+	return n
 }
 
 // ParseDiff parses a git unified diff (as produced with --no-prefix off, i.e. a/ and b/
@@ -109,8 +78,8 @@ func (f *FileDiff) AddedLines() []Line {
 //
 // Hunk bodies are read by the counts in their headers, as git writes them, so a removed line
 // "-- a" followed by an added "++ b" ("--- a" / "+++ b" in the patch) is body, never a file
-// header. Line texts share one copy of the input: parsing allocates the Line slices and
-// little else.
+// header. Each hunk keeps its body as one substring of the input and no per-line values:
+// line texts share that one copy, and parsing allocates little beyond the FileDiffs.
 func ParseDiff(data []byte) ([]FileDiff, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
@@ -319,16 +288,14 @@ func parseHunkHeader(line string) (Hunk, error) {
 }
 
 // hunk reads one hunk body: exactly the lines its header counts, then a possible
-// "\ No newline at end of file" marker.
+// "\ No newline at end of file" marker. The hunk keeps its body as a substring of the input.
 func (p *diffParser) hunk(header string) (Hunk, error) {
 	hk, err := parseHunkHeader(header)
 	if err != nil {
 		return Hunk{}, err
 	}
-	// Every line is at least one byte: the counts never reserve more than the input holds.
-	hk.Lines = make([]Line, 0, min(hk.OldLines+hk.NewLines, (len(p.s)-p.pos)/2+1))
-	oldN, newN := hk.OldStart, hk.NewStart
-	var last LineKind
+	start := p.pos
+	c := hunkCounter{oldN: hk.OldStart, newN: hk.NewStart}
 	for {
 		raw, ok := p.peek()
 		if !ok {
@@ -336,48 +303,72 @@ func (p *diffParser) hunk(header string) (Hunk, error) {
 		}
 		if len(raw) > 0 && raw[0] == '\\' {
 			p.next()
-			if last == Add || last == Context {
-				hk.NoNewlineAtEnd = true
-			}
+			c.marker(&hk)
 			continue
 		}
-		if oldN-hk.OldStart >= hk.OldLines && newN-hk.NewStart >= hk.NewLines &&
-			(len(raw) == 0 || !strings.ContainsRune(" +-", rune(raw[0])) || p.fileHeaderPair()) {
+		if c.complete(&hk) && (len(raw) == 0 || !strings.ContainsRune(" +-", rune(raw[0])) || p.fileHeaderPair()) {
 			// A complete hunk is followed by another hunk, another file or the end; further
 			// body lines mean the header undercounts (a plain diff's next ---/+++ aside).
 			break
 		}
-		if len(raw) == 0 {
-			raw = " " // an empty context line whose leading space was lost
+		more, err := c.line(raw)
+		if err != nil {
+			return Hunk{}, err
 		}
-		kind, text := LineKind(raw[0]), raw[1:]
-		switch kind {
-		case Context:
-			hk.Lines = append(hk.Lines, Line{Kind: Context, Old: oldN, New: newN, Text: text})
-			oldN++
-			newN++
-		case Add:
-			hk.Lines = append(hk.Lines, Line{Kind: Add, New: newN, Text: text})
-			newN++
-		case Del:
-			hk.Lines = append(hk.Lines, Line{Kind: Del, Old: oldN, Text: text})
-			oldN++
-		default:
-			if !strings.HasPrefix(raw, "@@") && !strings.HasPrefix(raw, "diff --git ") {
-				return Hunk{}, fmt.Errorf("bad hunk line %q", truncate(raw, 40))
-			}
-		}
-		if kind != Context && kind != Add && kind != Del {
+		if !more {
 			break // a short hunk: the count check below says by how much
 		}
 		p.next()
-		last = kind
 	}
-	if added, removed := newN-hk.NewStart, oldN-hk.OldStart; added != hk.NewLines || removed != hk.OldLines {
+	if added, removed := c.newN-hk.NewStart, c.oldN-hk.OldStart; added != hk.NewLines || removed != hk.OldLines {
 		return Hunk{}, fmt.Errorf("hunk @@ -%d,%d +%d,%d @@ has %d old and %d new lines",
 			hk.OldStart, hk.OldLines, hk.NewStart, hk.NewLines, removed, added)
 	}
+	hk.body, hk.n = p.s[start:min(p.pos, len(p.s))], c.lines
 	return hk, nil
+}
+
+// hunkCounter counts a hunk's lines while the parser reads them.
+type hunkCounter struct {
+	oldN, newN, lines int
+	last              LineKind
+}
+
+// complete reports that the hunk holds as many lines as its header counts.
+func (c *hunkCounter) complete(hk *Hunk) bool {
+	return c.oldN-hk.OldStart >= hk.OldLines && c.newN-hk.NewStart >= hk.NewLines
+}
+
+// marker notes a "\ No newline at end of file" line after the last line read.
+func (c *hunkCounter) marker(hk *Hunk) {
+	if c.last == Add || c.last == Context {
+		hk.NoNewlineAtEnd = true
+	}
+}
+
+// line counts one body line; more is false at a line that ends a short hunk.
+func (c *hunkCounter) line(raw string) (more bool, err error) {
+	if len(raw) == 0 {
+		raw = " " // an empty context line whose leading space was lost
+	}
+	kind := LineKind(raw[0])
+	switch kind {
+	case Context:
+		c.oldN++
+		c.newN++
+	case Add:
+		c.newN++
+	case Del:
+		c.oldN++
+	default:
+		if !strings.HasPrefix(raw, "@@") && !strings.HasPrefix(raw, "diff --git ") {
+			return false, fmt.Errorf("bad hunk line %q", truncate(raw, 40))
+		}
+		return false, nil
+	}
+	c.lines++
+	c.last = kind
+	return true, nil
 }
 
 func stripPrefix(name, prefix string) string {
@@ -398,58 +389,73 @@ func convert(ext []string, oldName, newName string, hunks []Hunk) (FileDiff, err
 	}
 	var gitOld, gitNew string
 	for _, x := range ext {
-		switch {
-		case strings.HasPrefix(x, "diff --git "):
-			gitOld, gitNew = splitGitHeader(strings.TrimPrefix(x, "diff --git "))
-		case strings.HasPrefix(x, "new file mode "):
-			f.Status = Added
-			f.NewMode = strings.TrimPrefix(x, "new file mode ")
-		case strings.HasPrefix(x, "deleted file mode "):
-			f.Status = Deleted
-			f.OldMode = strings.TrimPrefix(x, "deleted file mode ")
-		case strings.HasPrefix(x, "old mode "):
-			f.OldMode = strings.TrimPrefix(x, "old mode ")
-		case strings.HasPrefix(x, "new mode "):
-			f.NewMode = strings.TrimPrefix(x, "new mode ")
-		case strings.HasPrefix(x, "rename from "):
-			f.Status = Renamed
-			f.OldPath = unquote(strings.TrimPrefix(x, "rename from "))
-		case strings.HasPrefix(x, "rename to "):
-			f.Status = Renamed
-			f.NewPath = unquote(strings.TrimPrefix(x, "rename to "))
-		case strings.HasPrefix(x, "copy from "):
-			f.Status = Copied
-			f.OldPath = unquote(strings.TrimPrefix(x, "copy from "))
-		case strings.HasPrefix(x, "copy to "):
-			f.Status = Copied
-			f.NewPath = unquote(strings.TrimPrefix(x, "copy to "))
-		case strings.HasPrefix(x, "Binary files ") || x == "GIT binary patch":
-			f.Binary = true
+		if rest, ok := strings.CutPrefix(x, "diff --git "); ok {
+			gitOld, gitNew = splitGitHeader(rest)
+			continue
 		}
+		f.extLine(x)
 	}
-	switch f.Status {
-	case Added:
-		f.OldPath = ""
-		if f.NewPath == "" {
-			f.NewPath = gitNew
-		}
-	case Deleted:
-		f.NewPath = ""
-		if f.OldPath == "" {
-			f.OldPath = gitOld
-		}
-	default:
-		if f.OldPath == "" {
-			f.OldPath = gitOld
-		}
-		if f.NewPath == "" {
-			f.NewPath = gitNew
-		}
-	}
+	f.fillPaths(gitOld, gitNew)
 	if f.Status == Modified && len(hunks) == 0 && !f.Binary && f.OldMode != f.NewMode && f.NewMode != "" {
 		f.Status = ModeOnly
 	}
 	return f, nil
+}
+
+// extLine applies one extended header line (other than "diff --git") to f.
+func (f *FileDiff) extLine(x string) {
+	if v, ok := strings.CutPrefix(x, "new file mode "); ok {
+		f.Status, f.NewMode = Added, v
+	} else if v, ok := strings.CutPrefix(x, "deleted file mode "); ok {
+		f.Status, f.OldMode = Deleted, v
+	} else if v, ok := strings.CutPrefix(x, "old mode "); ok {
+		f.OldMode = v
+	} else if v, ok := strings.CutPrefix(x, "new mode "); ok {
+		f.NewMode = v
+	} else if strings.HasPrefix(x, "Binary files ") || x == "GIT binary patch" {
+		f.Binary = true
+	} else {
+		f.movedPath(x)
+	}
+}
+
+// movedPath applies a rename or copy header line to f.
+func (f *FileDiff) movedPath(x string) {
+	for _, m := range []struct {
+		prefix string
+		status Status
+		old    bool
+	}{
+		{"rename from ", Renamed, true}, {"rename to ", Renamed, false},
+		{"copy from ", Copied, true}, {"copy to ", Copied, false},
+	} {
+		if v, ok := strings.CutPrefix(x, m.prefix); ok {
+			f.Status = m.status
+			if m.old {
+				f.OldPath = unquote(v)
+			} else {
+				f.NewPath = unquote(v)
+			}
+			return
+		}
+	}
+}
+
+// fillPaths completes the paths from the "diff --git" line's names where the headers gave none,
+// and clears the missing side of an added or deleted file.
+func (f *FileDiff) fillPaths(gitOld, gitNew string) {
+	switch f.Status {
+	case Added:
+		f.OldPath = ""
+	case Deleted:
+		f.NewPath = ""
+	}
+	if f.OldPath == "" && f.Status != Added {
+		f.OldPath = gitOld
+	}
+	if f.NewPath == "" && f.Status != Deleted {
+		f.NewPath = gitNew
+	}
 }
 
 func truncate(s string, n int) string {
@@ -504,50 +510,51 @@ func readQuoted(s string) (string, string, bool) {
 	}
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch c {
+		switch c := s[i]; c {
 		case '"':
 			return b.String(), s[i+1:], true
 		case '\\':
-			i++
-			if i >= len(s) {
+			n, ok := unescape(s, i+1, &b)
+			if !ok {
 				return "", s, false
 			}
-			switch e := s[i]; e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'v':
-				b.WriteByte('\v')
-			case '0', '1', '2', '3':
-				if i+2 >= len(s) {
-					return "", s, false
-				}
-				v := 0
-				for k := 0; k < 3; k++ {
-					d := s[i+k]
-					if d < '0' || d > '7' {
-						return "", s, false
-					}
-					v = v*8 + int(d-'0')
-				}
-				b.WriteByte(byte(v))
-				i += 2
-			default:
-				b.WriteByte(e)
-			}
+			i = n
 		default:
 			b.WriteByte(c)
 		}
 	}
 	return "", s, false
+}
+
+// cEscapes are the one-letter C escapes git writes in a quoted path.
+var cEscapes = map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': '\a', 'b': '\b', 'f': '\f', 'v': '\v'}
+
+// unescape writes the escape whose letter is at s[i] (after a backslash) to b and returns the
+// index of its last byte.
+func unescape(s string, i int, b *strings.Builder) (int, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	e := s[i]
+	if c, ok := cEscapes[e]; ok {
+		b.WriteByte(c)
+		return i, true
+	}
+	if e < '0' || e > '3' {
+		b.WriteByte(e)
+		return i, true
+	}
+	if i+2 >= len(s) {
+		return 0, false
+	}
+	v := 0
+	for k := 0; k < 3; k++ {
+		d := s[i+k]
+		if d < '0' || d > '7' {
+			return 0, false
+		}
+		v = v*8 + int(d-'0')
+	}
+	b.WriteByte(byte(v))
+	return i + 2, true
 }

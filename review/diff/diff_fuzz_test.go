@@ -82,7 +82,7 @@ func applyDiff(old []string, f *FileDiff) ([]string, error) {
 		}
 		out = append(out, old[at:upto]...)
 		at = upto
-		for _, l := range h.Lines {
+		for _, l := range h.Lines() {
 			switch l.Kind {
 			case Context, Del:
 				if at >= len(old) || old[at] != l.Text || l.Old != at+1 {
@@ -141,7 +141,7 @@ func FuzzParseGitDiff(f *testing.F) {
 			t.Fatalf("applied diff gives %q, want %q\n%s", got, want, out)
 		}
 		want := splitLines(new)
-		for _, l := range fds[0].AddedLines() {
+		for l := range fds[0].Added() {
 			if l.New < 1 || l.New > len(want) || want[l.New-1] != l.Text {
 				t.Fatalf("added line %d %q is not the new file's line", l.New, l.Text)
 			}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,7 +133,7 @@ func TestParseDiffFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseDiff: %v", err)
 			}
-			if !reflect.DeepEqual(got, tt.want) {
+			if dump(got) != dump(tt.want) {
 				t.Errorf("ParseDiff mismatch\n got: %s\nwant: %s", dump(got), dump(tt.want))
 			}
 		})
@@ -158,7 +159,7 @@ func dump(fs []FileDiff) string {
 		fmt.Fprintf(&b, "\n  %q -> %q %s modes=%q/%q binary=%v", f.OldPath, f.NewPath, f.Status, f.OldMode, f.NewMode, f.Binary)
 		for _, h := range f.Hunks {
 			fmt.Fprintf(&b, "\n    @@ -%d,%d +%d,%d @@ nonl=%v", h.OldStart, h.OldLines, h.NewStart, h.NewLines, h.NoNewlineAtEnd)
-			for _, l := range h.Lines {
+			for _, l := range h.Lines() {
 				fmt.Fprintf(&b, "\n      %c old=%d new=%d %q", l.Kind, l.Old, l.New, l.Text)
 			}
 		}
@@ -224,7 +225,7 @@ func TestParseDiffInline(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseDiff: %v", err)
 			}
-			if !reflect.DeepEqual(got, tt.want) {
+			if dump(got) != dump(tt.want) {
 				t.Errorf("ParseDiff mismatch\n got: %s\nwant: %s", dump(got), dump(tt.want))
 			}
 		})
@@ -274,7 +275,7 @@ func TestFileDiffPathAndAddedLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Line{add(3, "three"), add(20, "added-after-20"), add(25, "twenty-six"), add(30, "31")}
-	if got := fds[0].AddedLines(); !reflect.DeepEqual(got, want) {
+	if got := slices.Collect(fds[0].Added()); !reflect.DeepEqual(got, want) {
 		t.Errorf("AddedLines = %+v, want %+v", got, want)
 	}
 	for _, tt := range []struct {
@@ -329,7 +330,7 @@ func FuzzParseDiff(f *testing.F) {
 		for _, fd := range fds {
 			for _, h := range fd.Hunks {
 				oldN, newN := h.OldStart, h.NewStart
-				for i, l := range h.Lines {
+				for i, l := range h.Lines() {
 					switch l.Kind {
 					case Add:
 						if l.New <= 0 || l.Old != 0 {

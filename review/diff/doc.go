@@ -9,6 +9,9 @@
 //     compares it with git's own output): a removed line starting "-- " next to an added line
 //     starting "++ " is a line, not a header; hunk line counts decide where a hunk ends.
 //   - Line numbers are git's: Old is 0 for added lines, New is 0 for deleted lines.
+//   - A hunk stores its lines compactly (a parsed hunk its body as a substring of the diff, a
+//     new file's hunk its text) and Hunk.Lines / FileDiff.Added number them while walking: a
+//     change costs about its own size in memory, never a value per line.
 //   - Reading file contents is the BlobReader's business, read-only; this package never runs
 //     git itself.
 package diff

@@ -186,7 +186,7 @@ func pick(u *diff.Unit) []*diff.FileDiff {
 	var picked []*diff.FileDiff
 	for i := range u.Files {
 		f := &u.Files[i]
-		if f.Status == diff.Deleted || f.Binary || len(f.AddedLines()) == 0 {
+		if f.Status == diff.Deleted || f.Binary || !hasAdded(f) {
 			continue
 		}
 		picked = append(picked, f)
@@ -265,10 +265,18 @@ func (e *Scanner) run(ctx context.Context, scratch, src string, rels []string) (
 // addedLines maps the file's added new-file lines to their text.
 func addedLines(f *diff.FileDiff) map[int]string {
 	lines := map[int]string{}
-	for _, l := range f.AddedLines() {
+	for l := range f.Added() {
 		lines[l.New] = l.Text
 	}
 	return lines
+}
+
+// hasAdded reports whether the file has an added line.
+func hasAdded(f *diff.FileDiff) bool {
+	for range f.Added() {
+		return true
+	}
+	return false
 }
 
 // touches reports whether the lines line..end hold an added line.

@@ -352,7 +352,7 @@ func forbiddenRune(r rune) bool {
 func checkFindings(t *testing.T, f diff.FileDiff, got []review.Finding) {
 	added := map[int]bool{}
 	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
+		for _, l := range h.Lines() {
 			if l.Kind == diff.Add {
 				added[l.New] = true
 			}

@@ -36,7 +36,7 @@ func (ln *line) orig(i int) int {
 
 // scanLine inspects added line j of a hunk: the character signals, then each text signal.
 func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
-	ln := fs.prepare(hv.texts[j], hv.segs[j])
+	ln := fs.prepare(hv.text(j), hv.seg(j))
 	fs.chatTokens(ln)
 	fs.overrides(ln)
 	fs.turns(ln, next)

@@ -73,13 +73,24 @@ type fileScan struct {
 	ln        line          // the added line being inspected (reused)
 }
 
-// hunkView is one hunk's new side: context and added lines, their prose spans, and where a
-// reviewer may last have been addressed.
+// hunkView is a window on one hunk's new side (context and added lines): the texts and prose
+// spans of the lines a scanned line looks at (the three before it and the next one), and where
+// a reviewer may last have been addressed. Lines are indexed in the hunk's new side.
 type hunkView struct {
-	texts    []string
-	segs     [][]lang.Span
+	texts    [viewLines]string
+	segs     [viewLines][]lang.Span
 	addrCand int // index of the last line holding an addressee word
 }
+
+// viewLines is the window of a hunkView: lines j-3 to j+1.
+const viewLines = 5
+
+func (hv *hunkView) put(j int, text string, segs []lang.Span) {
+	hv.texts[j%viewLines], hv.segs[j%viewLines] = text, segs
+}
+
+func (hv *hunkView) text(j int) string     { return hv.texts[j%viewLines] }
+func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
 
 // report adds a hit to the line being scanned (always the last line with hits, or a new one).
 func (fs *fileScan) report(h hit) {
@@ -104,49 +115,59 @@ func (fs *fileScan) reportAt(line int, text string, h hit) {
 // inspected. Deleted lines are not part of the new file and are skipped entirely.
 func (fs *fileScan) scan() {
 	for hi := range fs.f.Hunks {
-		seq, hv := fs.view(&fs.f.Hunks[hi])
-		for j, l := range seq {
-			if j%ctxLines == 0 && fs.ctx != nil && fs.ctx.Err() != nil {
-				return
-			}
-			if l.Kind != diff.Add {
-				fs.contextLine(&hv, j)
-				continue
-			}
-			next := ""
-			if j+1 < len(seq) {
-				next = firstProse(hv.texts[j+1], hv.segs[j+1])
-			}
-			fs.cur = lineReport{line: l.New, text: hv.texts[j]}
-			fs.scanLine(&hv, j, next)
+		if !fs.scanHunk(&fs.f.Hunks[hi]) {
+			return
 		}
 	}
 	fs.reportUserTurns()
 }
 
-// view returns the new side of a hunk (context and added lines) and its prose spans.
-func (fs *fileScan) view(h *diff.Hunk) ([]diff.Line, hunkView) {
-	seq := make([]diff.Line, 0, len(h.Lines))
-	for _, l := range h.Lines {
-		if l.Kind == diff.Add || l.Kind == diff.Context {
-			seq = append(seq, l)
-		}
-	}
+// scanHunk walks the new side of a hunk, one line behind the spans it computes (a line looks
+// at the next one's prose); it returns false once the review's time is up.
+func (fs *fileScan) scanHunk(h *diff.Hunk) bool {
 	var st lang.State
-	hv := hunkView{texts: make([]string, len(seq)), segs: make([][]lang.Span, len(seq)), addrCand: -100}
-	for j := range seq {
-		hv.texts[j] = strings.TrimSuffix(seq[j].Text, "\r")
-		hv.segs[j] = fs.kind.Spans(hv.texts[j], &st)
+	hv := hunkView{addrCand: -100}
+	var prev diff.Line
+	j := -1
+	for _, l := range h.Lines() {
+		if l.Kind != diff.Add && l.Kind != diff.Context {
+			continue
+		}
+		j++
+		text := strings.TrimSuffix(l.Text, "\r")
+		hv.put(j, text, fs.kind.Spans(text, &st))
+		if j > 0 && !fs.step(&hv, j-1, prev, true) {
+			return false
+		}
+		prev = l
 	}
-	return seq, hv
+	return j < 0 || fs.step(&hv, j, prev, false)
+}
+
+// step inspects line j of the hunk view (hasNext: line j+1 is in the view too).
+func (fs *fileScan) step(hv *hunkView, j int, l diff.Line, hasNext bool) bool {
+	if j%ctxLines == 0 && fs.ctx != nil && fs.ctx.Err() != nil {
+		return false
+	}
+	if l.Kind != diff.Add {
+		fs.contextLine(hv, j)
+		return true
+	}
+	next := ""
+	if hasNext {
+		next = firstProse(hv.text(j+1), hv.seg(j+1))
+	}
+	fs.cur = lineReport{line: l.New, text: hv.text(j)}
+	fs.scanLine(hv, j, next)
+	return true
 }
 
 // contextLine notes an addressee in the prose of a context line.
 func (fs *fileScan) contextLine(hv *hunkView, j int) {
-	if len(hv.segs[j]) == 0 {
+	if len(hv.seg(j)) == 0 {
 		return
 	}
-	fs.lower = lang.AppendLower(fs.lower[:0], hv.texts[j])
+	fs.lower = lang.AppendLower(fs.lower[:0], hv.text(j))
 	if triggers(fs.lower)&tAddr != 0 {
 		hv.addrCand = j
 	}

@@ -145,7 +145,7 @@ func TestReportGolden(t *testing.T) {
 			name: "history", kind: "push", change: historyChange(), cfg: config(nil),
 			scanners: []review.Scanner{&fakeScanner{name: "secrets", scan: func(u *diff.Unit, r *review.Result) error {
 				for _, f := range u.Files {
-					for _, l := range f.AddedLines() {
+					for l := range f.Added() {
 						if i := strings.Index(l.Text, historyToken); i >= 0 {
 							r.Add(finding("secrets/github-pat", policy.High, f.Path(), l.New, "").LineEvidence(l.Text, i, historyToken))
 						}

@@ -34,9 +34,9 @@ var wellKnownDefault = lazyre.New(`(?i)^(?:postgres|postgresql|root|toor|mysql|m
 // a password equal to one of them is a throwaway.
 var serviceName = lazyre.New(`(?i)^\s*-?\s*["']?(?:\w*[_\-])?(?:user|username|db|database|dbname|name|login|host)["']?\s*[:=]\s*["']?([\w.\-]+)|^\s{0,6}([\w.\-]+):\s*$`)
 
-func serviceNames(added []diff.Line) map[string]bool {
+func serviceNames(f *diff.FileDiff) map[string]bool {
 	names := map[string]bool{}
-	for _, l := range added {
+	for l := range f.Added() {
 		if m := serviceName.FindStringSubmatch(l.Text); m != nil {
 			names[strings.ToLower(m[1]+m[2])] = true
 		}

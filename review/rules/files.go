@@ -141,11 +141,12 @@ func SecretFile(path, text string) string {
 
 // scanFile runs the file rules on one changed file. Each rule reports once per file, at the
 // first added line (line 1 for a binary or empty file).
-func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *review.Result) {
+func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 	lower := strings.ToLower(p)
 	text := ""
 	joined := false
 	reported := map[string]bool{}
+	first, hasAdded := firstAdded(f)
 	for i := range fileRules {
 		fr := &fileRules[i]
 		if reported[fr.ID] || !fr.path.MatchString(lower) || (fr.except != nil && fr.except.MatchString(lower)) {
@@ -155,11 +156,11 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *re
 		switch {
 		case f.Binary:
 			hit = fr.binary
-		case len(added) == 0:
+		case !hasAdded:
 			continue
 		default:
 			if !joined {
-				text, joined = joinLines(added), true
+				text, joined = joinLines(f), true
 			}
 			hit = fr.content(text)
 		}
@@ -168,8 +169,8 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, added []diff.Line, r *re
 		}
 		reported[fr.ID] = true
 		line := 1
-		if len(added) > 0 {
-			line = added[0].New
+		if hasAdded {
+			line = first
 		}
 		sev, msg := fr.Severity, fmt.Sprintf("%s: %s", fr.Description, fr.what)
 		if fr.ID == privateKeyFile.ID {

@@ -250,14 +250,11 @@ func TestRulesTestCodeIsLow(t *testing.T) {
 // TestRulesOnlyAddedLines: removed and context lines are never findings, and findings carry
 // new-file line numbers.
 func TestRulesOnlyAddedLines(t *testing.T) {
-	f := diff.FileDiff{OldPath: "c.go", NewPath: "c.go", Status: diff.Modified, Hunks: []diff.Hunk{{
-		OldStart: 10, OldLines: 2, NewStart: 12, NewLines: 2,
-		Lines: []diff.Line{
-			{Kind: diff.Context, Old: 10, New: 12, Text: "tls.Config{InsecureSkipVerify: true} // context"},
-			{Kind: diff.Del, Old: 11, Text: "os.Chmod(p, 0777)"},
-			{Kind: diff.Add, New: 13, Text: "subprocess.run(cmd, shell=True)"},
-		},
-	}}}
+	f := diff.FileDiff{OldPath: "c.go", NewPath: "c.go", Status: diff.Modified, Hunks: []diff.Hunk{diff.NewHunk(10, 2, 12, 2,
+		diff.Line{Kind: diff.Context, Old: 10, New: 12, Text: "tls.Config{InsecureSkipVerify: true} // context"},
+		diff.Line{Kind: diff.Del, Old: 11, Text: "os.Chmod(p, 0777)"},
+		diff.Line{Kind: diff.Add, New: 13, Text: "subprocess.run(cmd, shell=True)"},
+	)}}
 	var r review.Result
 	if err := (Scanner{}).Scan(context.Background(), &diff.Unit{Files: []diff.FileDiff{{
 		OldPath: "a.py", NewPath: "a.py", Status: diff.Modified, Hunks: f.Hunks}}}, &r); err != nil {

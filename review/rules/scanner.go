@@ -62,8 +62,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	}
 	p := f.Path()
 	k := lang.KindOf(p)
-	added := f.AddedLines()
-	scanFile(u, f, p, added, r)
+	scanFile(u, f, p, r)
 	if f.Binary {
 		return
 	}
@@ -72,12 +71,14 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	scanEntries(u, p, added, r)
 	var names map[string]bool
 	if localServiceFile.MatchString(p) {
-		names = serviceNames(added)
+		names = serviceNames(f)
 	}
-	for i, l := range added {
+	i := 0
+	for l := range f.Added() {
 		if i%ctxLines == 0 && ctx.Err() != nil {
 			return
 		}
+		i++
 		scanCredentials(u, p, k, l, names, r)
 		scanTokens(u, p, l, hashesTold, r)
 		if !k.IsProse() {
@@ -94,16 +95,37 @@ func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, s
 	return sev, msg
 }
 
-// joinLines joins added lines' text with newlines.
-func joinLines(ls []diff.Line) string {
+// joinLines joins a file's added lines' text with newlines. A new file's text is returned as
+// it is (without its final newline); otherwise the text is built at its exact size.
+func joinLines(f *diff.FileDiff) string {
+	if len(f.Hunks) == 1 {
+		if t, ok := f.Hunks[0].Text(); ok {
+			return strings.TrimSuffix(t, "\n")
+		}
+	}
+	n := 0
+	for l := range f.Added() {
+		n += len(l.Text) + 1
+	}
 	var b strings.Builder
-	for i, l := range ls {
-		if i > 0 {
+	b.Grow(n)
+	first := true
+	for l := range f.Added() {
+		if !first {
 			b.WriteByte('\n')
 		}
+		first = false
 		b.WriteString(l.Text)
 	}
 	return b.String()
+}
+
+// firstAdded is the new-file number of the file's first added line (ok false: none).
+func firstAdded(f *diff.FileDiff) (n int, ok bool) {
+	for l := range f.Added() {
+		return l.New, true
+	}
+	return 0, false
 }
 
 func containsAny(s string, words []string) bool {

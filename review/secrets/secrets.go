@@ -59,9 +59,9 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
 		return
 	}
-	for _, h := range f.Hunks {
-		for _, block := range addedBlocks(h) {
-			secs, err := s.Detector.ScanContext(ctx, path, blockText(block), block[0].New)
+	for hi := range f.Hunks {
+		for _, block := range addedBlocks(&f.Hunks[hi]) {
+			secs, err := s.Detector.ScanContext(ctx, path, block.text, block.start)
 			if ctx.Err() != nil {
 				return
 			}
@@ -79,31 +79,10 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 // addedSize is the size of the file's added lines, newlines included.
 func addedSize(f *diff.FileDiff) int {
 	size := 0
-	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
-			if l.Kind == diff.Add {
-				size += len(l.Text) + 1
-			}
-		}
+	for l := range f.Added() {
+		size += len(l.Text) + 1
 	}
 	return size
-}
-
-// blockText joins a block of added lines with newlines.
-func blockText(block []diff.Line) string {
-	var b strings.Builder
-	n := 0
-	for _, l := range block {
-		n += len(l.Text) + 1
-	}
-	b.Grow(n)
-	for j, l := range block {
-		if j > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(l.Text)
-	}
-	return b.String()
 }
 
 func (s *Scanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *review.Result) {
@@ -154,39 +133,60 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 // keyRules are the gitleaks rules for a private key or a key store.
 var keyRules = map[string]bool{"private-key": true, "pkcs12-file": true}
 
-// addedBlocks splits a hunk's added lines into runs of consecutive new-file lines.
-func addedBlocks(h diff.Hunk) [][]diff.Line {
-	if pureRun(h.Lines) {
-		return [][]diff.Line{h.Lines[:len(h.Lines):len(h.Lines)]} // no copy of a new file's lines
-	}
-	var out [][]diff.Line
-	var cur []diff.Line
-	for _, l := range h.Lines {
-		if l.Kind != diff.Add {
-			if l.Kind == diff.Context && len(cur) > 0 {
-				out = append(out, cur)
-				cur = nil
-			}
-			continue
-		}
-		if len(cur) > 0 && l.New != cur[len(cur)-1].New+1 {
-			out = append(out, cur)
-			cur = nil
-		}
-		cur = append(cur, l)
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
+// block is a run of added lines numbered one after another from start, joined by newlines.
+type block struct {
+	start int
+	text  string
 }
 
-// pureRun reports a non-empty run of added lines numbered one after another.
-func pureRun(ls []diff.Line) bool {
-	for i, l := range ls {
-		if l.Kind != diff.Add || (i > 0 && l.New != ls[i-1].New+1) {
-			return false
+// addedBlocks splits a hunk's added lines into runs of consecutive new-file lines. A new file's
+// text is one block, not copied; otherwise each block's text is built at its exact size.
+func addedBlocks(h *diff.Hunk) []block {
+	if t, ok := h.Text(); ok {
+		if t == "" {
+			return nil
+		}
+		return []block{{start: h.NewStart, text: t}}
+	}
+	var sizes []int
+	var b strings.Builder
+	var out []block
+	for pass := range 2 {
+		k, next := -1, -1 // the block open and the line number that continues it (-1: none)
+		for _, l := range h.Lines() {
+			if l.Kind != diff.Add {
+				if l.Kind == diff.Context {
+					next = -1
+				}
+				continue
+			}
+			if next < 0 || l.New != next {
+				k++
+				if pass == 0 {
+					sizes = append(sizes, -1)
+				} else {
+					if k > 0 {
+						out[k-1].text = b.String()
+					}
+					b = strings.Builder{}
+					b.Grow(sizes[k])
+					out = append(out, block{start: l.New})
+				}
+			}
+			if pass == 0 {
+				sizes[k] += len(l.Text) + 1
+				next = l.New + 1
+				continue
+			}
+			if l.New != out[k].start {
+				b.WriteByte('\n')
+			}
+			b.WriteString(l.Text)
+			next = l.New + 1
 		}
 	}
-	return len(ls) > 0
+	if len(out) > 0 {
+		out[len(out)-1].text = b.String()
+	}
+	return out
 }

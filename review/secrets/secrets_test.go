@@ -134,7 +134,7 @@ func TestAddedBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := addedBlocks(tt.h); !reflect.DeepEqual(got, tt.want) {
+			if got := addedBlocks(&tt.h); !reflect.DeepEqual(got, blocksOf(tt.want)) {
 				t.Errorf("addedBlocks = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -144,9 +144,22 @@ func TestAddedBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := addedBlocks(fds[0].Hunks[0]), [][]diff.Line{{difftest.Add(5, "THIRD")}}; !reflect.DeepEqual(got, want) {
+	if got, want := addedBlocks(&fds[0].Hunks[0]), blocksOf([][]diff.Line{{difftest.Add(5, "THIRD")}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("context.diff blocks = %+v, want %+v", got, want)
 	}
+}
+
+// blocksOf is the blocks of runs of added lines.
+func blocksOf(runs [][]diff.Line) []block {
+	var out []block
+	for _, run := range runs {
+		var texts []string
+		for _, l := range run {
+			texts = append(texts, l.Text)
+		}
+		out = append(out, block{start: run[0].New, text: strings.Join(texts, "\n")})
+	}
+	return out
 }
 
 func readDiffFixture(t testing.TB, name string) []byte {

@@ -63,7 +63,7 @@ func Base64Unit(tb testing.TB) *diff.Unit {
 func AddedBytes(u *diff.Unit) int64 {
 	n := 0
 	for i := range u.Files {
-		for _, l := range u.Files[i].AddedLines() {
+		for l := range u.Files[i].Added() {
 			n += len(l.Text) + 1
 		}
 	}

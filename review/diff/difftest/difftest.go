@@ -22,14 +22,14 @@ func Ctx(o, n int, text string) diff.Line {
 
 // Hunk is a hunk with the given header ranges and lines.
 func Hunk(os, ol, ns, nl int, ls ...diff.Line) diff.Hunk {
-	return diff.Hunk{OldStart: os, OldLines: ol, NewStart: ns, NewLines: nl, Lines: ls}
+	return diff.NewHunk(os, ol, ns, nl, ls...)
 }
 
 // AddedFile is a new file whose lines are all added, from line 1.
 func AddedFile(path string, lines ...string) diff.FileDiff {
-	h := diff.Hunk{NewStart: 1, NewLines: len(lines)}
+	h := diff.NewHunk(0, 0, 1, len(lines))
 	for i, l := range lines {
-		h.Lines = append(h.Lines, Add(i+1, l))
+		h.Append(Add(i+1, l))
 	}
 	return diff.FileDiff{NewPath: path, Status: diff.Added, Hunks: []diff.Hunk{h}}
 }
@@ -42,7 +42,7 @@ func AddedUnit(path, text string) *diff.Unit {
 // HunkFile is a modified file with one hunk whose new side starts at line start. Each line is
 // prefixed like a unified diff: "+" added, "-" deleted, " " (or nothing) context.
 func HunkFile(path string, start int, lines ...string) diff.FileDiff {
-	h := diff.Hunk{OldStart: start, NewStart: start}
+	h := diff.NewHunk(start, 0, start, 0)
 	oldN, newN := start, start
 	for _, l := range lines {
 		kind, text := diff.Context, l
@@ -51,13 +51,13 @@ func HunkFile(path string, start int, lines ...string) diff.FileDiff {
 		}
 		switch kind {
 		case diff.Add:
-			h.Lines = append(h.Lines, Add(newN, text))
+			h.Append(Add(newN, text))
 			newN++
 		case diff.Del:
-			h.Lines = append(h.Lines, Del(oldN, text))
+			h.Append(Del(oldN, text))
 			oldN++
 		default:
-			h.Lines = append(h.Lines, Ctx(oldN, newN, text))
+			h.Append(Ctx(oldN, newN, text))
 			oldN++
 			newN++
 		}

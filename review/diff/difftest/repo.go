@@ -111,9 +111,9 @@ func RepoUnit(r *Repo, rev string, paths ...string) *diff.Unit {
 			panic("no file " + p)
 		}
 		lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
-		h := diff.Hunk{NewStart: 1, NewLines: len(lines)}
+		h := diff.NewHunk(0, 0, 1, len(lines))
 		for i, l := range lines {
-			h.Lines = append(h.Lines, diff.Line{Kind: diff.Add, New: i + 1, Text: l})
+			h.Append(diff.Line{Kind: diff.Add, New: i + 1, Text: l})
 		}
 		u.Files = append(u.Files, diff.FileDiff{NewPath: p, Status: diff.Added, NewMode: f.Mode, NewOID: OID(f.Content), Hunks: []diff.Hunk{h}})
 	}

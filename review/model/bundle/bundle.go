@@ -141,7 +141,7 @@ func Build(ctx context.Context, u *diff.Unit, cfg policy.Config) (Material, []st
 
 func deletedLines(h diff.Hunk) []diff.Line {
 	var out []diff.Line
-	for _, l := range h.Lines {
+	for _, l := range h.Lines() {
 		if l.Kind == diff.Del {
 			out = append(out, l)
 		}
@@ -191,7 +191,7 @@ func newFileLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) []string 
 // how many lines it adds.
 func hunkLines(h diff.Hunk, added map[int]string, show map[int]bool) int {
 	adds := 0
-	for _, l := range h.Lines {
+	for _, l := range h.Lines() {
 		switch l.Kind {
 		case diff.Add:
 			added[l.New] = l.Text

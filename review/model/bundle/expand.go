@@ -176,7 +176,7 @@ func (e *expander) seeds(u *diff.Unit) []expansionSource {
 			continue
 		}
 		s := expansionSource{path: f.NewPath, changed: true, content: e.newContent(f)}
-		for _, l := range f.AddedLines() {
+		for l := range f.Added() {
 			s.added = append(s.added, l.Text)
 		}
 		out = append(out, s)
@@ -202,7 +202,7 @@ func (e *expander) newContent(f *diff.FileDiff) string {
 	}
 	var b strings.Builder
 	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
+		for _, l := range h.Lines() {
 			if l.Kind != diff.Del {
 				b.WriteString(l.Text)
 				b.WriteByte('\n')

@@ -196,7 +196,15 @@ func TestExpandSchemas(t *testing.T) {
 	u := difftest.RepoUnit(r, "", "api/handler.rb")
 	// The first line is context, not added: its reference is not followed.
 	u.Files[0].Status = diff.Modified
-	u.Files[0].Hunks[0].Lines[0].Kind = diff.Context
+	old := u.Files[0].Hunks[0]
+	h := diff.NewHunk(old.OldStart, old.OldLines, old.NewStart, old.NewLines)
+	for i, l := range old.Lines() {
+		if i == 0 {
+			l.Kind = diff.Context
+		}
+		h.Append(l)
+	}
+	u.Files[0].Hunks[0] = h
 	m, limits := Build(context.Background(), u, limitsCfg(20, 200000, 2))
 	if got, want := contextPaths(t, r, "", m), []string{"api/queries.graphql", "db/schema.sql"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("context = %q, want %q", got, want)
