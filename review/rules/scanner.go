@@ -68,7 +68,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	}
 	// A file reported as a store of password hashes (shadow, htpasswd) is one problem.
 	hashesTold := reported(r, p, credentialFile.ID)
-	scanEntries(u, p, added, r)
+	var entries entryLines
 	var names map[string]bool
 	if localServiceFile.MatchString(p) {
 		names = serviceNames(f)
@@ -79,12 +79,14 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 			return
 		}
 		i++
+		entries.add(l)
 		scanCredentials(u, p, k, l, names, r)
 		scanTokens(u, p, l, hashesTold, r)
 		if !k.IsProse() {
 			scanCode(u, p, k, l, r)
 		}
 	}
+	entries.report(u, p, r)
 }
 
 // testSeverity lowers a code or credential finding in test code to low.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -38,50 +39,91 @@ var (
 
 // entry is one credential store entry found in a file's lines.
 type entry struct {
-	line  int    // index into the lines
+	line  int    // the line's index among the lines read
 	what  string // the store's format
 	value string // the secret
 }
 
-// findEntries returns the credential store entries in lines (a file's added lines).
-func findEntries(lines []string) []entry {
-	var out []entry
-	kube := -1 // unknown until a kubeconfig credential is seen
-	for i, l := range lines {
-		if len(l) > 1000 {
-			continue
-		}
-		if (strings.Contains(l, "machine") || strings.Contains(l, "default")) && netrcMachine.MatchString(l) {
-			if e, ok := netrcEntry(lines, i); ok {
-				out = append(out, e)
-			}
-			continue
-		}
-		if e, ok, done := lineEntry(l, i); done {
-			if ok {
-				out = append(out, e)
-			}
-			continue
-		}
-		if m := kubeCredential(l); m != "" && isKubeconfig(lines, &kube) {
-			out = append(out, entry{i, "kubeconfig user credential", m})
-		}
-	}
-	return out
+// entryScan finds credential store entries reading a file's lines one at a time (a change's
+// lines are never all held at once): a netrc entry's password may be on one of the five lines
+// after its "machine" line, and a kubeconfig credential counts only once the file shows
+// "kind: Config" and "users:".
+type entryScan struct {
+	n           int     // lines read
+	out         []entry // found
+	kube        []entry // kubeconfig credentials, kept if the file is a kubeconfig
+	kind, users bool
+	pending     int // lines of the current netrc entry still to look at for its password
 }
 
-// netrcEntry reads the netrc entry whose "machine" (or "default") line is at i: its password
-// is on that line or on one of the entry's next lines.
-func netrcEntry(lines []string, i int) (entry, bool) {
-	for j := i; j < len(lines) && j < i+6; j++ {
-		if j > i && !netrcLine.MatchString(lines[j]) {
-			break
-		}
-		if m := netrcPass.FindStringSubmatch(lines[j]); m != nil && plausibleValue(m[1]) {
-			return entry{j, "netrc entry with a password", m[1]}, true
-		}
+// findEntries returns the credential store entries in lines.
+func findEntries(lines []string) []entry {
+	var s entryScan
+	for _, l := range lines {
+		s.add(l)
 	}
-	return entry{}, false
+	return s.done()
+}
+
+// add reads the next line.
+func (s *entryScan) add(l string) {
+	i := s.n
+	s.n++
+	if len(l) > 1000 {
+		s.pending = 0
+		return
+	}
+	if s.netrcNext(l, i) {
+		return
+	}
+	s.kind = s.kind || kubeKind.MatchString(l)
+	s.users = s.users || kubeUsers.MatchString(l)
+	if (strings.Contains(l, "machine") || strings.Contains(l, "default")) && netrcMachine.MatchString(l) {
+		if m := netrcPass.FindStringSubmatch(l); m != nil && plausibleValue(m[1]) {
+			s.out = append(s.out, entry{i, "netrc entry with a password", m[1]})
+		} else {
+			s.pending = 5
+		}
+		return
+	}
+	if e, ok, done := lineEntry(l, i); done {
+		if ok {
+			s.out = append(s.out, e)
+		}
+		return
+	}
+	if v := kubeCredential(l); v != "" {
+		s.kube = append(s.kube, entry{i, "kubeconfig user credential", v})
+	}
+}
+
+// netrcNext reads line i as a following line of the current netrc entry, if there is one, and
+// reports whether it held the entry's password.
+func (s *entryScan) netrcNext(l string, i int) bool {
+	if s.pending == 0 {
+		return false
+	}
+	s.pending--
+	if !netrcLine.MatchString(l) {
+		s.pending = 0
+		return false
+	}
+	if m := netrcPass.FindStringSubmatch(l); m != nil && plausibleValue(m[1]) {
+		s.out = append(s.out, entry{i, "netrc entry with a password", m[1]})
+		s.pending = 0
+		return true
+	}
+	return false
+}
+
+// done returns the entries found, in line order.
+func (s *entryScan) done() []entry {
+	if !s.kind || !s.users || len(s.kube) == 0 {
+		return s.out
+	}
+	out := append(append([]entry(nil), s.out...), s.kube...)
+	slices.SortStableFunc(out, func(a, b entry) int { return a.line - b.line })
+	return out
 }
 
 // lineEntry reads a one-line entry, a .pgpass line or an htpasswd {SHA} line; done says the
@@ -114,19 +156,6 @@ func kubeCredential(l string) string {
 	return ""
 }
 
-// isKubeconfig reports whether lines are a kubeconfig (kind: Config with users), deciding
-// once per file (*known: -1 not yet, 0 no, 1 yes).
-func isKubeconfig(lines []string, known *int) bool {
-	if *known < 0 {
-		text := strings.Join(lines, "\n")
-		*known = 0
-		if kubeKind.MatchString(text) && kubeUsers.MatchString(text) {
-			*known = 1
-		}
-	}
-	return *known == 1
-}
-
 // plausibleValue reports a value that could be a secret: no placeholder, variable or
 // template (the credential rule's own judgement of a password's value), and random-looking:
 // eight characters at least with a digit or a capital, or twenty at least. The examples of
@@ -142,22 +171,36 @@ func plausibleValue(v string) bool {
 
 var emailLike = lazyre.New(`^[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*$`)
 
-// scanEntries reports the credential store entries among a file's added lines, unless a name
-// rule already reported the file as a credential store.
-func scanEntries(u *diff.Unit, p string, added []diff.Line, r *review.Result) {
+// entryLines reads a file's added lines into an entryScan and keeps the few lines that hold a
+// candidate, so that each entry is reported at its line.
+type entryLines struct {
+	scan entryScan
+	at   map[int]diff.Line
+}
+
+func (e *entryLines) add(l diff.Line) {
+	before := len(e.scan.out) + len(e.scan.kube)
+	e.scan.add(l.Text)
+	if len(e.scan.out)+len(e.scan.kube) > before {
+		if e.at == nil {
+			e.at = map[int]diff.Line{}
+		}
+		e.at[e.scan.n-1] = l
+	}
+}
+
+// report adds a finding per credential store entry, unless a name rule already reported the
+// file as a credential store.
+func (e *entryLines) report(u *diff.Unit, p string, r *review.Result) {
 	if reported(r, p, credentialFile.ID) {
 		return
 	}
-	lines := make([]string, len(added))
-	for i, l := range added {
-		lines[i] = l.Text
-	}
-	for _, e := range findEntries(lines) {
-		l := added[e.line]
-		sev, msg := testSeverity(p, credentialEntry.Severity, credentialEntry.Description+": "+e.what)
+	for _, en := range e.scan.done() {
+		l := e.at[en.line]
+		sev, msg := testSeverity(p, credentialEntry.Severity, credentialEntry.Description+": "+en.what)
 		r.Add(review.Finding{
 			RuleID: credentialEntry.ID, Severity: sev, Confidence: 0.9, CWE: credentialEntry.CWE,
 			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
-		}.LineEvidence(l.Text, max(strings.Index(l.Text, e.value), 0), e.value))
+		}.LineEvidence(l.Text, max(strings.Index(l.Text, en.value), 0), en.value))
 	}
 }
