@@ -26,8 +26,18 @@ type engine struct {
 	ids    []string // rule ids, in the set's order
 	always []int    // rules without usable keywords: they see the whole text of every scan
 	index  [1 << 16][]kwEntry
-	reach  []int // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
+	reach  []lazyReach // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
 	dets   []lazyDetector
+}
+
+// lazyReach is a rule's reach, read from its regex the first time a scan needs it: reading
+// every rule's regex up front cost a fresh process (the agent guard, a hook) ~20 ms.
+type lazyReach struct {
+	once  sync.Once
+	src   string
+	kws   []string
+	n     int
+	ready bool // n is known (rules without usable keywords: computed up front)
 }
 
 type kwEntry struct {
@@ -39,13 +49,15 @@ type lazyDetector struct {
 	once  sync.Once
 	d     *detect.Detector
 	plain *detect.Detector // the same rule without decoding, for text with nothing to decode
-	re    *regexp.Regexp   // the rule's own regex (gitleaks' Regexp is the standard library's)
+	one   config.Config    // the rule alone, for plain
+	pOnce sync.Once
+	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
 	err   error
 }
 
 func newEngine(set ruleSet) *engine {
 	n := set.size()
-	e := &engine{set: set, ids: make([]string, n), reach: make([]int, n), dets: make([]lazyDetector, n)}
+	e := &engine{set: set, ids: make([]string, n), reach: make([]lazyReach, n), dets: make([]lazyDetector, n)}
 	byKW := map[string][]int{}
 	for i := 0; i < n; i++ {
 		id := set.id(i)
@@ -61,17 +73,14 @@ func newEngine(set ruleSet) *engine {
 				usable = false
 			}
 		}
-		reach, anchored := analyse(src, kws)
 		if !usable {
 			// The whole text, always; cut in pieces where a match cannot cross.
 			e.always = append(e.always, i)
-			e.reach[i] = reach
+			reach, _ := analyse(src, kws)
+			e.reach[i] = lazyReach{n: reach, ready: true}
 			continue
 		}
-		if !anchored {
-			reach = unbounded
-		}
-		e.reach[i] = reach
+		e.reach[i] = lazyReach{src: src, kws: kws}
 		for _, k := range kws {
 			byKW[k] = append(byKW[k], i)
 		}
@@ -81,6 +90,23 @@ func newEngine(set ruleSet) *engine {
 		e.index[slot] = append(e.index[slot], kwEntry{kw: k, rules: rules})
 	}
 	return e
+}
+
+// reachOf returns rule i's reach: for a rule with keywords, what analyse reads from its regex,
+// or unbounded if a match need not hold a keyword.
+func (e *engine) reachOf(i int) int {
+	l := &e.reach[i]
+	if l.ready {
+		return l.n
+	}
+	l.once.Do(func() {
+		reach, anchored := analyse(l.src, l.kws)
+		if !anchored {
+			reach = unbounded
+		}
+		l.n = reach
+	})
+	return l.n
 }
 
 // detector returns the gitleaks detector for one rule, compiling the rule on first use.
@@ -114,12 +140,21 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d := detect.NewDetector(one)
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
-		plain := detect.NewDetector(one)
-		plain.IgnoreGitleaksAllow = true
-		l.d, l.plain = d, plain
+		l.d, l.one = d, one
 		l.re = r.Regex
 	})
 	return l.d, l.err
+}
+
+// plain returns rule i's detector without decoding, built on first use (after detector(i)
+// succeeded): each gitleaks detector builds its own keyword trie.
+func (e *engine) plain(i int) *detect.Detector {
+	l := &e.dets[i]
+	l.pOnce.Do(func() {
+		l.plain = detect.NewDetector(l.one)
+		l.plain.IgnoreGitleaksAllow = true
+	})
+	return l.plain
 }
 
 // match calls hit for every rule one of whose keywords occurs in lower.
@@ -310,7 +345,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 			}
 			use := det
 			if !decodable {
-				use = e.dets[r].plain
+				use = e.plain(r)
 			}
 			out = append(out, detectText(use, path, raw, startLine+w[0])...)
 		}
@@ -323,16 +358,17 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 // the windows around its keyword lines, cut where no match can cross.
 func (e *engine) pieces(st *scanState, r, lines int) [][2]int {
 	whole := [][2]int{{0, lines - 1}}
-	if e.reach[r] == unbounded {
+	reach := e.reachOf(r)
+	if reach == unbounded {
 		return whole
 	}
 	wins := whole
 	if !slices.Contains(e.always, r) {
-		wins = st.windows(st.hits[r], e.reach[r])
+		wins = st.windows(st.hits[r], reach)
 	}
 	var pieces [][2]int
 	for _, w := range wins {
-		pieces = append(pieces, st.pieces(e.dets[r].re, w, e.reach[r])...)
+		pieces = append(pieces, st.pieces(e.dets[r].re, w, reach)...)
 	}
 	return pieces
 }
