@@ -39,6 +39,7 @@ func baselineCommand() *cli.Command {
 			}
 			var ch *diff.Change
 			if c.IsSet("range") {
+				historyMemory()
 				ch, err = s.repo.Range(ctx, c.String("range"))
 			} else {
 				ch, err = s.repo.All(ctx, false)

@@ -110,6 +110,7 @@ func runHook(c *cli.Context, push bool) error {
 // framework's push stage (stdin empty, only the first ref in its variables), every local
 // branch and tag the remote does not have.
 func pushChange(ctx context.Context, c *cli.Context, s *session, framework bool) (*diff.Change, error) {
+	historyMemory()
 	remote, url := c.Args().Get(0), c.Args().Get(1)
 	if framework && c.Command.Name == "pre-commit" {
 		remote, url = "", "" // the framework's arguments to this entry are file names
@@ -161,6 +162,7 @@ func receiveHook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	historyMemory()
 	ch, err := s.repo.Receive(ctx, refs)
 	if err != nil {
 		return err

@@ -48,10 +48,12 @@ func reviewCommand() *cli.Command {
 			case c.Bool("all"):
 				ch, err = s.repo.All(ctx, c.Bool("staged"))
 			case c.Bool("all-history"):
+				historyMemory()
 				ch, err = s.repo.Range(ctx, hook.RootRev+"..HEAD")
 			case c.IsSet("commit"):
 				ch, err = s.repo.Commit(ctx, c.String("commit"))
 			case c.IsSet("range"):
+				historyMemory()
 				ch, err = s.repo.Range(ctx, c.String("range"))
 			default:
 				ch, err = s.repo.Staged(ctx)
