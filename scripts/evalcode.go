@@ -1,0 +1,308 @@
+//go:build ignore
+
+// evalcode measures tollgate's insecure-code rules on the rule test files of another scanner
+// (semgrep-rules, which nobody here wrote). A test file marks each line the other scanner must
+// flag with a comment "ruleid: ID" (or "todoruleid:") on the line before it, and each line it
+// must leave alone with "ok: ID" (or "todook:"). For every tollgate rule, the files of the
+// semgrep rules that match it are written into a scratch repository (never this one), staged
+// and reviewed; a bad line counts as found when that tollgate rule reports the marked line or
+// one of the next two (multi-line statements), stopping short of the next marked line; a good
+// line counts as flagged on the same window. Findings of any severity count.
+//
+// Usage: go run scripts/evalcode.go -git DIR -commit C -tollgate BIN [-work DIR]
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// cases maps each tollgate rule to the semgrep rule test files that test the same weakness.
+var cases = map[string][]string{
+	"tollgate/sql-concatenation": {
+		"python/lang/security/audit/formatted-sql-query.py",
+		"python/django/security/injection/sql/sql-injection-using-db-cursor-execute.py",
+		"python/lang/security/audit/sqli/psycopg-sqli.py",
+		"python/sqlalchemy/security/sqlalchemy-execute-raw-query.py",
+		"java/lang/security/audit/formatted-sql-string.java",
+		"java/lang/security/audit/jdbc-sql-formatted-string.java",
+		"go/lang/security/audit/sqli/gosql-sqli.go",
+		"go/lang/security/injection/tainted-sql-string.go",
+		"php/lang/security/injection/tainted-sql-string.php",
+		"ruby/rails/security/audit/sqli/ruby-pg-sqli.rb",
+		"javascript/lang/security/audit/sqli/node-mysql-sqli.js",
+		"javascript/lang/security/audit/sqli/node-postgres-sqli.js",
+	},
+	"tollgate/shell-injection": {
+		"python/lang/security/audit/subprocess-shell-true.py",
+		"python/lang/security/audit/dangerous-subprocess-use-audit.py",
+		"python/lang/security/audit/dangerous-os-exec-audit.py",
+		"python/flask/security/injection/os-system-injection.py",
+		"python/django/security/injection/command/command-injection-os-system.py",
+		"javascript/lang/security/audit/spawn-shell-true.js",
+		"javascript/lang/security/audit/dangerous-spawn-shell.js",
+		"go/lang/security/audit/dangerous-exec-command.go",
+		"php/lang/security/exec-use.php",
+		"ruby/lang/security/dangerous-exec.rb",
+	},
+	"tollgate/eval-request-data": {
+		"python/flask/security/injection/user-eval.py",
+		"python/flask/security/injection/user-exec.py",
+		"python/django/security/injection/code/user-eval.py",
+		"python/django/security/injection/code/user-exec.py",
+		"python/django/security/injection/code/user-eval-format-string.py",
+		"python/django/security/injection/code/user-exec-format-string.py",
+		"php/lang/security/eval-use.php",
+	},
+	"tollgate/tls-verify-disabled": {
+		"python/requests/security/disabled-cert-validation.py",
+		"python/lang/security/audit/network/disabled-cert-validation.py",
+		"python/lang/security/unverified-ssl-context.py",
+		"go/lang/security/audit/crypto/tls.go",
+		"problem-based-packs/insecure-transport/go-stdlib/bypass-tls-verification.go",
+		"problem-based-packs/insecure-transport/js-node/bypass-tls-verification.js",
+		"php/lang/security/curl-ssl-verifypeer-off.php",
+	},
+	"tollgate/world-writable": {
+		"python/lang/security/audit/insecure-file-permissions.py",
+		"go/lang/correctness/permissions/file_permission.go",
+		"java/lang/security/audit/overly-permissive-file-permission.java",
+	},
+	"tollgate/unsafe-deserialization": {
+		"python/lang/security/deserialization/pickle.py",
+		"python/lang/security/deserialization/avoid-pyyaml-load.py",
+		"python/lang/security/audit/marshal.py",
+		"python/flask/security/insecure-deserialization.py",
+		"ruby/lang/security/bad-deserialization.rb",
+		"ruby/lang/security/bad-deserialization-yaml.rb",
+		"php/lang/security/deserialization.php",
+	},
+	"tollgate/curl-pipe-shell": {
+		"bash/curl/security/curl-pipe-bash.bash",
+		"bash/curl/security/curl-eval.bash",
+		"dockerfile/best-practice/use-either-wget-or-curl.dockerfile",
+	},
+}
+
+var mark = regexp.MustCompile(`(?:#|//|--|/\*|<!--)\s*(todoruleid|ruleid|todook|ok)\s*:`)
+
+type caseFile struct {
+	rule, src, dst string
+	bad, good      []int // marked lines, 1-based
+	marked         map[int]bool
+}
+
+func main() {
+	gitDir := flag.String("git", "", "semgrep-rules clone (work tree or bare git dir)")
+	commit := flag.String("commit", "", "pinned commit")
+	bin := flag.String("tollgate", "", "tollgate binary")
+	work := flag.String("work", "", "scratch folder (default: a new one under $TMPDIR)")
+	flag.Parse()
+	if *gitDir == "" || *commit == "" || *bin == "" {
+		fmt.Fprintln(os.Stderr, "usage: evalcode -git DIR -commit C -tollgate BIN [-work DIR]")
+		os.Exit(2)
+	}
+	dir := *work
+	if dir == "" {
+		d, err := os.MkdirTemp("", "tollgate-evalcode.")
+		check(err)
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	home := filepath.Join(dir, "home")
+	repo := filepath.Join(dir, "repo")
+	check(os.MkdirAll(filepath.Join(home, ".config", "tollgate"), 0o755))
+	check(os.WriteFile(filepath.Join(home, ".config", "tollgate", "config.toml"),
+		[]byte("[review]\nmax_findings = 1000000\ntimeout = \"900s\"\n"), 0o644))
+	check(os.MkdirAll(repo, 0o755))
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1")
+	run(repo, env, "git", "init", "-q")
+
+	rules := make([]string, 0, len(cases))
+	for r := range cases {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	var files []*caseFile
+	byDst := map[string]*caseFile{}
+	for _, r := range rules {
+		for _, src := range cases[r] {
+			data, err := exec.Command("git", "-C", *gitDir, "cat-file", "blob", *commit+":"+src).Output()
+			if err != nil {
+				fail(fmt.Errorf("%s: not at %s", src, *commit))
+			}
+			n := len(files) + 1
+			ext := path.Ext(src)
+			dst := fmt.Sprintf("cases/%d%s", n, ext)
+			switch ext {
+			case ".dockerfile":
+				dst = fmt.Sprintf("cases/%d/Dockerfile", n)
+			case ".bash":
+				dst = fmt.Sprintf("cases/%d.sh", n)
+			}
+			cf := &caseFile{rule: r, src: src, dst: dst, marked: map[int]bool{}}
+			lines := strings.Split(string(data), "\n")
+			for i := 0; i < len(lines); i++ {
+				m := mark.FindStringSubmatch(lines[i])
+				if m == nil {
+					continue
+				}
+				// the marked line: the next one that is not itself a mark
+				j := i + 1
+				for j < len(lines) && mark.MatchString(lines[j]) {
+					j++
+				}
+				if j >= len(lines) || cf.marked[j+1] {
+					continue
+				}
+				cf.marked[j+1] = true
+				if m[1] == "ruleid" || m[1] == "todoruleid" {
+					cf.bad = append(cf.bad, j+1)
+				} else {
+					cf.good = append(cf.good, j+1)
+				}
+			}
+			p := filepath.Join(repo, filepath.FromSlash(dst))
+			check(os.MkdirAll(filepath.Dir(p), 0o755))
+			check(os.WriteFile(p, data, 0o644))
+			files = append(files, cf)
+			byDst[dst] = cf
+		}
+	}
+	run(repo, env, "git", "add", "-A")
+	out := filepath.Join(dir, "report.json")
+	cmd := exec.Command(*bin, "review", "--staged", "--format", "json", "--output", out, "--fail-on", "critical")
+	cmd.Dir, cmd.Env, cmd.Stderr = repo, env, os.Stderr
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
+			fail(fmt.Errorf("review: %v", err))
+		}
+	}
+	var rep struct {
+		Status   string `json:"status"`
+		Findings []struct {
+			RuleID string   `json:"rule_id"`
+			Path   string   `json:"path"`
+			Line   int      `json:"line"`
+			Also   []string `json:"also"`
+		} `json:"findings"`
+		NotRun []json.RawMessage `json:"not_run"`
+		Limits []string          `json:"limits"`
+	}
+	data, err := os.ReadFile(out)
+	check(err)
+	check(json.Unmarshal(data, &rep))
+	if len(rep.NotRun) > 0 || len(rep.Limits) > 0 {
+		fmt.Fprintf(os.Stderr, "evalcode: warning: status %s, not run %d, limits %v\n", rep.Status, len(rep.NotRun), rep.Limits)
+	}
+	// hit[dst][line] = tollgate rules reported there
+	hit := map[string]map[int]map[string]bool{}
+	for _, f := range rep.Findings {
+		if hit[f.Path] == nil {
+			hit[f.Path] = map[int]map[string]bool{}
+		}
+		if hit[f.Path][f.Line] == nil {
+			hit[f.Path][f.Line] = map[string]bool{}
+		}
+		hit[f.Path][f.Line][f.RuleID] = true
+		for _, a := range f.Also {
+			hit[f.Path][f.Line][a] = true
+		}
+	}
+	found := func(cf *caseFile, line int) bool {
+		for l := line; l <= line+2; l++ {
+			if l > line && cf.marked[l] {
+				break
+			}
+			if hit[cf.dst][l][cf.rule] {
+				return true
+			}
+		}
+		return false
+	}
+	type tally struct{ files, bad, badFound, good, goodFlagged int }
+	sums := map[string]*tally{}
+	verbose := os.Getenv("EVALCODE_VERBOSE") != ""
+	for _, cf := range files {
+		t := sums[cf.rule]
+		if t == nil {
+			t = &tally{}
+			sums[cf.rule] = t
+		}
+		t.files++
+		b, g := 0, 0
+		for _, l := range cf.bad {
+			if found(cf, l) {
+				b++
+			}
+		}
+		for _, l := range cf.good {
+			if found(cf, l) {
+				g++
+			}
+		}
+		t.bad += len(cf.bad)
+		t.badFound += b
+		t.good += len(cf.good)
+		t.goodFlagged += g
+		if verbose {
+			fmt.Printf("  %-28s %-75s bad %2d/%2d good flagged %2d/%2d\n", cf.rule, cf.src, b, len(cf.bad), g, len(cf.good))
+		}
+	}
+	fmt.Printf("semgrep-rules %s: insecure-code rules (goal: bad found >= 60%%, good flagged <= 10%%)\n", *commit)
+	fmt.Printf("%-32s %5s %18s %18s %s\n", "tollgate rule", "files", "bad found", "good flagged", "goal met")
+	all := true
+	for _, r := range rules {
+		t := sums[r]
+		bp, gp := pct(t.badFound, t.bad), pct(t.goodFlagged, t.good)
+		met := t.bad > 0 && bp >= 60 && gp <= 10
+		if !met {
+			all = false
+		}
+		fmt.Printf("%-32s %5d %8s (%5.1f%%) %8s (%5.1f%%) %s\n", r, t.files,
+			fmt.Sprintf("%d/%d", t.badFound, t.bad), bp, fmt.Sprintf("%d/%d", t.goodFlagged, t.good), gp, yes(met))
+	}
+	if !all {
+		fmt.Println("insecure-code goal: not met by every rule")
+	}
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func run(dir string, env []string, name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, os.Stderr
+	check(cmd.Run())
+}
+
+func check(err error) {
+	if err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "evalcode:", err)
+	os.Exit(1)
+}
