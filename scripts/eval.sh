@@ -3,7 +3,9 @@
 # into a scratch repository (never this one), reviews it, prints per-corpus numbers and checks
 # the goals. Usage: scripts/eval.sh [EVAL_DIR]   (default: ../shared/eval beside the checkout)
 # With INJ_CLONES set to a folder of clones (owner+name, see scripts/eval-injection.sh), the
-# prompt-injection sets are measured too.
+# prompt-injection sets are measured too. With CODE_CLONES set to a folder holding a clone of
+# semgrep/semgrep-rules (semgrep+semgrep-rules, a work tree, a bare git dir or holding repo/),
+# the insecure-code rules are measured on its rule test files (scripts/evalcode.go).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 eval_dir=${1:-${EVAL_DIR:-$root/../shared/eval}}
@@ -64,4 +66,24 @@ go run "$root/scripts/evalreport.go" \
 if [ -n "${INJ_CLONES:-}" ]; then
 	echo "prompt injection (scripts/eval-injection.sh $INJ_CLONES):"
 	"$root/scripts/eval-injection.sh" "$INJ_CLONES" "$work/tollgate"
+fi
+
+# The insecure-code rules on another scanner's rule tests (issue 9: >= 60% of bad lines found per
+# rule, <= 10% of good lines flagged), at a pinned commit of semgrep/semgrep-rules.
+code_repo=semgrep+semgrep-rules
+code_commit=157ae4706d7f54aa33647332f234dd68f30da195
+if [ -n "${CODE_CLONES:-}" ]; then
+	code_git=
+	for c in "$CODE_CLONES/$code_repo/repo" "$CODE_CLONES/$code_repo"; do
+		if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
+			code_git=$c
+			break
+		fi
+	done
+	if [ -z "$code_git" ]; then
+		echo "eval: no clone of $code_repo in $CODE_CLONES" >&2
+		exit 2
+	fi
+	echo "insecure code (scripts/evalcode.go, $code_repo $code_commit):"
+	go run "$root/scripts/evalcode.go" -git "$code_git" -commit "$code_commit" -tollgate "$work/tollgate"
 fi
