@@ -120,9 +120,9 @@ var codeRules = []lineRule{
 			Description: "TLS certificate verification is turned off (Python ssl: CERT_NONE, an unverified context)",
 			Catches:     example("fetch.py", `ctx = ssl._create_unverified_context()`),
 			Leaves:      example("fetch.py", `ctx = ssl.create_default_context()`)},
-		anyFold: []string{"cert_none", "_create_unverified_context"},
+		anyFold: []string{"cert_none", "cert_optional", "_create_unverified_context", "cert_reqs"},
 		kinds:   []lang.Kind{lang.Python},
-		re:      lazyre.New(`\bssl\._create_unverified_context\s*\(|(?:verify_mode|cert_reqs)\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcheck_hostname\s*=\s*False\b.*CERT_NONE`), confidence: 0.9,
+		re:      lazyre.New(`\bssl\._create_unverified_context\s*\(|(?:verify_mode|cert_reqs)\s*=\s*(?:ssl\.)?CERT_(?:NONE|OPTIONAL)\b|\bcert_reqs\s*=\s*["'](?:CERT_)?(?:NONE|OPTIONAL)["']|\bcheck_hostname\s*=\s*False\b.*CERT_NONE`), confidence: 0.9,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -131,6 +131,14 @@ var codeRules = []lineRule{
 			Leaves:      example("client.js", `const agent = new https.Agent({ rejectUnauthorized: true });`)},
 		hint:  "rejectUnauthorized",
 		kinds: []lang.Kind{lang.JS}, re: lazyre.New(`\brejectUnauthorized\s*:\s*false\b`), confidence: 0.9,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
+			Description: "PHP curl is told not to verify the server's certificate or host name",
+			Catches:     example("fetch.php", `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false);`),
+			Leaves:      example("fetch.php", `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, true);`)},
+		hint:  "CURLOPT_SSL_VERIFY",
+		kinds: []lang.Kind{lang.PHP}, re: lazyre.New(`\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)\b`), confidence: 0.9,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -273,6 +281,24 @@ var codeRules = []lineRule{
 		kinds: []lang.Kind{lang.Java}, re: lazyre.New(`\bnew\s+ObjectInputStream\s*\(`), confidence: 0.8,
 	},
 	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "Ruby's Marshal.load, YAML.unsafe_load, CSV.load and Oj.load without options build arbitrary objects from their input",
+			Catches:     example("load.rb", `obj = Marshal.load(params[:data])`),
+			Leaves:      example("load.rb", `obj = YAML.safe_load(params[:data])`)},
+		anyFold: []string{"marshal", "unsafe_load", "csv", "oj."},
+		kinds:   []lang.Kind{lang.Ruby},
+		// YAML.load is safe_load since Psych 4 (Ruby 3.1); unsafe_load is the old one.
+		re: lazyre.New(`\bMarshal\.(?:load|restore)\s*[( ]|\b(?:YAML|Psych)\.unsafe_load\s*[( ]|\bCSV\.load\s*\(|\bOj\.object_load\s*\(|\bOj\.load\s*\(\s*[^,()]+\)`), confidence: 0.75,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
+			Description: "PHP unserialize of a variable can build arbitrary objects (and run their magic methods)",
+			Catches:     example("load.php", `$obj = unserialize($_COOKIE['state']);`),
+			Leaves:      example("load.php", `$obj = json_decode($_COOKIE['state'], true);`)},
+		hint:  "unserialize",
+		kinds: []lang.Kind{lang.PHP}, re: lazyre.New(`\bunserialize\s*\(\s*\$`), confidence: 0.75,
+	},
+	{
 		Rule: review.Rule{ID: "tollgate/eval-request-data", Severity: policy.Critical, CWE: []string{"CWE-95"},
 			Description: "eval runs data that comes from a request",
 			Catches:     example("calc.py", `result = eval(request.args.get("expr"))`),
@@ -334,10 +360,12 @@ var codeRules = []lineRule{
 			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
 			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
 		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
-		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff"},
+		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff", "s_iwoth", "s_irwxo", "others_write", "fromstring"},
 		// chmod sets the mode as given: any mode with the others-write bit. A mode given at creation
 		// is cut by the umask (0666 for a new file is the usual idiom): only 0777 there.
-		re: lazyre.New(`(?i)\b(?:chmod\w*|fchmod\w*|lchmod|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s](?:0o?[0-7]{2}[2367]|511|0x1ff)\b` +
+		re: lazyre.New(`(?i)\b(?:chmod\w*|fchmod\w*|lchmod|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s](?:0o?(?:10)?0?[0-7]{2}[2367]|511|0x1ff)\b` +
+			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*\bstat\.S_I(?:WOTH|RWXO)\b` +
+			`|\bPosixFilePermissions\.fromString\(\s*"[r-][w-][x-][r-][w-][x-][r-]w[x-]"|\bPosixFilePermission\.OTHERS_WRITE\b` +
 			`|\b(?:mkdir\w*|makedirs|writefile|openfile|open|mkdirsync)\b[^;]*[(,\s](?:0o?777|511|0x1ff)\b` +
 			`|\bmode\s*[:=]\s*(?:0o?[0-7]{2}[2367]|511|0x1ff)\b`),
 		confidence: 0.8,
@@ -347,12 +375,12 @@ var codeRules = []lineRule{
 			Description: "a script downloads code and runs it unverified (curl | sh)",
 			Catches:     example("Dockerfile", `RUN curl -fsSL https://get.example.com/install.sh | sh`),
 			Leaves:      example("Dockerfile", `RUN curl -fsSLo install.sh https://get.example.com/install.sh && sha256sum -c install.sh.sha256`)},
-		kinds: []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
-		hint:  "sh",
+		kinds:   []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		anyFold: []string{"sh", "eval"},
 		// A message that tells a person what to run is not running it: make's $(warning ...),
 		// or echo/printf of a quoted string that holds the whole pipe.
 		unless:     lazyre.New(`\$\((?:warning|info|error)\s.*\b(?:curl|wget)\b|^\s*@?(?:echo|printf)\s+(?:-\w+\s+)*(?:"[^"]*\b(?:curl|wget)\b[^"]*\|[^"]*"|'[^']*\b(?:curl|wget)\b[^']*\|[^']*')\s*(?:>&2|1>&2)?\s*;?\s*$`),
-		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`),
+		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b`),
 		confidence: 0.9,
 	},
 }
