@@ -322,6 +322,8 @@ var codeRules = []lineRule{
 			"|`" + sqlVerb + "[^`]*\\$\\{" +
 			`|\bSprintf\s*\(\s*"` + sqlVerb + `[^"]*%[sv]` +
 			`)`),
+		// formatting with nothing to format in ('SELECT ...'.format(), 'SELECT ...' % ())
+		unless:     lazyre.New(`^[^+]*(?:\.format\s*\(\s*\)|['"]\s*%\s*\(\s*\))[^+]*$`),
 		confidence: 0.75,
 	},
 	{
