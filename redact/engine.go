@@ -34,8 +34,6 @@ type engine struct {
 // every rule's regex up front cost a fresh process (the agent guard, a hook) ~20 ms.
 type lazyReach struct {
 	once  sync.Once
-	src   string
-	kws   []string
 	n     int
 	ready bool // n is known (rules without usable keywords: computed up front)
 }
@@ -80,7 +78,6 @@ func newEngine(set ruleSet) *engine {
 			e.reach[i] = lazyReach{n: reach, ready: true}
 			continue
 		}
-		e.reach[i] = lazyReach{src: src, kws: kws}
 		for _, k := range kws {
 			byKW[k] = append(byKW[k], i)
 		}
@@ -100,7 +97,7 @@ func (e *engine) reachOf(i int) int {
 		return l.n
 	}
 	l.once.Do(func() {
-		reach, anchored := analyse(l.src, l.kws)
+		reach, anchored := analyse(e.set.regexSrc(i), e.set.keywords(i))
 		if !anchored {
 			reach = unbounded
 		}

@@ -16,12 +16,7 @@ func (d *Detector) splitSecrets(path, text string) []string {
 	if strings.IndexFunc(text, invisible) < 0 {
 		return nil
 	}
-	stripped := strings.Map(func(r rune) rune {
-		if invisible(r) {
-			return -1
-		}
-		return r
-	}, text)
+	stripped, _ := stripInvisible(text)
 	values, _, err := d.lineSecrets(path, stripped)
 	if err != nil {
 		return nil

@@ -1,6 +1,10 @@
 package review
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/redact"
+)
 
 // One problem is one finding: when two rules report the same secret or the same file, the more
 // specific finding is kept and names the others' rule ids in Also.
@@ -15,12 +19,20 @@ import "strings"
 //     secrets/pkcs12-file, a match on the file name only.
 const hardcodedCredential = "tollgate/hardcoded-credential"
 
-// shapeRules are tollgate's rules of secrets known by their shape (package rules, tokens.go)
-// or by the credential store format of their line (stores.go).
-var shapeRules = map[string]bool{
-	"tollgate/telegram-bot-token": true, "tollgate/discord-bot-token": true, "tollgate/discord-webhook": true,
-	"tollgate/mailgun-api-key": true, "tollgate/password-hash": true, "tollgate/credential-entry": true,
-}
+// shapeRules are tollgate's rules of secrets known by their shape (package rules, tokens.go:
+// one per kind redact.FindTokens reports) or by the credential store format of their line
+// (stores.go).
+var shapeRules = func() map[string]bool {
+	m := map[string]bool{"tollgate/credential-entry": true}
+	for _, k := range redact.TokenKinds {
+		m["tollgate/"+k] = true
+	}
+	return m
+}()
+
+// ShapeRule reports whether rule is one of tollgate's rules of a secret known by its shape or
+// by its credential store's format.
+func ShapeRule(rule string) bool { return shapeRules[rule] }
 
 // genericSecret is gitleaks' rule of any keyword-named value: it knows less of a secret than a
 // rule of its shape.

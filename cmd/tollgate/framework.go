@@ -26,15 +26,14 @@ func frameworkFiles(ctx context.Context, s *session, files []string) (*diff.Chan
 		return nil, err
 	}
 	staged := hook.StagedPaths(ch)
+	want := map[string]bool{}
 	all := true
 	for _, f := range files {
-		all = all && staged[strings.TrimPrefix(f, "./")]
+		f = strings.TrimPrefix(f, "./")
+		want[f] = true
+		all = all && staged[f]
 	}
 	if all {
-		want := map[string]bool{}
-		for _, f := range files {
-			want[strings.TrimPrefix(f, "./")] = true
-		}
 		for ui := range ch.Units {
 			u := &ch.Units[ui]
 			kept := u.Files[:0:0]

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/guard"
@@ -27,13 +28,12 @@ func reviewContentCheck(path, content string) []guard.Hit {
 	}
 	var hits []guard.Hit
 	for _, f := range res.Findings {
-		switch f.RuleID {
-		case "tollgate/prompt-injection-attempt":
+		switch {
+		case f.RuleID == "tollgate/prompt-injection-attempt":
 			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message, Evidence: f.Evidence})
-		case "tollgate/private-key-file", "tollgate/credential-file":
+		case f.RuleID == "tollgate/private-key-file", f.RuleID == "tollgate/credential-file":
 			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message})
-		case "tollgate/telegram-bot-token", "tollgate/discord-bot-token", "tollgate/discord-webhook",
-			"tollgate/mailgun-api-key", "tollgate/credential-entry":
+		case review.ShapeRule(f.RuleID) && f.RuleID != "tollgate/"+redact.PasswordHash:
 			// A token known by its shape, or a credential store's entry: a secret in the content,
 			// its evidence masked. (A password hash is left to the commit-time review.)
 			hits = append(hits, guard.Hit{Rule: f.RuleID, Message: f.Message, Evidence: f.Evidence})
