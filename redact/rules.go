@@ -80,14 +80,8 @@ type compiledRule struct {
 	err  error
 }
 
-var (
-	chunkID       = regexp.MustCompile(`(?m)^id\s*=\s*"([^"]+)"`)
-	chunkKeywords = regexp.MustCompile(`(?ms)^keywords\s*=\s*\[(.*?)\]`)
-	chunkQuoted   = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
-	chunkRegex    = regexp.MustCompile(`(?ms)^regex\s*=\s*'''(.*?)'''`)
-	chunkPath     = regexp.MustCompile(`(?m)^path\s*=`)
-	chunkTable    = regexp.MustCompile(`(?m)^\[[^\[]`)
-)
+// chunkQuoted reads one quoted TOML string of a short list (keywords, stopwords).
+var chunkQuoted = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
 
 var (
 	defaultSetOnce sync.Once
@@ -118,53 +112,125 @@ var keptPaths = []string{
 	`(?:^|/)go\.(?:sum|work\.sum)$`,
 }
 
-var globalPaths = regexp.MustCompile(`(?m)^(\[allowlist\]\n(?:[^\[\n].*\n)*?paths = \[\n)((?:[ \t]+.*\n)+)(\]\n)`)
-
 // defaultConfigText is gitleaks' default configuration with tollgate's global path allowlist.
+// It is read with plain string search: a regex over the 200 KB text cost ~15 ms a run.
 func defaultConfigText() (string, error) {
 	text := config.DefaultConfig
-	loc := globalPaths.FindStringSubmatchIndex(text)
-	if loc == nil || !strings.Contains(text[loc[4]:loc[5]], "node_modules") {
-		return "", fmt.Errorf("gitleaks' default config has no global path allowlist where tollgate expects it")
+	fail := fmt.Errorf("gitleaks' default config has no global path allowlist where tollgate expects it")
+	table := strings.Index(text, "\n[allowlist]\n")
+	if table < 0 {
+		return "", fail
+	}
+	// The paths list of that table: before the table's end (the next line opening a table).
+	end := table + 1 + len("[allowlist]\n")
+	if next := strings.Index(text[end:], "\n["); next >= 0 {
+		end += next
+	} else {
+		end = len(text)
+	}
+	open := strings.Index(text[table:end], "\npaths = [\n")
+	if open < 0 {
+		return "", fail
+	}
+	start := table + open + len("\npaths = [\n")
+	closing := strings.Index(text[start:end], "\n]\n")
+	if closing < 0 {
+		return "", fail
+	}
+	stop := start + closing + 1
+	if !strings.Contains(text[start:stop], "node_modules") {
+		return "", fail
 	}
 	var b strings.Builder
 	for _, p := range keptPaths {
 		b.WriteString("    '''" + p + "''',\n")
 	}
-	return text[:loc[4]] + b.String() + text[loc[5]:], nil
+	return text[:start] + b.String() + text[stop:], nil
 }
 
 func splitDefault(text string) (*defaultSet, error) {
 	parts := strings.Split(text, "\n[[rules]]\n")
 	s := &defaultSet{head: parts[0]}
 	for _, p := range parts[1:] {
+		c := readChunk(p)
 		// A top-level table after the rules (a global allowlist) would be swallowed by the
 		// last rule: refuse to guess.
-		if loc := chunkTable.FindStringIndex(p); loc != nil {
+		if c.table {
 			return nil, fmt.Errorf("unexpected top-level table after the rules in gitleaks' default config")
 		}
-		m := chunkID.FindStringSubmatch(p)
-		if m == nil {
+		if c.id == "" {
 			return nil, fmt.Errorf("a rule without an id in gitleaks' default config")
 		}
 		var kws []string
-		if k := chunkKeywords.FindStringSubmatch(p); k != nil {
-			for _, q := range chunkQuoted.FindAllStringSubmatch(k[1], -1) {
-				kws = append(kws, strings.ToLower(q[1]+q[2]))
-			}
-		}
-		re := ""
-		if r := chunkRegex.FindStringSubmatch(p); r != nil {
-			re = r[1]
+		for _, q := range chunkQuoted.FindAllStringSubmatch(c.keywords, -1) {
+			kws = append(kws, strings.ToLower(q[1]+q[2]))
 		}
 		s.chunks = append(s.chunks, "[[rules]]\n"+p)
-		s.ids = append(s.ids, m[1])
+		s.ids = append(s.ids, c.id)
 		s.kws = append(s.kws, kws)
-		s.regexes = append(s.regexes, re)
-		s.paths = append(s.paths, chunkPath.MatchString(p))
+		s.regexes = append(s.regexes, c.regex)
+		s.paths = append(s.paths, c.path)
 	}
 	s.compiled = make([]compiledRule, len(s.ids))
 	return s, nil
+}
+
+// chunk is what splitDefault needs of one rule's TOML text.
+type chunk struct {
+	id, keywords, regex string
+	path, table         bool
+}
+
+// readChunk reads a rule's TOML text line by line, taking the first line that sets each key at
+// the start of a line (as gitleaks' generator writes them): id = "...", keywords = [...] (up to
+// the first ']'), regex = ”'...”', path = ...; table says whether a line opens a single-bracket
+// table.
+func readChunk(p string) chunk {
+	var c chunk
+	for off := 0; off < len(p); {
+		line, _, _ := strings.Cut(p[off:], "\n")
+		rest := p[off:]
+		off += len(line) + 1
+		if strings.HasPrefix(line, "[") && !strings.HasPrefix(line, "[[") {
+			c.table = true
+		}
+		if v, ok := keyValue(line, "id"); ok && c.id == "" && strings.HasPrefix(v, `"`) {
+			if id, _, ok := strings.Cut(v[1:], `"`); ok && id != "" {
+				c.id = id
+			}
+		}
+		if _, ok := keyValue(line, "path"); ok {
+			c.path = true
+		}
+		if v, ok := keyValue(line, "keywords"); ok && c.keywords == "" && strings.HasPrefix(v, "[") {
+			after := rest[len(line)-len(v)+1:]
+			if k, _, ok := strings.Cut(after, "]"); ok {
+				c.keywords = k
+			}
+		}
+		if v, ok := keyValue(line, "regex"); ok && c.regex == "" && strings.HasPrefix(v, "'''") {
+			after := rest[len(line)-len(v)+3:]
+			if re, _, ok := strings.Cut(after, "'''"); ok {
+				c.regex = re
+			}
+		}
+	}
+	return c
+}
+
+// keyValue returns what follows "key =" on a line that starts with key (spaces allowed around
+// '='), and whether it does.
+func keyValue(line, key string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, key)
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	v, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return "", false
+	}
+	return strings.TrimLeft(v, " \t"), true
 }
 
 func (s *defaultSet) size() int               { return len(s.ids) }
@@ -176,7 +242,8 @@ func (s *defaultSet) hasPath(i int) bool      { return s.paths[i] }
 func (s *defaultSet) rule(i int) (config.Rule, error) {
 	c := &s.compiled[i]
 	c.once.Do(func() {
-		cfg, err := translateText(s.chunks[i])
+		text, words := deferStopwords(s.chunks[i])
+		cfg, err := translateText(text)
 		if err != nil {
 			c.err = fmt.Errorf("gitleaks rule %s: %w", s.ids[i], err)
 			return
@@ -184,6 +251,10 @@ func (s *defaultSet) rule(i int) (config.Rule, error) {
 		r, ok := cfg.Rules[s.ids[i]]
 		if !ok {
 			c.err = fmt.Errorf("gitleaks rule %s did not compile", s.ids[i])
+			return
+		}
+		if !restoreStopwords(&r, words) {
+			c.err = fmt.Errorf("gitleaks rule %s: its allowlists did not line up with its stopwords", s.ids[i])
 			return
 		}
 		c.rule = r
