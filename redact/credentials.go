@@ -1,7 +1,7 @@
 package redact
 
 import (
-	"regexp"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"strings"
 	"unicode"
 )
@@ -34,27 +34,27 @@ var AllForms = CredentialOptions{Attributes: true, Define: true, Assign: true}
 var (
 	// key = value, key: value, key := value, key => value, "key": "value"; the key must END in a
 	// secret word (db_password, apiKey) so token_url or password_hint do not count.
-	credAssign = regexp.MustCompile(`(?i)(?:^|[^\w.\-$])["']?\$?([a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|pass|secret|secretkey|secret_key|secret-key|apikey|api_key|api-key|accesskey|access_key|access-key|authtoken|auth_token|auth-token|accesstoken|access_token|access-token|clientsecret|client_secret|client-secret|privatekey|private_key|private-key|credentials?))["']?\]?\s*(=>|:=|==|=|:)\s*(.*)$`)
+	credAssign = lazyre.New(`(?i)(?:^|[^\w.\-$])["']?\$?([a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|pass|secret|secretkey|secret_key|secret-key|apikey|api_key|api-key|accesskey|access_key|access-key|authtoken|auth_token|auth-token|accesstoken|access_token|access-token|clientsecret|client_secret|client-secret|privatekey|private_key|private-key|credentials?))["']?\]?\s*(=>|:=|==|=|:)\s*(.*)$`)
 	// <password>value</password>
-	credElement = regexp.MustCompile(`(?i)<([\w:.\-]*(?:password|passwd|pass|pwd|secret|token))\b[^>]*>([^<]+)</([\w:.\-]+)>`)
+	credElement = lazyre.New(`(?i)<([\w:.\-]*(?:password|passwd|pass|pwd|secret|token))\b[^>]*>([^<]+)</([\w:.\-]+)>`)
 	// password="value" inside a tag
-	credAttr = regexp.MustCompile(`(?i)\s([\w:.\-]*(?:password|passwd|pwd|secret|token))\s*=\s*"([^"]*)"`)
+	credAttr = lazyre.New(`(?i)\s([\w:.\-]*(?:password|passwd|pwd|secret|token))\s*=\s*"([^"]*)"`)
 	// define('DB_PASSWORD', 'value')
-	credDefine = regexp.MustCompile(`(?i)\bdefine\s*\(\s*['"](\w*(?:password|pass|pwd|secret|key|token|salt))['"]\s*,\s*(['"][^'"]*['"])`)
+	credDefine = lazyre.New(`(?i)\bdefine\s*\(\s*['"](\w*(?:password|pass|pwd|secret|key|token|salt))['"]\s*,\s*(['"][^'"]*['"])`)
 	// scheme://user:password@host
-	credURL = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]+):([^@\s/'"<>]+)@[\w.\-]+`)
+	credURL = lazyre.New(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]+):([^@\s/'"<>]+)@[\w.\-]+`)
 
-	placeholderWord = regexp.MustCompile(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|dev|development|local|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
+	placeholderWord = lazyre.New(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|dev|development|local|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
 	// references to a secret held elsewhere: Terraform/HCL var., data., local., module. and
 	// resource attributes (random_password.db.result), and package version pins.
-	hclRef     = regexp.MustCompile(`^(?:var|data|local|module|each|self|count|path|terraform)\.[\w.\-\[\]"*]+$|^[a-z_][a-z0-9_\-]*(?:\.[a-z_][a-z0-9_\-]*){2,}$`)
-	versionPin = regexp.MustCompile(`^(?:[\^~<>=!]=?|~>)?\s*v?\d+(?:\.(?:\d+|[x*]))+(?:[\-+.][\w.\-]*)?$|^(?:latest|\*|workspace:.*|npm:.*)$`)
+	hclRef     = lazyre.New(`^(?:var|data|local|module|each|self|count|path|terraform)\.[\w.\-\[\]"*]+$|^[a-z_][a-z0-9_\-]*(?:\.[a-z_][a-z0-9_\-]*){2,}$`)
+	versionPin = lazyre.New(`^(?:[\^~<>=!]=?|~>)?\s*v?\d+(?:\.(?:\d+|[x*]))+(?:[\-+.][\w.\-]*)?$|^(?:latest|\*|workspace:.*|npm:.*)$`)
 	// <input type="password" ... value="...">: the value of a password field.
-	credInput = regexp.MustCompile(`(?i)<input\b[^>]*\btype\s*=\s*["']?password\b[^>]*\bvalue\s*=\s*"([^"]*)"|<input\b[^>]*\bvalue\s*=\s*"([^"]*)"[^>]*\btype\s*=\s*["']?password\b`)
+	credInput = lazyre.New(`(?i)<input\b[^>]*\btype\s*=\s*["']?password\b[^>]*\bvalue\s*=\s*"([^"]*)"|<input\b[^>]*\bvalue\s*=\s*"([^"]*)"[^>]*\btype\s*=\s*["']?password\b`)
 	// a flag whose value names secret objects (--set-secrets=API_KEY=name:latest): the keys in it
 	// are not assignments of secrets.
-	secretsFlag = regexp.MustCompile(`(?i)--[\w\-]*secrets?[\w\-]*[= ]\s*["']?$`)
-	envLookup   = regexp.MustCompile(`(?i)\$\{|\{\{|\$\(|%\(|<%|#\{|\bos\.(?:environ|getenv)|\bgetenv\b|process\.env|\bENV\[|System\.getenv|\benv\(|\bsecrets\.|\bvault\b|^ENC\(|^!vault|\bsettings\.|\bconfig\.|\bparams\.|\bargs\.|\bfunc\b|lambda|\(\)|=>`)
+	secretsFlag = lazyre.New(`(?i)--[\w\-]*secrets?[\w\-]*[= ]\s*["']?$`)
+	envLookup   = lazyre.New(`(?i)\$\{|\{\{|\$\(|%\(|<%|#\{|\bos\.(?:environ|getenv)|\bgetenv\b|process\.env|\bENV\[|System\.getenv|\benv\(|\bsecrets\.|\bvault\b|^ENC\(|^!vault|\bsettings\.|\bconfig\.|\bparams\.|\bargs\.|\bfunc\b|lambda|\(\)|=>`)
 )
 
 // secretValue returns the secret in raw (the text after an assignment), or "" when it is no

@@ -1,7 +1,7 @@
 package redact
 
 import (
-	"regexp"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"strconv"
 )
 
@@ -11,7 +11,7 @@ type RuleInfo struct {
 	Description string
 }
 
-var chunkDescription = regexp.MustCompile(`(?m)^description\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')`)
+var chunkDescription = lazyre.New(`(?m)^description\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')`)
 
 // Rules lists the detector's gitleaks rules, in rule-set order: the defaults (read from their
 // text, nothing compiled) or the repository's .gitleaks.toml as compiled.

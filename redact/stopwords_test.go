@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/zricethezav/gitleaks/v8/config"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // The generic rule with its stopwords deferred holds the same words, lower-cased, on the
@@ -97,5 +99,12 @@ func TestCutStopwordsNeedsAnotherCheck(t *testing.T) {
 	var r config.Rule
 	if restoreStopwords(&r, words) {
 		t.Fatal("words restored onto a rule without the allowlist")
+	}
+}
+
+// redact's own patterns compile lazily; every one of them must be valid.
+func TestLazyPatternsCompile(t *testing.T) {
+	if err := lazyre.CheckAll(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,7 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
-	"regexp"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"strings"
 )
 
@@ -33,14 +33,14 @@ var TokenKinds = []string{TelegramBotToken, DiscordBotToken, DiscordWebhook, Mai
 
 var (
 	// 123456789:AA + 33 of [A-Za-z0-9_-]; in a Bot API URL it follows "bot".
-	telegramToken = regexp.MustCompile(`(?:^|[^\w:/.\-]|/bot)(\d{8,10}:AA[A-Za-z0-9_\-]{33})(?:[^\w\-]|$)`)
+	telegramToken = lazyre.New(`(?:^|[^\w:/.\-]|/bot)(\d{8,10}:AA[A-Za-z0-9_\-]{33})(?:[^\w\-]|$)`)
 	// base64(user id).timestamp.hmac
-	discordToken = regexp.MustCompile(`(?:^|[^\w.\-])([MNO][A-Za-z0-9]{22,26}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})(?:[^\w.\-]|$)`)
-	discordHook  = regexp.MustCompile(`https?://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v\d{1,2})?/webhooks/\d{17,20}/([A-Za-z0-9_\-]{60,68})(?:[^\w\-]|$)`)
+	discordToken = lazyre.New(`(?:^|[^\w.\-])([MNO][A-Za-z0-9]{22,26}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})(?:[^\w.\-]|$)`)
+	discordHook  = lazyre.New(`https?://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v\d{1,2})?/webhooks/\d{17,20}/([A-Za-z0-9_\-]{60,68})(?:[^\w\-]|$)`)
 	// key-<32 hex> (private API key) and <32 hex>-<8 hex>-<8 hex> (newer keys).
-	mailgunKey = regexp.MustCompile(`(?:^|[^\w\-])(key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?:[^\w\-]|$)`)
+	mailgunKey = lazyre.New(`(?:^|[^\w\-])(key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?:[^\w\-]|$)`)
 	// bcrypt, sha256/sha512-crypt, md5-crypt (and Apache's apr1), yescrypt.
-	passwordHash = regexp.MustCompile(`(?:^|[^\w$])(\$2[abxy]\$(?:0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}` +
+	passwordHash = lazyre.New(`(?:^|[^\w$])(\$2[abxy]\$(?:0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}` +
 		`|\$5\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43}` +
 		`|\$6\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{86}` +
 		`|\$(?:1|apr1)\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}` +
@@ -61,7 +61,7 @@ func FindTokens(line string) []Token {
 		return nil
 	}
 	var out []Token
-	add := func(kind string, re *regexp.Regexp, ok func(string) bool) {
+	add := func(kind string, re *lazyre.RE, ok func(string) bool) {
 		for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 			v := line[m[2]:m[3]]
 			if !placeholderToken(v) && (ok == nil || ok(v)) {

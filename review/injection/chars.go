@@ -6,8 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/injection/hidden"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 

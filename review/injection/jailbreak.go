@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 const (

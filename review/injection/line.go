@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/injection/hidden"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 type phrasePattern struct {

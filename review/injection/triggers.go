@@ -3,7 +3,7 @@ package injection
 import (
 	"sort"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // Trigger words gate the regular expressions: one pass over the lowercased line finds which

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 

@@ -3,7 +3,7 @@ package injection
 import (
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 

@@ -3,7 +3,7 @@ package lang
 import (
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // A Span is a byte range of a line that is prose: a comment, a docstring, a text line, or the

@@ -3,7 +3,7 @@ package lang
 import (
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // AppendLower appends s to dst with ASCII letters and the Latin-1 capitals (É, Ü, ...)

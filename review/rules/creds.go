@@ -3,11 +3,11 @@ package rules
 import (
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 

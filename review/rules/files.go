@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 

@@ -4,11 +4,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 )
 
 // The entries of credential stores recognised by their content, whatever the file is called

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 )
 
 // The material a model sees: the change with new-file line numbers (a few lines of the file

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 var stringLitRE = lazyre.New("\"((?:[^\"\\\\\\n]|\\\\.)*)\"|'((?:[^'\\\\\\n]|\\\\.)*)'|`([^`\\n]*)`")
