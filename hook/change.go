@@ -543,6 +543,9 @@ func (r *Repo) Range(ctx context.Context, spec string) (*diff.Change, error) {
 		return ch, r.addCommits(ctx, ch, commits)
 	}
 	base, err := r.resolveCommit(ctx, a, false)
+	if errors.Is(err, errShallowRev) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w; to start before the first commit, use %s..%s", err, RootRev, b)
 	}

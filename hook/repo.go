@@ -165,11 +165,27 @@ func (r *Repo) resolveCommit(ctx context.Context, rev string, optional bool) (st
 			if optional {
 				return "", nil
 			}
+			if r.shallow(ctx) {
+				return "", fmt.Errorf("unknown revision %q (%w: fetch more of it first, e.g. `git fetch --unshallow`, or fetch-depth: 0 in GitHub Actions' checkout)", rev, errShallowRev)
+			}
 			return "", fmt.Errorf("unknown revision %q (not a commit in this repository)", rev)
 		}
 		return "", err
 	}
 	return out, nil
+}
+
+// errShallowRev says a revision is missing because the clone is shallow.
+var errShallowRev = errors.New("not in this shallow clone's history")
+
+// shallow reports whether the repository is a shallow clone (false when git cannot say).
+func (r *Repo) shallow(ctx context.Context) bool {
+	var (
+		revParse  = "rev-parse"
+		isShallow = "--is-shallow-repository"
+	)
+	out, err := r.Git.output(ctx, revParse, isShallow)
+	return err == nil && out == "true"
 }
 
 // EmptyTree is the id of the empty tree in this repository's object format.
