@@ -194,13 +194,18 @@ var (
 // read takes one word s of a SQL client's arguments (next is the word after it); it returns
 // how many following words it consumed.
 func (c *sqlCall) read(name, s string, next arg) int {
+	// sqlcmd names its server with -S (its -h is the header count); the others with -h.
+	hostFlag := "-h"
+	if name == "sqlcmd" {
+		hostFlag = "-S"
+	}
 	switch {
-	case s == "-h" || s == "--host" || s == "-S" && name == "sqlcmd":
+	case s == hostFlag || s == "--host":
 		c.host = next.s
 	case strings.HasPrefix(s, "--host="):
 		c.host = strings.TrimPrefix(s, "--host=")
 		return 0
-	case strings.HasPrefix(s, "-h") && len(s) > 2 && name != "psql":
+	case strings.HasPrefix(s, hostFlag) && len(s) > 2:
 		c.host = s[2:]
 		return 0
 	case sqlCodeFlags[s]:
