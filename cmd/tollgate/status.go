@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -130,6 +131,36 @@ func printHooksStatus(ctx context.Context, w io.Writer, s *session) {
 	}
 	for _, h := range s.repo.HookStates() {
 		fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", hookState(h))
+	}
+	printManagerStatus(ctx, w, s)
+}
+
+// printManagerStatus prints the hook manager that runs the hooks, if any, and whether its
+// configuration runs tollgate; when it does not for every hook, what to add.
+func printManagerStatus(ctx context.Context, w io.Writer, s *session) {
+	hp, _ := s.repo.HooksPathConfig(ctx)
+	m := s.repo.DetectManager(hp, hook.Hooks)
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(w, "manager:     %s (%s)\n", m.Name, m.Why)
+	if len(m.RunsFor) > 0 {
+		fmt.Fprintf(w, "             runs tollgate for: %s\n", strings.Join(m.RunsFor, ", "))
+	}
+	var missing []string
+	for _, h := range hook.Hooks {
+		if !slices.Contains(m.RunsFor, h) {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "             does not run tollgate for: %s; to add it:\n", strings.Join(missing, ", "))
+	if m = s.repo.DetectManager(hp, missing); m != nil {
+		for _, l := range m.Integration {
+			fmt.Fprintf(w, "               %s\n", l)
+		}
 	}
 }
 
