@@ -21,6 +21,9 @@ type lineRule struct {
 	anyFold    []string // lower-case words one of which every match contains (case-insensitive)
 	confidence float64
 	inComments bool
+	// safeIn reports a match safe given the lines above it (nil: never; f is nil for files
+	// the cross-line reader does not read).
+	safeIn func(f *flow, code string, m []int) bool
 }
 
 func (r *lineRule) applies(k lang.Kind) bool {
@@ -63,10 +66,11 @@ func (r *lineRule) match(text string) []int {
 	return m
 }
 
-// scanCode runs the code rules on one added line of a file of kind k (not prose).
-func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result) {
-	var code, lower string
-	codeDone := false
+// scanCode runs the code rules on one added line of a file of kind k (not prose); fl is the
+// file's cross-line reader (nil if none), which has read the line: code is then its code part.
+func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result, fl *flow, code string) {
+	var lower string
+	codeDone := fl != nil
 	for ri := range codeRules {
 		rule := &codeRules[ri]
 		if !rule.applies(k) || !rule.mayMatch(l.Text, &lower) {
@@ -80,7 +84,7 @@ func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result
 			text = code
 		}
 		m := rule.match(text)
-		if m == nil {
+		if m == nil || rule.safeIn != nil && rule.safeIn(fl, text, m) {
 			continue
 		}
 		sev, msg := testSeverity(p, rule.Severity, rule.Description)
@@ -90,12 +94,6 @@ func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result
 		}.LineEvidence(l.Text, m[0]))
 	}
 }
-
-// sqlVerb starts a SQL statement; sqlJoin glues non-literal text to it.
-const (
-	sqlVerb = `(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`
-	sqlJoin = `(?:\+\s*[\w(]|%\s*[\w(]|\.\s*format\s*\(|\.\s*\$)`
-)
 
 // The insecure-code floor: deliberately conservative, added lines only, comments ignored.
 var codeRules = []lineRule{
@@ -239,7 +237,11 @@ var codeRules = []lineRule{
 			Catches:     example("load.py", `obj = pickle.loads(request.data)`),
 			Leaves:      example("load.py", `obj = json.loads(request.data)`)},
 		anyFold: []string{"pickle", "dill", "shelve"},
-		kinds:   []lang.Kind{lang.Python}, re: lazyre.New(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
+		kinds:   []lang.Kind{lang.Python}, re: lazyre.New(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`),
+		// a file whose path is written in the code (pickle.load(open("model.pkl", "rb"))) is the
+		// program's own data: whoever can replace it can replace the code
+		unless:     lazyre.New(`\.load\s*\(\s*open\s*\(\s*[rbRB]{0,2}["'][^"'{}%]*["']\s*[,)]`),
+		confidence: 0.8,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -270,6 +272,7 @@ var codeRules = []lineRule{
 		hint:       "yaml.",
 		re:         lazyre.New(`\byaml\.(?:unsafe_load|load|load_all|full_load)\s*\(`),
 		unless:     lazyre.New(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
+		safeIn:     ruamelLoad,
 		confidence: 0.85,
 	},
 	{
@@ -297,54 +300,6 @@ var codeRules = []lineRule{
 			Leaves:      example("load.php", `$obj = json_decode($_COOKIE['state'], true);`)},
 		hint:  "unserialize",
 		kinds: []lang.Kind{lang.PHP}, re: lazyre.New(`\bunserialize\s*\(\s*\$`), confidence: 0.75,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/eval-request-data", Severity: policy.Critical, CWE: []string{"CWE-95"},
-			Description: "eval runs data that comes from a request",
-			Catches:     example("calc.py", `result = eval(request.args.get("expr"))`),
-			Leaves:      example("calc.py", `result = ast.literal_eval(text)`)},
-		kinds:      []lang.Kind{lang.Python, lang.JS, lang.PHP, lang.Ruby},
-		anyFold:    []string{"eval", "exec", "function"},
-		re:         lazyre.New(`(?:^|[^\w.])(?:eval|exec|Function|instance_eval|class_eval)\s*\([^)]*(?:\brequest\.|\breq\.(?:body|query|params|headers|cookies)|\$_(?:GET|POST|REQUEST|COOKIE)|\bparams\[|\binput\s*\(|\bsys\.argv|\blocation\.(?:hash|search)|\bdocument\.cookie)`),
-		confidence: 0.9,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-			Description: "SQL is built by string concatenation or formatting, not parameters",
-			Catches:     example("users.py", `cursor.execute("SELECT * FROM users WHERE name = '" + name + "'")`),
-			Leaves:      example("users.py", `cursor.execute("SELECT * FROM users WHERE name = %s", (name,))`)},
-		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby},
-		anyFold: []string{"select", "insert", "update", "delete"},
-		re: lazyre.New(`(?i)(?:` +
-			// "SELECT ... " + var  |  'SELECT ...' % var  |  "...".format(  |  f"SELECT ... {x}"
-			`"\s*` + sqlVerb + `[^"]*"\s*` + sqlJoin + `|'\s*` + sqlVerb + `[^']*'\s*` + sqlJoin +
-			`|\bf"` + sqlVerb + `[^"]*\{|\bf'` + sqlVerb + `[^']*\{` +
-			"|`" + sqlVerb + "[^`]*\\$\\{" +
-			`|\bSprintf\s*\(\s*"` + sqlVerb + `[^"]*%[sv]` +
-			`)`),
-		// formatting with nothing to format in ('SELECT ...'.format(), 'SELECT ...' % ())
-		unless:     lazyre.New(`^[^+]*(?:\.format\s*\(\s*\)|['"]\s*%\s*\(\s*\))[^+]*$`),
-		confidence: 0.75,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-			Description: "SQL is built by string interpolation (PHP \"...$var\", Ruby \"...#{}\"), not parameters",
-			Catches:     example("users.php", `mysqli_query($db, "SELECT * FROM users WHERE id = $id");`),
-			Leaves:      example("users.php", `$stmt = $db->prepare("SELECT * FROM users WHERE id = ?");`)},
-		kinds:      []lang.Kind{lang.PHP, lang.Ruby},
-		anyFold:    []string{"select", "insert", "update", "delete"},
-		re:         lazyre.New(`(?i)"\s*` + sqlVerb + `[^"]*(?:\$[A-Za-z_{]|#\{)`),
-		confidence: 0.75,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-			Description: "an ActiveRecord query fragment interpolates a value (Ruby where/order/find_by_sql with #{})",
-			Catches:     example("users.rb", `User.where("name = '#{params[:name]}'")`),
-			Leaves:      example("users.rb", `User.where("name = ?", params[:name])`)},
-		kinds:      []lang.Kind{lang.Ruby},
-		hint:       "#{",
-		re:         lazyre.New(`\.(?:where|order|reorder|group|having|joins|find_by_sql|exists\?|pluck|select|from|execute|exec_query|select_all|select_rows|select_value)\s*\(\s*"[^"]*#\{`),
-		confidence: 0.75,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},

@@ -59,6 +59,12 @@ func TestRuleExamples(t *testing.T) {
 	for _, r := range codeRules {
 		check(r.Rule)
 	}
+	for _, r := range sqlRules {
+		check(r.Rule)
+	}
+	for _, r := range flowRules {
+		check(r)
+	}
 }
 
 func TestRules(t *testing.T) {
