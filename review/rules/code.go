@@ -240,7 +240,8 @@ var codeRules = []lineRule{
 		kinds:   []lang.Kind{lang.Python}, re: lazyre.New(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`),
 		// a file whose path is written in the code (pickle.load(open("model.pkl", "rb"))) is the
 		// program's own data: whoever can replace it can replace the code
-		unless:     lazyre.New(`\.load\s*\(\s*open\s*\(\s*[rbRB]{0,2}["'][^"'{}%]*["']\s*[,)]`),
+		// a literal (pickle.loads(b"...")) is no input either
+		unless:     lazyre.New(`\.load\s*\(\s*open\s*\(\s*[rbRB]{0,2}["'][^"'{}%]*["']\s*[,)]|\.loads\s*\(\s*[rbRB]{0,2}(?:"[^"]*"|'[^']*')\s*\)`),
 		confidence: 0.8,
 	},
 	{

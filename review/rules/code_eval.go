@@ -90,7 +90,7 @@ func (f *flow) eval(i int) {
 // requestTainted reports whether variable name, when line i uses it, holds request data: its
 // assignments in the scope (followed through other variables), or a route's path parameter.
 func (f *flow) requestTainted(name string, i, depth int) (flowLine, bool) {
-	for j := i - 1; j >= 0; j-- {
+	for j := i - 1; j >= 0 && f.spend(); j-- {
 		code := f.lines[j].code
 		if !strings.Contains(code, name) {
 			continue
@@ -105,7 +105,10 @@ func (f *flow) requestTainted(name string, i, depth int) (flowLine, bool) {
 		}
 		if depth < 3 {
 			vars, _ := exprParts(f.k, rhs)
-			for _, v := range vars {
+			for vi, v := range vars {
+				if vi >= 6 {
+					break
+				}
 				if v == name {
 					continue
 				}

@@ -21,7 +21,7 @@ import (
 // sqlVerb starts a SQL statement (or a JPQL/HQL one: from Entity where); sqlJoin glues
 // non-literal text to it.
 const (
-	sqlVerb = `(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|from\s+\w+(?:\s+\w+)?\s+where)\b`
+	sqlVerb = `(?:select\s.+\sfrom|select\s+from\s+\w+\s+where|insert\s+into|update\s+\w+\s+set|delete\s+from|from\s+\w+(?:\s+\w+)?\s+where)\b`
 	sqlJoin = `(?:\+\s*[\w(]|%\s*[\w(]|\.\s*format\s*\(|\.\s*\$|\.\s*concat\s*\(\s*[\w$(]|<<\s*[\w$@(])`
 )
 
@@ -69,7 +69,7 @@ var sqlRules = []lineRule{
 
 // sqlRunRule is the finding where SQL built on an earlier line runs.
 var sqlRunRule = review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-	Description: "SQL built from non-literal values on an earlier line is run (a variable grown with +=, append, concat, or assigned a formatted string)",
+	Description: "SQL built from non-literal values on an earlier line is run here",
 	Catches:     example("users.py", "query = \"SELECT name FROM users WHERE age=\"\nquery += age\ncur.execute(query)"),
 	Leaves:      example("users.py", "query = \"SELECT name FROM users WHERE age=\"\nquery += \"3\"\ncur.execute(query)")}
 
@@ -164,7 +164,7 @@ func (f *flow) sqlRun(i int) bool {
 // non-literal value in the scope, and the line where that happened.
 func (f *flow) sqlTainted(name string, i, depth int) (flowLine, bool) {
 	grown, builder := -1, false
-	for j := i - 1; j >= 0; j-- {
+	for j := i - 1; j >= 0 && f.spend(); j-- {
 		code := f.lines[j].code
 		if !strings.Contains(code, name) || !hasWord(code, name) {
 			continue
@@ -197,16 +197,20 @@ func (f *flow) sqlTainted(name string, i, depth int) (flowLine, bool) {
 // built from non-literal values, SQL text grown later (line grown), or a value made from
 // another such variable.
 func (f *flow) sqlDef(j int, rhs string, grown, depth int) (flowLine, bool) {
+	if !strings.ContainsAny(rhs, "\"'`") {
+		return f.sqlFrom(j, rhs, depth)
+	}
+	var lower string
 	for ri := range sqlRules {
 		rule := &sqlRules[ri]
-		if !rule.applies(f.k) {
+		if !rule.applies(f.k) || !rule.mayMatch(rhs, &lower) {
 			continue
 		}
 		if m := rule.match(rhs); m != nil && !f.safeExpr(operand(rhs[m[0]:]), j, 0) {
 			return f.lines[j], true
 		}
 	}
-	if loc := sqlStart.FindStringIndex(rhs); loc != nil {
+	if sqlStart.MatchString(rhs) {
 		lit := strings.IndexAny(rhs, "\"'`")
 		for lit > 0 && strings.IndexByte("fFrRbBuU", rhs[lit-1]) >= 0 {
 			lit-- // keep a string prefix: f"..." interpolates
@@ -219,9 +223,18 @@ func (f *flow) sqlDef(j int, rhs string, grown, depth int) (flowLine, bool) {
 		}
 		return flowLine{}, false
 	}
+	return f.sqlFrom(j, rhs, depth)
+}
+
+// sqlFrom follows the variables of the right side rhs of line j: the first one that holds SQL
+// built from non-literal values (sb.String(), text(q)).
+func (f *flow) sqlFrom(j int, rhs string, depth int) (flowLine, bool) {
 	if depth < 2 {
 		vars, _ := exprParts(f.k, rhs)
-		for _, v := range vars {
+		for vi, v := range vars {
+			if vi >= 6 {
+				break
+			}
 			if o, ok := f.sqlTainted(v, j, depth+1); ok {
 				return o, true
 			}

@@ -32,6 +32,7 @@ type flow struct {
 	mods     map[string]string // Python names bound to an unsafe loader module or function (code_deser.go)
 	ruamel   map[string]bool   // Python names bound to a ruamel.yaml YAML() instance (code_deser.go)
 	openSink int               // line number of an SQL sink whose arguments start on the next line
+	budget   int               // lines the current line may still look back through
 }
 
 // flowLine is one added line of the scope.
@@ -42,7 +43,18 @@ type flowLine struct {
 }
 
 // flowKeep bounds the lines looked back through: a longer scope keeps its last flowKeep/2.
-const flowKeep = 512
+// flowBudget bounds the lines one line's questions may look back through in all (following
+// variables through variables): past it, a value is unknown (no finding, none dropped).
+const (
+	flowKeep   = 512
+	flowBudget = flowKeep
+)
+
+// spend takes one line from the current line's look-back budget; false once it is spent.
+func (f *flow) spend() bool {
+	f.budget--
+	return f.budget >= 0
+}
 
 // newFlow returns the cross-line reader for a file of kind k, nil for kinds it does not read.
 func newFlow(u *diff.Unit, p string, k lang.Kind, r *review.Result) *flow {
@@ -79,6 +91,7 @@ func (f *flow) add(l diff.Line, code string) {
 		f.lines = append(f.lines[:0], keep...)
 	}
 	f.lines = append(f.lines, fl)
+	f.budget = flowBudget
 	i := len(f.lines) - 1
 	if f.k == lang.Python {
 		f.deser(i)
@@ -587,7 +600,7 @@ func (f *flow) safeVar(name string, i, depth int) bool {
 	if keyword[name] || allCaps(name) || f.numericParam(name) {
 		return true
 	}
-	for j := i - 1; j >= 0; j-- {
+	for j := i - 1; j >= 0 && f.spend(); j-- {
 		code := f.lines[j].code
 		if !strings.Contains(code, name) {
 			continue

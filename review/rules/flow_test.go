@@ -72,6 +72,8 @@ func TestCrossLineRules(t *testing.T) {
 		{"l.py", "yaml = YAML(typ=\"unsafe\")\ncfg = yaml.load(f)", deserID, 2},
 		{"l.py", "items = pickle.load(open(\"data/items.pkl\", \"rb\"))", deserID, 0},
 		{"l.py", "items = pickle.load(open(path, \"rb\"))", deserID, 1},
+		{"l.py", "obj = pickle.loads(b\"\\x80\\x04K\\x01.\")", deserID, 0},
+		{"l.py", "obj = pickle.loads(param, \"other\")", deserID, 1},
 	}
 	for _, c := range cases {
 		got := ruleLines(builtinFindings(t, c.path, c.text), c.rule)
