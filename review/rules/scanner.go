@@ -13,7 +13,7 @@ import (
 // Scanner runs tollgate's own rules, one family a file: sensitive files (files.go),
 // credentials in config and code (creds.go), self-identifying tokens and password hashes
 // (tokens.go), credential store entries by content (stores.go), and the insecure-code floor
-// (code.go).
+// (code.go, code_sql.go, code_eval.go, code_deser.go; cross-line reading in flow.go).
 type Scanner struct{}
 
 // Name implements Scanner.
