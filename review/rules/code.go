@@ -304,25 +304,32 @@ var codeRules = []lineRule{
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
-			Description: "a file or directory is made writable by everyone (777)",
+			Description: "a file or directory is made writable by everyone (chmod 777 or o+w, umask 0, mkdir -m 777)",
 			Catches:     example("setup.sh", `chmod -R 777 /var/www`),
 			Leaves:      example("setup.sh", `chmod 600 ~/.ssh/config`)},
-		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
-		hint:       "chmod",
-		re:         lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?[0-7]{2}[2367]|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
+		kinds:   []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		anyFold: []string{"chmod", "umask", "-m"},
+		// chmod +w (no who) is cut by the umask: owner only, as a rule. A umask that keeps the
+		// others-write bit (umask 0, 000, 004) makes what follows world-writable; so do
+		// mkdir -m and install -m with such a mode.
+		re: lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?[0-7]{2}[2367]|[ugoa]*o[ugoa]*[+=][rwxXst]*w[rwxXst]*|a[+=][rwxXst]*w[rwxXst]*)(?:\s|$|[;&|)"'])` +
+			`|\bumask\s+0*[0-7]{0,2}[0145](?:\s|$|[;&|)])` +
+			`|\b(?:mkdir|install)\s+(?:-[a-zA-Z]+\s+)*(?:-m\s*|--mode=)0?[0-7]{2}[2367]\b`),
 		confidence: 0.8,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
-			Description: "a file or directory is created or changed with mode 0777",
+			Description: "a file or directory is created or changed with a mode writable by everyone (0777, S_IWOTH, umask 0)",
 			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
 			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
 		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
-		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff", "s_iwoth", "s_irwxo", "others_write", "fromstring"},
+		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff", "s_iwoth", "s_irwxo", "others_write", "fromstring", "umask", "modeperm"},
 		// chmod sets the mode as given: any mode with the others-write bit. A mode given at creation
 		// is cut by the umask (0666 for a new file is the usual idiom): only 0777 there.
 		re: lazyre.New(`(?i)\b(?:chmod\w*|fchmod\w*|lchmod|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s](?:0o?(?:10)?0?[0-7]{2}[2367]|511|0x1ff)\b` +
-			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*\bstat\.S_I(?:WOTH|RWXO)\b` +
+			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*\b(?:stat\.)?S_I(?:WOTH|RWXO)\b` +
+			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*[(,\s]["']0?[0-7]{2}[2367]["']|\bChmod\b[^;]*\bos\.ModePerm\b` +
+			`|\bumask\s*\(\s*(?:0|0o?[0-7]*[0145])\s*\)` +
 			`|\bPosixFilePermissions\.fromString\(\s*"[r-][w-][x-][r-][w-][x-][r-]w[x-]"|\bPosixFilePermission\.OTHERS_WRITE\b` +
 			`|\b(?:mkdir\w*|makedirs|writefile|openfile|open|mkdirsync)\b[^;]*[(,\s](?:0o?777|511|0x1ff)\b` +
 			`|\bmode\s*[:=]\s*(?:0o?[0-7]{2}[2367]|511|0x1ff)\b`),
