@@ -607,6 +607,9 @@ func (f *flow) safeVar(name string, i, depth int) bool {
 		}
 		a, ok := parseAssign(code)
 		if !ok || !a.has(name) {
+			if mutated(code, name) {
+				return false // clauses.append(...) after clauses = []: its value is unknown
+			}
 			continue
 		}
 		if !a.plain() || depth >= 2 {
@@ -615,6 +618,27 @@ func (f *flow) safeVar(name string, i, depth int) bool {
 		return f.safeExpr(f.joinRHS(j, a.rhs), j, depth+1)
 	}
 	return false
+}
+
+// mutated reports whether a line may change the value of variable name in place: a method
+// called on it, an element set, an append (name.append(x), name[k] = v, name << x).
+func mutated(code, name string) bool {
+	for off := 0; ; {
+		i := strings.Index(code[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		off = end
+		if i > 0 && (isWord(code[i-1]) || code[i-1] == '.') || end < len(code) && isWord(code[end]) {
+			continue
+		}
+		rest := strings.TrimLeft(code[end:], " \t")
+		if strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "<<") || strings.HasPrefix(rest, "->") {
+			return true
+		}
+	}
 }
 
 // safeExpr reports whether an expression used at line i calls nothing unknown and uses only

@@ -53,6 +53,9 @@ func TestCrossLineRules(t *testing.T) {
 		{"q.php", "$id = 7;\n$r = mysqli_query($db, \"SELECT * FROM t WHERE id = $id\");", sqlID, 0},
 		{"q.rb", "sql = \"SELECT * FROM t WHERE a = \"\nsql << \"1\"\nconn.exec sql", sqlID, 0},
 		{"q.php", "$r = mysqli_query($db, \"SELECT * FROM t WHERE id = \" . $_GET['id']);", sqlID, 1}, // a superglobal is no constant
+		{"q.py", "clauses = []\nclauses.append(\"name = '%s'\" % name)\nwhere = \" AND \".join(clauses)\ncur.execute(\"SELECT * FROM t WHERE \" + where)", sqlID, 4},
+		{"q.py", "clauses = [\"a = %s\"]\nwhere = \" AND \".join(clauses)\ncur.execute(\"SELECT * FROM t WHERE \" + where, args)", sqlID, 0},
+		{"q.py", "query = \"SELECT * FROM users WHERE 1=1\"\nif name:\n    query += \" AND name = %s\"\n    params.append(name)\ncursor.execute(query, params)", sqlID, 0},
 		// request data evaluated through a variable
 		{"app.py", "@app.route(\"/calc/<expr>\")\ndef calc(expr):\n    return str(eval(expr))", evalID, 3},
 		{"app.py", "code = request.form[\"code\"]\nsrc = \"result = \" + code\nexec(src)", evalID, 3},
