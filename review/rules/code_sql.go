@@ -40,6 +40,7 @@ var sqlRules = []lineRule{
 			"|`" + sqlVerb + "[^`]*\\$\\{" +
 			`|\bSprintf\s*\(\s*"` + sqlVerb + `[^"]*%[sv]` +
 			`|\b(?:String\.format|sprintf)\s*\(\s*"` + sqlVerb + `[^"]*%s` +
+			`|\$@?"` + sqlVerb + `[^"]*\{[^{]` + // C# $"..."
 			`)`),
 		// formatting with nothing to format in ('SELECT ...'.format(), 'SELECT ...' % ())
 		unless:     lazyre.New(`^[^+]*(?:\.format\s*\(\s*\)|['"]\s*%\s*\(\s*\))[^+]*$`),
@@ -75,9 +76,10 @@ var sqlRunRule = review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.
 
 // sqlSink is a call that runs SQL text: the text is its first argument (Ruby: also without
 // parentheses).
-var sqlSink = lazyre.New(`(?:\.|->|::)\s*(?:execute\w*|query\w*|Query\w*|exec\w*|Exec\w*|raw|createQuery|createNativeQuery|createSQLQuery|prepare\w*|Prepare\w*|queryFor\w+|update|select_\w+|find_by_sql|extra)\s*(?:\(|\s[A-Za-z_$@])|\b(?:mysqli?_query|mysqli_real_query|pg_query\w*|pg_send_query|sqlite_query|db_query|RawSQL)\s*\(`)
+// (C#: new SqlCommand(sql, conn), cmd.CommandText = sql, Dapper's Query<T>(sql).)
+var sqlSink = lazyre.New(`(?:\.|->|::)\s*(?:execute\w*|query\w*|Query\w*|exec\w*|Exec\w*|raw|createQuery|createNativeQuery|createSQLQuery|prepare\w*|Prepare\w*|queryFor\w+|update|select_\w+|find_by_sql|extra|FromSqlRaw|SqlQuery\w*)\s*(?:<[\w.,\s]*>\s*)?(?:\(|\s[A-Za-z_$@])|\.CommandText\s*=|\b(?:mysqli?_query|mysqli_real_query|pg_query\w*|pg_send_query|sqlite_query|db_query|RawSQL|\w*(?:Sql|Db)Command|SqlDataAdapter)\s*\(`)
 
-var sqlSinkWords = []string{"exec", "Exec", "query", "Query", "raw", "prepare", "Prepare", "update", "select_", "find_by_sql", "RawSQL", "extra"}
+var sqlSinkWords = []string{"exec", "Exec", "query", "Query", "raw", "prepare", "Prepare", "update", "select_", "find_by_sql", "RawSQL", "extra", "Command", "FromSql", "SqlQuery", "SqlDataAdapter"}
 
 // sqlStart is a right-hand side that starts with SQL text (a builder made with it included).
 var sqlStart = lazyre.New(`^\s*(?:new\s+)?(?:StringBuilder|StringBuffer)?\(?\s*[fFrRbBuU]{0,2}["'` + "`" + `]\s*(?i:select\s+(?:\*|distinct\s|count\s*\(|[\w.]+\s*(?:,|\bfrom\b|\bas\b|["'` + "`" + `]|$))|select\s*["'` + "`" + `]|insert\s+into\s|update\s+\w+\s+set\s|delete\s+from\s|from\s+\w+(?:\s+\w+)?\s+where\s)`)

@@ -128,6 +128,7 @@ var scopeWords = []string{"def ", "async def ", "func ", "function ", "async fun
 
 // assignment is one assignment statement: its targets, operator and right-hand side.
 type assignment struct {
+	lhs     string // the left side as written (String sql, int id)
 	targets []string
 	op      string // "=", ":=", "+=", ".=", "||=", "<<="
 	rhs     string
@@ -158,7 +159,7 @@ func parseAssign(code string) (assignment, bool) {
 	if len(targets) == 0 {
 		return assignment{}, false
 	}
-	return assignment{targets: targets, op: op, rhs: code[at+len(op):], rhsAt: at + len(op)}, true
+	return assignment{lhs: code[:at], targets: targets, op: op, rhs: code[at+len(op):], rhsAt: at + len(op)}, true
 }
 
 // declaration reports whether lhs holds nothing but names, types and separators: no call, no
@@ -374,7 +375,7 @@ func exprName(k lang.Kind, s string, i int) (v string, call bool, next int) {
 		}
 		return "", !transparentCall(chain), p + 1
 	}
-	if keyword[name] {
+	if keyword[name] || name == "$" {
 		return "", false, j
 	}
 	return name, false, j
@@ -464,9 +465,20 @@ func interpolates(k lang.Kind, s string, i int) bool {
 	case lang.JS:
 		return s[i] == '`'
 	case lang.Python:
-		return i > 0 && (s[i-1] == 'f' || s[i-1] == 'F' || i > 1 && (s[i-2] == 'f' || s[i-2] == 'F') && (s[i-1] == 'r' || s[i-1] == 'R'))
+		return prefixed(s, i, "fF", "rR")
+	case lang.Java: // C# $"..." and $@"..."
+		return s[i] == '"' && prefixed(s, i, "$", "@")
 	}
 	return false
+}
+
+// prefixed reports whether the string literal at i has a prefix of one of the letters of p,
+// alone or before one of the letters of q (f"...", rf"...", $@"...").
+func prefixed(s string, i int, p, q string) bool {
+	if i > 0 && strings.IndexByte(p, s[i-1]) >= 0 {
+		return true
+	}
+	return i > 1 && strings.IndexByte(q, s[i-1]) >= 0 && strings.IndexByte(p, s[i-2]) >= 0
 }
 
 // interpolated reads the values an interpolating string literal puts into its text.
@@ -508,7 +520,7 @@ func opensInterpolation(k lang.Kind, lit string, i int) bool {
 	}
 	c, d := lit[i], lit[i+1]
 	switch k {
-	case lang.Python:
+	case lang.Python, lang.Java:
 		return c == '{' && d != '{' && (i == 0 || lit[i-1] != '{')
 	case lang.PHP:
 		return c == '{' && d == '$'
@@ -528,9 +540,9 @@ func braced(k lang.Kind, lit string, i int) (string, int) {
 		return "", -1
 	}
 	inner := strings.TrimLeft(lit[i+1:i+end], "{")
-	if k == lang.Python {
-		if c := strings.IndexAny(inner, "!:"); c >= 0 {
-			inner = inner[:c] // {x!r}, {x:>10}
+	if k == lang.Python || k == lang.Java {
+		if c := strings.IndexAny(inner, "!:,"); c >= 0 {
+			inner = inner[:c] // {x!r}, {x:>10}, C# {x,8}
 		}
 	}
 	return inner, i + end
@@ -562,6 +574,8 @@ func safeCall(chain string) bool {
 		return true
 	case "valueOf":
 		return strings.HasPrefix(chain, "Integer.") || strings.HasPrefix(chain, "Long.")
+	case "Parse":
+		return numericType[strings.TrimSuffix(chain, ".Parse")] || strings.HasPrefix(chain, "Int") || strings.HasPrefix(chain, "Guid.")
 	}
 	return false
 }
@@ -611,6 +625,9 @@ func (f *flow) safeVar(name string, i, depth int) bool {
 				return false // clauses.append(...) after clauses = []: its value is unknown
 			}
 			continue
+		}
+		if len(a.targets) == 1 && numericType[lastWord(strings.TrimSuffix(strings.TrimSpace(a.lhs), name))] {
+			return true // int id = ...: a number whatever the right side
 		}
 		if !a.plain() || depth >= 2 {
 			return false
@@ -696,6 +713,7 @@ var numericType = map[string]bool{
 	"int": true, "int8": true, "int16": true, "int32": true, "int64": true, "uint": true, "uint8": true,
 	"uint16": true, "uint32": true, "uint64": true, "long": true, "Long": true, "Integer": true, "short": true,
 	"float": true, "float32": true, "float64": true, "double": true, "bool": true, "boolean": true,
+	"decimal": true, "Int32": true, "Int64": true,
 }
 
 func lastWord(s string) string {

@@ -38,6 +38,12 @@ func TestCrossLineRules(t *testing.T) {
 		{"Q.java", "StringBuilder sb = new StringBuilder(\"SELECT * FROM t WHERE name = '\");\nsb.append(name).append(\"'\");\nrs = st.executeQuery(sb.toString());", sqlID, 3},
 		{"q.py", "cur.execute(\n    \"SELECT * FROM t WHERE a = '%s'\" % a)", sqlID, 2},
 		{"q.py", "sql = \"UPDATE t SET a = 1 WHERE id = \" + uid\ncur.execute(\n    sql)", sqlID, 3},
+		{"Q.cs", "string sql = \"SELECT * FROM Users WHERE Name = '\" + name + \"'\";\nvar cmd = new SqlCommand(sql, conn);", sqlID, 2},
+		{"Q.cs", "var sql = $\"SELECT * FROM Users WHERE Name = '{name}'\";\ncmd.CommandText = sql;", sqlID, 2},
+		{"Q.cs", "var users = conn.Query<User>($\"SELECT * FROM Users WHERE Name = '{name}'\");", sqlID, 1},
+		{"Q.cs", "var cmd = new SqlCommand(\"SELECT * FROM Users WHERE Name = @name\", conn);\ncmd.Parameters.AddWithValue(\"@name\", name);", sqlID, 0},
+		{"Q.cs", "int id = int.Parse(s);\nvar sql = $\"SELECT * FROM Users WHERE Id = {id}\";\ncmd.CommandText = sql;", sqlID, 0},
+		{"Q.cs", "var id = int.Parse(s);\ncmd.CommandText = \"SELECT * FROM Users WHERE Id = \" + id;", sqlID, 0},
 		// built and not run in view: the finding stays where the SQL is built
 		{"q.py", "q = \"SELECT * FROM t WHERE a = \" + a\nreturn q", sqlID, 1},
 		{"q.py", "def build(a):\n    q = \"SELECT * FROM t WHERE a = \" + a\n    return q\ndef run(q):\n    cur.execute(q)", sqlID, 2},
