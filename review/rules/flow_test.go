@@ -136,3 +136,19 @@ func TestParseAssign(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFlow: the cross-line reader never panics, whatever the lines (a hook must not crash on
+// odd code).
+func FuzzFlow(f *testing.F) {
+	f.Add("q = f\"SELECT * FROM t WHERE a = {a}\"\ncur.execute(\n    q)")
+	f.Add("$q = \"SELECT * FROM t WHERE id = '{$x}'\" . $y;\n$r = mysqli_query($db, $q);")
+	f.Add("sb.append(\"SELECT \").append(x)\nst.executeQuery(sb.toString())")
+	f.Add("@app.route(\"/<x>\")\ndef f(x):\n    exec(\"%s\" % x)")
+	f.Add("var s = $@\"select a from t where b = {x,8}\";\ncmd.CommandText = s;")
+	f.Add("import pickle as p\np.loads(\"")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, p := range []string{"a.py", "a.php", "A.java", "a.js", "a.rb", "a.go"} {
+			builtinFindings(t, p, text)
+		}
+	})
+}
