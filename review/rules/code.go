@@ -188,6 +188,7 @@ var codeRules = []lineRule{
 		hint:       "$",
 		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$[A-Za-z_]"),
 		unless:     lazyre.New(`escapeshellarg\s*\(|escapeshellcmd\s*\(`),
+		safeIn:     shellArgsSafe,
 		confidence: 0.75,
 	},
 	{

@@ -33,6 +33,7 @@ type flow struct {
 	ruamel   map[string]bool   // Python names bound to a ruamel.yaml YAML() instance (code_deser.go)
 	openSink int               // line number of an SQL sink whose arguments start on the next line
 	budget   int               // lines the current line may still look back through
+	callSafe func(string) bool // the calls whose value is safe for the question asked (nil: safeCall, SQL)
 }
 
 // flowLine is one added line of the scope.
@@ -333,20 +334,25 @@ func stringEnd(s string, i int) int {
 // arguments of a numeric conversion or an SQL escape (int(...), strconv.Atoi(...),
 // mysqli_real_escape_string(...)) are not read.
 func exprParts(k lang.Kind, s string) (vars []string, call bool) {
+	return exprPartsWith(k, s, safeCall)
+}
+
+// exprPartsWith is exprParts with safe telling the calls whose value is safe.
+func exprPartsWith(k lang.Kind, s string, safe func(chain string) bool) (vars []string, call bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '"' || c == '\'' || c == '`':
 			j := stringEnd(s, i)
 			if interpolates(k, s, i) {
-				v, cl := interpolated(k, s[i:j])
+				v, cl := interpolated(k, s[i:j], safe)
 				vars, call = append(vars, v...), call || cl
 			}
 			i = j
 		case c == '$' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			var v string
 			var cl bool
-			v, cl, i = exprName(k, s, i)
+			v, cl, i = exprName(k, s, i, safe)
 			if v != "" {
 				vars = append(vars, v)
 			}
@@ -361,7 +367,7 @@ func exprParts(k lang.Kind, s string) (vars []string, call bool) {
 // exprName reads the name at i of an expression: the variable it is (if any), whether it is
 // a call of unknown value, and where reading goes on (a safe call's arguments are skipped, any
 // other call's are read).
-func exprName(k lang.Kind, s string, i int) (v string, call bool, next int) {
+func exprName(k lang.Kind, s string, i int, safe func(string) bool) (v string, call bool, next int) {
 	if member(k, s, i) {
 		return "", false, i + 1
 	}
@@ -370,7 +376,7 @@ func exprName(k lang.Kind, s string, i int) (v string, call bool, next int) {
 		return "", false, j // a string prefix: f"...", rb'...'
 	}
 	if p := skipSpace(s, j); p < len(s) && s[p] == '(' {
-		if safeCall(chain) {
+		if safe(chain) {
 			return "", false, closeParen(s, p)
 		}
 		return "", !transparentCall(chain), p + 1
@@ -482,7 +488,7 @@ func prefixed(s string, i int, p, q string) bool {
 }
 
 // interpolated reads the values an interpolating string literal puts into its text.
-func interpolated(k lang.Kind, lit string) (vars []string, call bool) {
+func interpolated(k lang.Kind, lit string, safe func(string) bool) (vars []string, call bool) {
 	for i := 1; i < len(lit)-1; i++ {
 		if lit[i] == '\\' {
 			i++
@@ -506,7 +512,7 @@ func interpolated(k lang.Kind, lit string) (vars []string, call bool) {
 		if end < 0 {
 			break
 		}
-		v, cl := exprParts(k, inner)
+		v, cl := exprPartsWith(k, inner, safe)
 		vars, call, i = append(vars, v...), call || cl, end
 	}
 	return vars, call
@@ -664,7 +670,11 @@ func (f *flow) safeExpr(s string, i, depth int) bool {
 	if comparison(s) {
 		return true
 	}
-	vars, call := exprParts(f.k, s)
+	safe := f.callSafe
+	if safe == nil {
+		safe = safeCall
+	}
+	vars, call := exprPartsWith(f.k, s, safe)
 	if call {
 		return false
 	}

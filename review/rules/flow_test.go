@@ -74,6 +74,13 @@ func TestCrossLineRules(t *testing.T) {
 		{"app.py", "@app.route(\"/calc\")\ndef calc(expr):\n    return str(eval(expr))", evalID, 0},
 		{"app.js", "const m = pattern.exec(req.query.q);", evalID, 0},
 		{"app.js", "exec(req.body.cmd, cb);", evalID, 0}, // a shell (child_process), not eval
+		// a PHP shell command of values known safe (PurpleLlama CodeShield's unsafe-exec tests)
+		{"r.php", "$v = \"a var\";\nsystem($v);", "tollgate/shell-injection", 0},
+		{"r.php", "$s = escapeshellarg($_POST['key']);\nexec($s);", "tollgate/shell-injection", 0},
+		{"r.php", "$s = escapeshellarg($u);\nexec(\"ls \" . $s);", "tollgate/shell-injection", 0},
+		{"r.php", "$par = $_GET['i'];\nsystem($par);", "tollgate/shell-injection", 2},
+		{"r.php", "$s = mysqli_real_escape_string($db, $u);\nexec(\"ls \" . $s);", "tollgate/shell-injection", 2}, // an SQL escape is no shell escape
+		{"r.php", "function foo($v) {\n    system($v);", "tollgate/shell-injection", 2},
 		// loaders under another name
 		{"l.py", "import pickle as pkl\nobj = pkl.loads(data)", deserID, 2},
 		{"l.py", "from pickle import loads\nobj = loads(data)", deserID, 2},
