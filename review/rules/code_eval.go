@@ -141,31 +141,3 @@ func (f *flow) routeParam(name string) (flowLine, bool) {
 	}
 	return flowLine{}, false
 }
-
-// shellArgsSafe reports whether the command of a PHP shell call (system($cmd), exec(...))
-// holds only values known safe from the lines above: literals, numbers, and values passed
-// through escapeshellarg or escapeshellcmd ($v = "ls -l"; system($v)).
-func shellArgsSafe(f *flow, code string, m []int) bool {
-	if f == nil || len(f.lines) == 0 {
-		return false
-	}
-	open := strings.IndexByte(code[m[0]:], '(')
-	if open < 0 || code[m[0]] == '`' {
-		return false
-	}
-	open += m[0]
-	f.callSafe = shellSafeCall
-	defer func() { f.callSafe = nil }()
-	f.budget = flowBudget
-	return f.safeExpr(code[open:closeParen(code, open)], len(f.lines)-1, 0)
-}
-
-// shellSafeCall reports whether a call returns a value safe in a shell command: escaped for
-// the shell, or a number.
-func shellSafeCall(chain string) bool {
-	switch chain {
-	case "escapeshellarg", "escapeshellcmd", "intval", "floatval", "shlex.quote", "Shellwords.escape":
-		return true
-	}
-	return false
-}
