@@ -5,7 +5,7 @@
 // so the outgoing filter knows them too), credential store entries by content under any file
 // name (stores.go), and the insecure-code floor (code.go; SQL in code_sql.go, eval of request
 // data in code_eval.go, loaders under other names in code_deser.go, all three reading across
-// lines through flow.go).
+// lines through flow.go and flow_expr.go).
 //
 // Rules and guarantees:
 //   - Rules see added lines only and report new-file line numbers; a deleted file is never a
