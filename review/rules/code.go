@@ -224,12 +224,36 @@ var codeRules = []lineRule{
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (Ruby system, exec, spawn, IO.popen, Open3, backticks with #{})",
+			Catches:     example("run.rb", "system(\"tar xf #{name}\")"),
+			Leaves:      example("run.rb", `system("tar", "xf", name)`)},
+		kinds: []lang.Kind{lang.Ruby},
+		hint:  "#{",
+		// one string is the whole command: the shell reads it (several arguments run no shell)
+		re:         lazyre.New("\\b(?:system|exec|spawn|IO\\.popen|Open3\\.\\w+|Kernel\\.(?:system|exec|spawn))\\s*\\(?\\s*\"[^\"]*#\\{|`[^`]*#\\{|%x[({\\[][^;]*#\\{"),
+		confidence: 0.75,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.Critical, CWE: []string{"CWE-78"},
+			Description: "a shell runs request data (Ruby system, exec, spawn, IO.popen, Open3, backticks with params/cookies/request)",
+			Catches:     example("ping.rb", "system(\"ping -c 1 #{params[:host]}\")"),
+			Leaves:      example("ping.rb", `system("ping", "-c", "1", params[:host])`)},
+		kinds:   []lang.Kind{lang.Ruby},
+		anyFold: []string{"params[", "cookies[", "request."},
+		re: lazyre.New("(?:\\b(?:system|exec|spawn|IO\\.popen|Open3\\.\\w+|Kernel\\.(?:system|exec|spawn))\\s*[( ][^;]*?|`[^`]*#\\{[^}]*?|%x[({\\[][^;]*?)" +
+			`(?:\bparams\[|\bcookies\[|\brequest\.)`),
+		// the argument-list form runs no shell: system("ping", "-c", "1", host)
+		unless:     lazyre.New(`\b(?:system|exec|spawn|popen\w*)\s*\(?\s*(?:"[^"#]*"|'[^']*')\s*,`),
+		confidence: 0.85,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
 			Description: "a shell runs a command built from non-literal input (Node child_process.exec with concatenation)",
 			Catches:     example("run.js", "exec(`convert ${req.query.file} out.png`, cb);"),
 			Leaves:      example("run.js", `execFile("convert", [file, "out.png"], cb);`)},
 		kinds:      []lang.Kind{lang.JS},
 		hint:       "exec",
-		re:         lazyre.New("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+)"),
+		re:         lazyre.New("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+|req(?:uest)?\\.(?:body|query|params|headers|cookies)\\b)"),
 		confidence: 0.8,
 	},
 	{

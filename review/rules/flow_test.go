@@ -73,7 +73,8 @@ func TestCrossLineRules(t *testing.T) {
 		{"app.py", "@app.route(\"/calc/<expr>\")\ndef calc(expr):\n    return str(ast.literal_eval(expr))", evalID, 0},
 		{"app.py", "@app.route(\"/calc\")\ndef calc(expr):\n    return str(eval(expr))", evalID, 0},
 		{"app.js", "const m = pattern.exec(req.query.q);", evalID, 0},
-		{"app.js", "exec(req.body.cmd, cb);", evalID, 0}, // a shell (child_process), not eval
+		{"app.js", "exec(req.body.cmd, cb);", evalID, 0}, // a shell (child_process), not eval:
+		{"app.js", "exec(req.body.cmd, cb);", "tollgate/shell-injection", 1},
 		// a PHP shell command of values known safe (PurpleLlama CodeShield's unsafe-exec tests)
 		{"r.php", "$v = \"a var\";\nsystem($v);", "tollgate/shell-injection", 0},
 		{"r.php", "$s = escapeshellarg($_POST['key']);\nexec($s);", "tollgate/shell-injection", 0},
@@ -158,4 +159,21 @@ func FuzzFlow(f *testing.F) {
 			builtinFindings(t, p, text)
 		}
 	})
+}
+
+// TestShellNotEval: a shell given request data is still a finding now that eval-request-data
+// keeps to each language's evaluating functions (JS and Ruby exec run a shell).
+func TestShellNotEval(t *testing.T) {
+	for _, c := range []struct{ path, text string }{
+		{"app.js", "exec(req.query.cmd)"},
+		{"app.rb", "exec(params[:cmd])"},
+		{"app.rb", "system(\"ls \" + params[:dir])"},
+		{"app.rb", "out = `git log #{ref}`"},
+		{"app.rb", "exec(\"ls -lah #{user_input}\")"},
+	} {
+		fs := builtinFindings(t, c.path, c.text)
+		if len(fs) == 0 {
+			t.Errorf("%s: %q: no finding", c.path, c.text)
+		}
+	}
 }
