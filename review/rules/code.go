@@ -230,7 +230,7 @@ var codeRules = []lineRule{
 		kinds: []lang.Kind{lang.Ruby},
 		hint:  "#{",
 		// one string is the whole command: the shell reads it (several arguments run no shell)
-		re:         lazyre.New("\\b(?:system|exec|spawn|IO\\.popen|Open3\\.\\w+|Kernel\\.(?:system|exec|spawn))\\s*\\(?\\s*\"[^\"]*#\\{|`[^`]*#\\{|%x[({\\[][^;]*#\\{"),
+		re:         lazyre.New("(?:(?:^|[^\\w.:])(?:system|exec|spawn)|\\bIO\\.popen|\\bOpen3\\.\\w+|\\bKernel\\.(?:system|exec|spawn))\\s*\\(?\\s*\"[^\"]*#\\{|`[^`]*#\\{|%x[({\\[][^;]*#\\{"),
 		confidence: 0.75,
 	},
 	{
@@ -240,7 +240,7 @@ var codeRules = []lineRule{
 			Leaves:      example("ping.rb", `system("ping", "-c", "1", params[:host])`)},
 		kinds:   []lang.Kind{lang.Ruby},
 		anyFold: []string{"params[", "cookies[", "request."},
-		re: lazyre.New("(?:\\b(?:system|exec|spawn|IO\\.popen|Open3\\.\\w+|Kernel\\.(?:system|exec|spawn))\\s*[( ][^;]*?|`[^`]*#\\{[^}]*?|%x[({\\[][^;]*?)" +
+		re: lazyre.New("(?:(?:(?:^|[^\\w.:])(?:system|exec|spawn)|\\bIO\\.popen|\\bOpen3\\.\\w+|\\bKernel\\.(?:system|exec|spawn))\\s*[( ][^;]*?|`[^`]*#\\{[^}]*?|%x[({\\[][^;]*?)" +
 			`(?:\bparams\[|\bcookies\[|\brequest\.)`),
 		// the argument-list form runs no shell: system("ping", "-c", "1", host)
 		unless:     lazyre.New(`\b(?:system|exec|spawn|popen\w*)\s*\(?\s*(?:"[^"#]*"|'[^']*')\s*,`),

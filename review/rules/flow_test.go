@@ -75,6 +75,7 @@ func TestCrossLineRules(t *testing.T) {
 		{"app.js", "const m = pattern.exec(req.query.q);", evalID, 0},
 		{"app.js", "exec(req.body.cmd, cb);", evalID, 0}, // a shell (child_process), not eval:
 		{"app.js", "exec(req.body.cmd, cb);", "tollgate/shell-injection", 1},
+		{"db.rb", "rows = conn.exec(\"SELECT * FROM t WHERE id = #{id}\")", "tollgate/shell-injection", 0}, // SQL, not a shell
 		// a PHP shell command of values known safe (PurpleLlama CodeShield's unsafe-exec tests)
 		{"r.php", "$v = \"a var\";\nsystem($v);", "tollgate/shell-injection", 0},
 		{"r.php", "$s = escapeshellarg($_POST['key']);\nexec($s);", "tollgate/shell-injection", 0},
@@ -170,6 +171,7 @@ func TestShellNotEval(t *testing.T) {
 		{"app.rb", "system(\"ls \" + params[:dir])"},
 		{"app.rb", "out = `git log #{ref}`"},
 		{"app.rb", "exec(\"ls -lah #{user_input}\")"},
+		{"app.rb", "Kernel.system(\"ls #{d}\")"},
 	} {
 		fs := builtinFindings(t, c.path, c.text)
 		if len(fs) == 0 {
