@@ -7,7 +7,8 @@
 // semgrep rules that match it are written into a scratch repository (never this one), staged
 // and reviewed; a bad line counts as found when that tollgate rule reports the marked line or
 // one of the next two (multi-line statements), stopping short of the next marked line; a good
-// line counts as flagged on the same window. Findings of any severity count.
+// line counts as flagged on the same window. Findings of any severity count. With
+// EVALCODE_VERBOSE set it prints each file's counts, each good line flagged and each bad line missed.
 //
 // Usage: go run scripts/evalcode.go -git DIR -commit C -tollgate BIN [-work DIR]
 package main
@@ -242,6 +243,8 @@ func main() {
 		for _, l := range cf.bad {
 			if found(cf, l) {
 				b++
+			} else if verbose {
+				fmt.Printf("  bad line missed:  %s:%d\n", cf.src, l)
 			}
 		}
 		for _, l := range cf.good {

@@ -21,6 +21,9 @@ type lineRule struct {
 	anyFold    []string // lower-case words one of which every match contains (case-insensitive)
 	confidence float64
 	inComments bool
+	// safeIn reports a match safe given the lines above it (nil: never; f is nil for files
+	// the cross-line reader does not read).
+	safeIn func(f *flow, code string, m []int) bool
 }
 
 func (r *lineRule) applies(k lang.Kind) bool {
@@ -63,10 +66,11 @@ func (r *lineRule) match(text string) []int {
 	return m
 }
 
-// scanCode runs the code rules on one added line of a file of kind k (not prose).
-func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result) {
-	var code, lower string
-	codeDone := false
+// scanCode runs the code rules on one added line of a file of kind k (not prose); fl is the
+// file's cross-line reader (nil if none), which has read the line: code is then its code part.
+func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result, fl *flow, code string) {
+	var lower string
+	codeDone := fl != nil
 	for ri := range codeRules {
 		rule := &codeRules[ri]
 		if !rule.applies(k) || !rule.mayMatch(l.Text, &lower) {
@@ -80,7 +84,7 @@ func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result
 			text = code
 		}
 		m := rule.match(text)
-		if m == nil {
+		if m == nil || rule.safeIn != nil && rule.safeIn(fl, text, m) {
 			continue
 		}
 		sev, msg := testSeverity(p, rule.Severity, rule.Description)
@@ -90,12 +94,6 @@ func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result
 		}.LineEvidence(l.Text, m[0]))
 	}
 }
-
-// sqlVerb starts a SQL statement; sqlJoin glues non-literal text to it.
-const (
-	sqlVerb = `(?:select\s.+\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`
-	sqlJoin = `(?:\+\s*[\w(]|%\s*[\w(]|\.\s*format\s*\(|\.\s*\$)`
-)
 
 // The insecure-code floor: deliberately conservative, added lines only, comments ignored.
 var codeRules = []lineRule{
@@ -190,6 +188,7 @@ var codeRules = []lineRule{
 		hint:       "$",
 		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$[A-Za-z_]"),
 		unless:     lazyre.New(`escapeshellarg\s*\(|escapeshellcmd\s*\(`),
+		safeIn:     shellArgsSafe,
 		confidence: 0.75,
 	},
 	{
@@ -225,12 +224,36 @@ var codeRules = []lineRule{
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
+			Description: "a shell runs a command built from non-literal input (Ruby system, exec, spawn, IO.popen, Open3, backticks with #{})",
+			Catches:     example("run.rb", "system(\"tar xf #{name}\")"),
+			Leaves:      example("run.rb", `system("tar", "xf", name)`)},
+		kinds: []lang.Kind{lang.Ruby},
+		hint:  "#{",
+		// one string is the whole command: the shell reads it (several arguments run no shell)
+		re:         lazyre.New("(?:(?:^|[^\\w.:])(?:system|exec|spawn)|\\bIO\\.popen|\\bOpen3\\.\\w+|\\bKernel\\.(?:system|exec|spawn))\\s*\\(?\\s*\"[^\"]*#\\{|`[^`]*#\\{|%x[({\\[][^;]*#\\{"),
+		confidence: 0.75,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.Critical, CWE: []string{"CWE-78"},
+			Description: "a shell runs request data (Ruby system, exec, spawn, IO.popen, Open3, backticks with params/cookies/request)",
+			Catches:     example("ping.rb", "system(\"ping -c 1 #{params[:host]}\")"),
+			Leaves:      example("ping.rb", `system("ping", "-c", "1", params[:host])`)},
+		kinds:   []lang.Kind{lang.Ruby},
+		anyFold: []string{"params[", "cookies[", "request."},
+		re: lazyre.New("(?:(?:(?:^|[^\\w.:])(?:system|exec|spawn)|\\bIO\\.popen|\\bOpen3\\.\\w+|\\bKernel\\.(?:system|exec|spawn))\\s*[( ][^;]*?|`[^`]*#\\{[^}]*?|%x[({\\[][^;]*?)" +
+			`(?:\bparams\[|\bcookies\[|\brequest\.)`),
+		// the argument-list form runs no shell: system("ping", "-c", "1", host)
+		unless:     lazyre.New(`\b(?:system|exec|spawn|popen\w*)\s*\(?\s*(?:"[^"#]*"|'[^']*')\s*,`),
+		confidence: 0.85,
+	},
+	{
+		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
 			Description: "a shell runs a command built from non-literal input (Node child_process.exec with concatenation)",
 			Catches:     example("run.js", "exec(`convert ${req.query.file} out.png`, cb);"),
 			Leaves:      example("run.js", `execFile("convert", [file, "out.png"], cb);`)},
 		kinds:      []lang.Kind{lang.JS},
 		hint:       "exec",
-		re:         lazyre.New("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+)"),
+		re:         lazyre.New("\\b(?:child_process\\.)?exec(?:Sync)?\\s*\\(\\s*(?:`[^`]*\\$\\{|[\"'][^\"']*[\"']\\s*\\+|[A-Za-z_$][\\w.$]*\\s*\\+|req(?:uest)?\\.(?:body|query|params|headers|cookies)\\b)"),
 		confidence: 0.8,
 	},
 	{
@@ -239,7 +262,12 @@ var codeRules = []lineRule{
 			Catches:     example("load.py", `obj = pickle.loads(request.data)`),
 			Leaves:      example("load.py", `obj = json.loads(request.data)`)},
 		anyFold: []string{"pickle", "dill", "shelve"},
-		kinds:   []lang.Kind{lang.Python}, re: lazyre.New(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`), confidence: 0.8,
+		kinds:   []lang.Kind{lang.Python}, re: lazyre.New(`\b(?:c?[Pp]ickle|_pickle|dill|shelve)\.(?:loads?|Unpickler|open)\s*\(`),
+		// a file whose path is written in the code (pickle.load(open("model.pkl", "rb"))) is the
+		// program's own data: whoever can replace it can replace the code
+		// a literal (pickle.loads(b"...")) is no input either
+		unless:     lazyre.New(`\.load\s*\(\s*open\s*\(\s*[rbRB]{0,2}["'][^"'{}%]*["']\s*[,)]|\.loads\s*\(\s*[rbRB]{0,2}(?:"[^"]*"|'[^']*')\s*\)`),
+		confidence: 0.8,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -270,6 +298,7 @@ var codeRules = []lineRule{
 		hint:       "yaml.",
 		re:         lazyre.New(`\byaml\.(?:unsafe_load|load|load_all|full_load)\s*\(`),
 		unless:     lazyre.New(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
+		safeIn:     ruamelLoad,
 		confidence: 0.85,
 	},
 	{
@@ -299,74 +328,33 @@ var codeRules = []lineRule{
 		kinds: []lang.Kind{lang.PHP}, re: lazyre.New(`\bunserialize\s*\(\s*\$`), confidence: 0.75,
 	},
 	{
-		Rule: review.Rule{ID: "tollgate/eval-request-data", Severity: policy.Critical, CWE: []string{"CWE-95"},
-			Description: "eval runs data that comes from a request",
-			Catches:     example("calc.py", `result = eval(request.args.get("expr"))`),
-			Leaves:      example("calc.py", `result = ast.literal_eval(text)`)},
-		kinds:      []lang.Kind{lang.Python, lang.JS, lang.PHP, lang.Ruby},
-		anyFold:    []string{"eval", "exec", "function"},
-		re:         lazyre.New(`(?:^|[^\w.])(?:eval|exec|Function|instance_eval|class_eval)\s*\([^)]*(?:\brequest\.|\breq\.(?:body|query|params|headers|cookies)|\$_(?:GET|POST|REQUEST|COOKIE)|\bparams\[|\binput\s*\(|\bsys\.argv|\blocation\.(?:hash|search)|\bdocument\.cookie)`),
-		confidence: 0.9,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-			Description: "SQL is built by string concatenation or formatting, not parameters",
-			Catches:     example("users.py", `cursor.execute("SELECT * FROM users WHERE name = '" + name + "'")`),
-			Leaves:      example("users.py", `cursor.execute("SELECT * FROM users WHERE name = %s", (name,))`)},
-		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby},
-		anyFold: []string{"select", "insert", "update", "delete"},
-		re: lazyre.New(`(?i)(?:` +
-			// "SELECT ... " + var  |  'SELECT ...' % var  |  "...".format(  |  f"SELECT ... {x}"
-			`"\s*` + sqlVerb + `[^"]*"\s*` + sqlJoin + `|'\s*` + sqlVerb + `[^']*'\s*` + sqlJoin +
-			`|\bf"` + sqlVerb + `[^"]*\{|\bf'` + sqlVerb + `[^']*\{` +
-			"|`" + sqlVerb + "[^`]*\\$\\{" +
-			`|\bSprintf\s*\(\s*"` + sqlVerb + `[^"]*%[sv]` +
-			`)`),
-		// formatting with nothing to format in ('SELECT ...'.format(), 'SELECT ...' % ())
-		unless:     lazyre.New(`^[^+]*(?:\.format\s*\(\s*\)|['"]\s*%\s*\(\s*\))[^+]*$`),
-		confidence: 0.75,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-			Description: "SQL is built by string interpolation (PHP \"...$var\", Ruby \"...#{}\"), not parameters",
-			Catches:     example("users.php", `mysqli_query($db, "SELECT * FROM users WHERE id = $id");`),
-			Leaves:      example("users.php", `$stmt = $db->prepare("SELECT * FROM users WHERE id = ?");`)},
-		kinds:      []lang.Kind{lang.PHP, lang.Ruby},
-		anyFold:    []string{"select", "insert", "update", "delete"},
-		re:         lazyre.New(`(?i)"\s*` + sqlVerb + `[^"]*(?:\$[A-Za-z_{]|#\{)`),
-		confidence: 0.75,
-	},
-	{
-		Rule: review.Rule{ID: "tollgate/sql-concatenation", Severity: policy.High, CWE: []string{"CWE-89"},
-			Description: "an ActiveRecord query fragment interpolates a value (Ruby where/order/find_by_sql with #{})",
-			Catches:     example("users.rb", `User.where("name = '#{params[:name]}'")`),
-			Leaves:      example("users.rb", `User.where("name = ?", params[:name])`)},
-		kinds:      []lang.Kind{lang.Ruby},
-		hint:       "#{",
-		re:         lazyre.New(`\.(?:where|order|reorder|group|having|joins|find_by_sql|exists\?|pluck|select|from|execute|exec_query|select_all|select_rows|select_value)\s*\(\s*"[^"]*#\{`),
-		confidence: 0.75,
-	},
-	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
-			Description: "a file or directory is made writable by everyone (777)",
+			Description: "a file or directory is made writable by everyone (chmod 777 or o+w, umask 0, mkdir -m 777)",
 			Catches:     example("setup.sh", `chmod -R 777 /var/www`),
 			Leaves:      example("setup.sh", `chmod 600 ~/.ssh/config`)},
-		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
-		hint:       "chmod",
-		re:         lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?[0-7]{2}[2367]|[ugoa]*o[ugoa]*[+=][rwxX]*w|a[+=][rwxX]*w|\+w)\b`),
+		kinds:   []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
+		anyFold: []string{"chmod", "umask", "-m"},
+		// chmod +w (no who) is cut by the umask: owner only, as a rule. A umask that keeps the
+		// others-write bit (umask 0, 000, 004) makes what follows world-writable; so do
+		// mkdir -m and install -m with such a mode.
+		re: lazyre.New(`\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?[0-7]{2}[2367]|[ugoa]*o[ugoa]*[+=][rwxXst]*w[rwxXst]*|a[+=][rwxXst]*w[rwxXst]*)(?:\s|$|[;&|)"'])` +
+			`|\bumask\s+0*[0-7]{0,2}[0145](?:\s|$|[;&|)])` +
+			`|\b(?:mkdir|install)\s+(?:-[a-zA-Z]+\s+)*(?:-m\s*|--mode=)0?[0-7]{2}[2367]\b`),
 		confidence: 0.8,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
-			Description: "a file or directory is created or changed with mode 0777",
+			Description: "a file or directory is created or changed with a mode writable by everyone (0777, S_IWOTH, umask 0)",
 			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
 			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
 		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
-		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff", "s_iwoth", "s_irwxo", "others_write", "fromstring"},
+		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff", "s_iwoth", "s_irwxo", "others_write", "fromstring", "umask", "modeperm"},
 		// chmod sets the mode as given: any mode with the others-write bit. A mode given at creation
 		// is cut by the umask (0666 for a new file is the usual idiom): only 0777 there.
 		re: lazyre.New(`(?i)\b(?:chmod\w*|fchmod\w*|lchmod|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s](?:0o?(?:10)?0?[0-7]{2}[2367]|511|0x1ff)\b` +
-			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*\bstat\.S_I(?:WOTH|RWXO)\b` +
+			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*\b(?:stat\.)?S_I(?:WOTH|RWXO)\b` +
+			`|\b(?:chmod\w*|fchmod\w*|lchmod)\b[^;]*[(,\s]["']0?[0-7]{2}[2367]["']|\bChmod\b[^;]*\bos\.ModePerm\b` +
+			`|\bumask\s*\(\s*(?:0|0o?[0-7]*[0145])\s*\)` +
 			`|\bPosixFilePermissions\.fromString\(\s*"[r-][w-][x-][r-][w-][x-][r-]w[x-]"|\bPosixFilePermission\.OTHERS_WRITE\b` +
 			`|\b(?:mkdir\w*|makedirs|writefile|openfile|open|mkdirsync)\b[^;]*[(,\s](?:0o?777|511|0x1ff)\b` +
 			`|\bmode\s*[:=]\s*(?:0o?[0-7]{2}[2367]|511|0x1ff)\b`),
@@ -385,4 +373,32 @@ var codeRules = []lineRule{
 		re:         lazyre.New(`\b(?:curl|wget|fetch)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b`),
 		confidence: 0.9,
 	},
+}
+
+// shellArgsSafe reports whether the command of a PHP shell call (system($cmd), exec(...))
+// holds only values known safe from the lines above: literals, numbers, and values passed
+// through escapeshellarg or escapeshellcmd ($v = "ls -l"; system($v)).
+func shellArgsSafe(f *flow, code string, m []int) bool {
+	if f == nil || len(f.lines) == 0 {
+		return false
+	}
+	open := strings.IndexByte(code[m[0]:], '(')
+	if open < 0 || code[m[0]] == '`' {
+		return false
+	}
+	open += m[0]
+	f.callSafe = shellSafeCall
+	defer func() { f.callSafe = nil }()
+	f.budget = flowBudget
+	return f.safeExpr(code[open:closeParen(code, open)], len(f.lines)-1, 0)
+}
+
+// shellSafeCall reports whether a call returns a value safe in a shell command: escaped for
+// the shell, or a number.
+func shellSafeCall(chain string) bool {
+	switch chain {
+	case "escapeshellarg", "escapeshellcmd", "intval", "floatval", "shlex.quote", "Shellwords.escape":
+		return true
+	}
+	return false
 }

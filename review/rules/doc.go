@@ -3,12 +3,21 @@
 // written into config and code (creds.go), secrets known by their shape with no keyword next
 // to them (tokens.go: bot tokens, webhooks, password hashes; the shapes are redact.FindTokens,
 // so the outgoing filter knows them too), credential store entries by content under any file
-// name (stores.go), and the insecure-code floor (code.go).
+// name (stores.go), and the insecure-code floor (code.go; SQL in code_sql.go, eval of request
+// data in code_eval.go, loaders under other names in code_deser.go, all three reading across
+// lines through flow.go and flow_expr.go).
 //
 // Rules and guarantees:
 //   - Rules see added lines only and report new-file line numbers; a deleted file is never a
 //     finding. Code rules read a line's code with its comments stripped (lang.CodePart) unless
 //     a rule says otherwise, and never run on prose.
+//   - A cross-line rule (flow.go) reads a hunk's added lines in order, within one scope (from
+//     the last function head; at most a few hundred lines, and a bounded look-back per line):
+//     SQL assigned to a variable and run on a later line is one finding, where it runs; a
+//     value assigned on an added line above (a literal, a number, an escaped value), a
+//     parameter declared numeric or a name spelled as a constant (TABLE) can make a line
+//     safe. Nothing else outside the added lines is assumed: a variable it cannot see is
+//     unknown, never safe, and a hunk knows nothing of another.
 //   - A file rule reports once per file, at its first added line (line 1 for a binary or empty
 //     file); a binary file is judged by its name only.
 //   - A finding in test code (lang.IsTestPath) is lowered to low, and its message says so; so

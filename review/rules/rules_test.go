@@ -59,6 +59,12 @@ func TestRuleExamples(t *testing.T) {
 	for _, r := range codeRules {
 		check(r.Rule)
 	}
+	for _, r := range sqlRules {
+		check(r.Rule)
+	}
+	for _, r := range flowRules {
+		check(r)
+	}
 }
 
 func TestRules(t *testing.T) {
@@ -227,6 +233,29 @@ func TestRules(t *testing.T) {
 		{"P.java", `Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-r--r--"));`, ""},
 		{"P.java", `perms.add(PosixFilePermission.OTHERS_WRITE);`, "tollgate/world-writable"},
 		{"P.java", `perms.add(PosixFilePermission.OTHERS_READ);`, ""},
+		// world-writable beyond the literal mode (issue 9)
+		{"s.sh", "chmod ugo+rwx /srv", "tollgate/world-writable"},
+		{"Dockerfile", "RUN chmod -R a+rwx /app", "tollgate/world-writable"},
+		{"s.sh", "chmod +w build/out.txt", ""}, // no who: cut by the umask
+		{"s.sh", "chmod u+rwx,g+rx bin/run", ""},
+		{"s.sh", "umask 000", "tollgate/world-writable"},
+		{"s.sh", "umask 0 && mkdir /srv/x", "tollgate/world-writable"},
+		{"s.sh", "umask 022", ""},
+		{"s.sh", "umask 077", ""},
+		{"s.sh", "mkdir -p -m 777 /srv/shared", "tollgate/world-writable"},
+		{"s.sh", "install -d -m 0755 /srv/app", ""},
+		{"s.sh", "install -m 0777 app /usr/local/bin/app", "tollgate/world-writable"},
+		{"u.py", `os.umask(0)`, "tollgate/world-writable"},
+		{"u.py", `os.umask(0o022)`, ""},
+		{"u.c", `chmod(path, S_IRWXU | S_IRWXG | S_IRWXO);`, "tollgate/world-writable"},
+		{"u.c", `fchmod(fd, S_IRUSR | S_IWUSR | S_IWOTH);`, "tollgate/world-writable"},
+		{"u.c", `chmod(path, S_IRWXU | S_IRGRP);`, ""},
+		{"u.js", `process.umask(0);`, "tollgate/world-writable"},
+		{"u.js", `fs.chmod(p, "0777", cb);`, "tollgate/world-writable"},
+		{"u.js", `fs.chmodSync(p, '755');`, ""},
+		{"u.go", `syscall.Umask(0)`, "tollgate/world-writable"},
+		{"u.go", `os.Chmod(p, os.ModePerm)`, "tollgate/world-writable"},
+		{"u.go", `os.MkdirAll(p, os.ModePerm)`, ""}, // cut by the umask
 		{"s.sh", `eval "$(curl -fsSL https://x.example/env.sh)"`, "tollgate/curl-pipe-shell"},
 		{"s.sh", `eval $(wget -qO- https://x.example/env.sh)`, "tollgate/curl-pipe-shell"},
 		{"s.sh", `eval "$(ssh-agent -s)"`, ""},

@@ -13,7 +13,7 @@ import (
 // Scanner runs tollgate's own rules, one family a file: sensitive files (files.go),
 // credentials in config and code (creds.go), self-identifying tokens and password hashes
 // (tokens.go), credential store entries by content (stores.go), and the insecure-code floor
-// (code.go).
+// (code.go, code_sql.go, code_eval.go, code_deser.go; cross-line reading in flow.go).
 type Scanner struct{}
 
 // Name implements Scanner.
@@ -31,6 +31,10 @@ func All() []review.Rule {
 	for _, r := range codeRules {
 		out = append(out, r.Rule)
 	}
+	for _, r := range sqlRules {
+		out = append(out, r.Rule)
+	}
+	out = append(out, flowRules...)
 	return dedupRules(out)
 }
 
@@ -73,21 +77,46 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	if localServiceFile.MatchString(p) {
 		names = serviceNames(f)
 	}
+	var fl *flow
+	if !k.IsProse() {
+		fl = newFlow(u, p, k, r)
+	}
 	i := 0
-	for l := range f.Added() {
-		if i%ctxLines == 0 && ctx.Err() != nil {
-			return
+	for hi := range f.Hunks {
+		if fl != nil {
+			fl.hunk()
 		}
-		i++
-		entries.add(l)
-		scanCredentials(u, p, k, l, names, r)
-		scanTokens(u, p, l, hashesTold, r)
-		if !k.IsProse() {
-			scanCode(u, p, k, l, r)
+		for _, l := range f.Hunks[hi].Lines() {
+			if l.Kind != diff.Add {
+				continue
+			}
+			if i%ctxLines == 0 && ctx.Err() != nil {
+				return
+			}
+			i++
+			entries.add(l)
+			scanCredentials(u, p, k, l, names, r)
+			scanTokens(u, p, l, hashesTold, r)
+			if k.IsProse() {
+				continue
+			}
+			var code string
+			if fl != nil {
+				code = lang.CodePart(k, l.Text)
+				fl.add(l, code)
+			}
+			scanCode(u, p, k, l, r, fl, code)
 		}
+	}
+	if fl != nil {
+		fl.done()
 	}
 	entries.report(u, p, r)
 }
+
+// flowRules are the rules the cross-line reader reports besides the SQL line rules, for
+// documentation and tests.
+var flowRules = []review.Rule{evalRule, evalVarRule, sqlRunRule, deserAliasRule}
 
 // testSeverity lowers a code or credential finding in test code to low.
 func testSeverity(p string, sev policy.Severity, msg string) (policy.Severity, string) {
