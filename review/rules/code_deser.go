@@ -3,9 +3,9 @@ package rules
 import (
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
-	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
 )
 
 // Unsafe loaders under another name (tollgate/unsafe-deserialization, Python): a module of the
