@@ -189,33 +189,43 @@ func readChunk(p string) chunk {
 	var c chunk
 	for off := 0; off < len(p); {
 		line, _, _ := strings.Cut(p[off:], "\n")
-		rest := p[off:]
+		c.readLine(line, p[off:])
 		off += len(line) + 1
-		if strings.HasPrefix(line, "[") && !strings.HasPrefix(line, "[[") {
-			c.table = true
-		}
-		if v, ok := keyValue(line, "id"); ok && c.id == "" && strings.HasPrefix(v, `"`) {
-			if id, _, ok := strings.Cut(v[1:], `"`); ok && id != "" {
-				c.id = id
-			}
-		}
-		if _, ok := keyValue(line, "path"); ok {
-			c.path = true
-		}
-		if v, ok := keyValue(line, "keywords"); ok && c.keywords == "" && strings.HasPrefix(v, "[") {
-			after := rest[len(line)-len(v)+1:]
-			if k, _, ok := strings.Cut(after, "]"); ok {
-				c.keywords = k
-			}
-		}
-		if v, ok := keyValue(line, "regex"); ok && c.regex == "" && strings.HasPrefix(v, "'''") {
-			after := rest[len(line)-len(v)+3:]
-			if re, _, ok := strings.Cut(after, "'''"); ok {
-				c.regex = re
-			}
-		}
 	}
 	return c
+}
+
+// readLine reads one line of a rule's text; rest is the text from that line on.
+func (c *chunk) readLine(line, rest string) {
+	if strings.HasPrefix(line, "[") && !strings.HasPrefix(line, "[[") {
+		c.table = true
+	}
+	if _, ok := keyValue(line, "path"); ok {
+		c.path = true
+	}
+	if c.id == "" {
+		c.id = delimited(line, rest, "id", `"`, `"`)
+	}
+	if c.keywords == "" {
+		c.keywords = delimited(line, rest, "keywords", "[", "]")
+	}
+	if c.regex == "" {
+		c.regex = delimited(line, rest, "regex", "'''", "'''")
+	}
+}
+
+// delimited returns what a line setting key holds between open and the first close after it
+// (which may be on a later line of rest), or "".
+func delimited(line, rest, key, open, close string) string {
+	v, ok := keyValue(line, key)
+	if !ok || !strings.HasPrefix(v, open) {
+		return ""
+	}
+	inner, _, ok := strings.Cut(rest[len(line)-len(v)+len(open):], close)
+	if !ok {
+		return ""
+	}
+	return inner
 }
 
 // keyValue returns what follows "key =" on a line that starts with key (spaces allowed around

@@ -117,6 +117,33 @@ func main() {
 		defer os.RemoveAll(d)
 		dir = d
 	}
+	repo, env := scratchRepo(dir)
+	rules := make([]string, 0, len(cases))
+	for r := range cases {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	var files []*caseFile
+	for _, r := range rules {
+		for _, src := range cases[r] {
+			data, err := exec.Command("git", "-C", *gitDir, "cat-file", "blob", *commit+":"+src).Output()
+			if err != nil {
+				fail(fmt.Errorf("%s: not at %s", src, *commit))
+			}
+			cf := readCase(r, src, len(files)+1, data)
+			p := filepath.Join(repo, filepath.FromSlash(cf.dst))
+			check(os.MkdirAll(filepath.Dir(p), 0o755))
+			check(os.WriteFile(p, data, 0o644))
+			files = append(files, cf)
+		}
+	}
+	hit := review(dir, repo, *bin, env)
+	sums := tallyCases(files, hit, os.Getenv("EVALCODE_VERBOSE") != "")
+	printTable(*commit, rules, sums)
+}
+
+// scratchRepo creates the scratch repository and a pristine HOME for git and tollgate.
+func scratchRepo(dir string) (string, []string) {
 	home := filepath.Join(dir, "home")
 	repo := filepath.Join(dir, "repo")
 	check(os.MkdirAll(filepath.Join(home, ".config", "tollgate"), 0o755))
@@ -126,61 +153,52 @@ func main() {
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1")
 	run(repo, env, "git", "init", "-q")
+	return repo, env
+}
 
-	rules := make([]string, 0, len(cases))
-	for r := range cases {
-		rules = append(rules, r)
+// readCase reads the marks of one rule test file, the n-th staged.
+func readCase(rule, src string, n int, data []byte) *caseFile {
+	ext := path.Ext(src)
+	dst := fmt.Sprintf("cases/%d%s", n, ext)
+	switch ext {
+	case ".dockerfile":
+		dst = fmt.Sprintf("cases/%d/Dockerfile", n)
+	case ".bash":
+		dst = fmt.Sprintf("cases/%d.sh", n)
 	}
-	sort.Strings(rules)
-	var files []*caseFile
-	byDst := map[string]*caseFile{}
-	for _, r := range rules {
-		for _, src := range cases[r] {
-			data, err := exec.Command("git", "-C", *gitDir, "cat-file", "blob", *commit+":"+src).Output()
-			if err != nil {
-				fail(fmt.Errorf("%s: not at %s", src, *commit))
-			}
-			n := len(files) + 1
-			ext := path.Ext(src)
-			dst := fmt.Sprintf("cases/%d%s", n, ext)
-			switch ext {
-			case ".dockerfile":
-				dst = fmt.Sprintf("cases/%d/Dockerfile", n)
-			case ".bash":
-				dst = fmt.Sprintf("cases/%d.sh", n)
-			}
-			cf := &caseFile{rule: r, src: src, dst: dst, marked: map[int]bool{}}
-			lines := strings.Split(string(data), "\n")
-			for i := 0; i < len(lines); i++ {
-				m := mark.FindStringSubmatch(lines[i])
-				if m == nil {
-					continue
-				}
-				// the marked line: the next one that is not itself a mark
-				j := i + 1
-				for j < len(lines) && mark.MatchString(lines[j]) {
-					j++
-				}
-				if j >= len(lines) || cf.marked[j+1] {
-					continue
-				}
-				cf.marked[j+1] = true
-				if m[1] == "ruleid" || m[1] == "todoruleid" {
-					cf.bad = append(cf.bad, j+1)
-				} else {
-					cf.good = append(cf.good, j+1)
-				}
-			}
-			p := filepath.Join(repo, filepath.FromSlash(dst))
-			check(os.MkdirAll(filepath.Dir(p), 0o755))
-			check(os.WriteFile(p, data, 0o644))
-			files = append(files, cf)
-			byDst[dst] = cf
+	cf := &caseFile{rule: rule, src: src, dst: dst, marked: map[int]bool{}}
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		m := mark.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		// the marked line: the next one that is not itself a mark
+		j := i + 1
+		for j < len(lines) && mark.MatchString(lines[j]) {
+			j++
+		}
+		if j >= len(lines) || cf.marked[j+1] {
+			continue
+		}
+		cf.marked[j+1] = true
+		if m[1] == "ruleid" || m[1] == "todoruleid" {
+			cf.bad = append(cf.bad, j+1)
+		} else {
+			cf.good = append(cf.good, j+1)
 		}
 	}
+	return cf
+}
+
+// hits says which tollgate rules were reported at each path and line.
+type hits map[string]map[int]map[string]bool
+
+// review stages the scratch repository, reviews it and returns the rules reported per line.
+func review(dir, repo, bin string, env []string) hits {
 	run(repo, env, "git", "add", "-A")
 	out := filepath.Join(dir, "report.json")
-	cmd := exec.Command(*bin, "review", "--staged", "--format", "json", "--output", out, "--fail-on", "critical")
+	cmd := exec.Command(bin, "review", "--staged", "--format", "json", "--output", out, "--fail-on", "critical")
 	cmd.Dir, cmd.Env, cmd.Stderr = repo, env, os.Stderr
 	if err := cmd.Run(); err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
@@ -204,8 +222,7 @@ func main() {
 	if len(rep.NotRun) > 0 || len(rep.Limits) > 0 {
 		fmt.Fprintf(os.Stderr, "evalcode: warning: status %s, not run %d, limits %v\n", rep.Status, len(rep.NotRun), rep.Limits)
 	}
-	// hit[dst][line] = tollgate rules reported there
-	hit := map[string]map[int]map[string]bool{}
+	hit := hits{}
 	for _, f := range rep.Findings {
 		if hit[f.Path] == nil {
 			hit[f.Path] = map[int]map[string]bool{}
@@ -218,20 +235,28 @@ func main() {
 			hit[f.Path][f.Line][a] = true
 		}
 	}
-	found := func(cf *caseFile, line int) bool {
-		for l := line; l <= line+2; l++ {
-			if l > line && cf.marked[l] {
-				break
-			}
-			if hit[cf.dst][l][cf.rule] {
-				return true
-			}
+	return hit
+}
+
+// found reports whether the case's rule was reported on the marked line or one of the next two,
+// short of the next marked line.
+func (h hits) found(cf *caseFile, line int) bool {
+	for l := line; l <= line+2; l++ {
+		if l > line && cf.marked[l] {
+			break
 		}
-		return false
+		if h[cf.dst][l][cf.rule] {
+			return true
+		}
 	}
-	type tally struct{ files, bad, badFound, good, goodFlagged int }
+	return false
+}
+
+type tally struct{ files, bad, badFound, good, goodFlagged int }
+
+// tallyCases counts, per rule, the bad lines found and the good lines flagged.
+func tallyCases(files []*caseFile, hit hits, verbose bool) map[string]*tally {
 	sums := map[string]*tally{}
-	verbose := os.Getenv("EVALCODE_VERBOSE") != ""
 	for _, cf := range files {
 		t := sums[cf.rule]
 		if t == nil {
@@ -239,22 +264,8 @@ func main() {
 			sums[cf.rule] = t
 		}
 		t.files++
-		b, g := 0, 0
-		for _, l := range cf.bad {
-			if found(cf, l) {
-				b++
-			} else if verbose {
-				fmt.Printf("  bad line missed:  %s:%d\n", cf.src, l)
-			}
-		}
-		for _, l := range cf.good {
-			if found(cf, l) {
-				g++
-				if verbose {
-					fmt.Printf("  good line flagged: %s:%d\n", cf.src, l)
-				}
-			}
-		}
+		b := countLines(cf, cf.bad, hit, false, verbose)
+		g := countLines(cf, cf.good, hit, true, verbose)
 		t.bad += len(cf.bad)
 		t.badFound += b
 		t.good += len(cf.good)
@@ -263,7 +274,30 @@ func main() {
 			fmt.Printf("  %-28s %-75s bad %2d/%2d good flagged %2d/%2d\n", cf.rule, cf.src, b, len(cf.bad), g, len(cf.good))
 		}
 	}
-	fmt.Printf("semgrep-rules %s: insecure-code rules (goal: bad found >= 60%%, good flagged <= 10%%)\n", *commit)
+	return sums
+}
+
+// countLines counts the lines the rule was reported on; verbose prints each bad line missed or
+// good line flagged.
+func countLines(cf *caseFile, lines []int, hit hits, good, verbose bool) int {
+	n := 0
+	for _, l := range lines {
+		f := hit.found(cf, l)
+		if f {
+			n++
+		}
+		switch {
+		case verbose && good && f:
+			fmt.Printf("  good line flagged: %s:%d\n", cf.src, l)
+		case verbose && !good && !f:
+			fmt.Printf("  bad line missed:  %s:%d\n", cf.src, l)
+		}
+	}
+	return n
+}
+
+func printTable(commit string, rules []string, sums map[string]*tally) {
+	fmt.Printf("semgrep-rules %s: insecure-code rules (goal: bad found >= 60%%, good flagged <= 10%%)\n", commit)
 	fmt.Printf("%-32s %5s %18s %18s %s\n", "tollgate rule", "files", "bad found", "good flagged", "goal met")
 	all := true
 	for _, r := range rules {
