@@ -12,6 +12,8 @@
 //     every call) git shows a file's diff as binary, and the file is read again as text, a new
 //     one from its blob streamed into a string of its exact size (no second copy), any other
 //     with `--text`; the result is the hunk git's text diff would give.
+//   - Blobs are read through one long-lived `git cat-file --batch` process per Repo (started
+//     on first use, ended by Repo.Close), never one process per blob.
 //   - Reading a change never writes to the repository: no stash, no index refresh
 //     (GIT_OPTIONAL_LOCKS=0), no checkout. Only install and uninstall write, and only in the
 //     hooks directory git really uses.
