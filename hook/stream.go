@@ -15,9 +15,10 @@ import (
 const streamBatch = 400
 
 // addCommits adds one unit per commit, each against its first parent (the empty tree for a root
-// commit). The diffs come from one `git diff-tree --stdin` process per batch instead of one
-// process per commit. Where that stream stops early (an object it cannot read), the commit it
-// stopped at is diffed alone, so it is listed as unreadable, and the stream resumes after it.
+// commit); a merge's unit is what it adds against every parent (mergeUnits). The diffs come
+// from one `git diff-tree --stdin` process per batch instead of one process per commit. Where
+// that stream stops early (an object it cannot read), the commit it stopped at is diffed
+// alone, so it is listed as unreadable, and the stream resumes after it.
 func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
 	if len(commits) == 0 {
 		return nil
@@ -28,9 +29,9 @@ func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listed
 	}
 	for len(commits) > 0 {
 		batch := commits[:min(len(commits), streamBatch)]
-		units, err := r.streamUnits(ctx, g, batch)
+		units, done, err := r.streamUnits(ctx, g, batch)
 		ch.Units = append(ch.Units, units...)
-		commits = commits[len(units):]
+		commits = commits[done:]
 		if err == nil {
 			continue
 		}
@@ -69,36 +70,91 @@ func (e *streamError) Error() string {
 
 func (e *streamError) Unwrap() error { return e.err }
 
-// streamUnits diffs commits in one git process and returns the units of the leading commits
-// whose output is complete: all of them, or those before the commit where git stopped (then
-// with a *streamError). A merge is diffed against each parent, and its unit keeps only the
-// lines that are in none of them (see onlyNew).
-func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, error) {
+// errShortStream is git output that ends before the last commit asked for.
+var errShortStream = errors.New("failed to read the diffs: git printed fewer commits than asked")
+
+// streamUnits returns the units of the leading commits whose diffs are complete and how many
+// commits that covers: all of them, or those before the commit (not a merge) where git
+// stopped, then with a *streamError. The commits that are not merges are diffed in one git
+// process; the merges by mergeUnits. A merge that cannot be read has no unit (it is listed in
+// r.Unreadable) but counts as done.
+func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, int, error) {
+	var plain []listedCommit
+	for _, c := range commits {
+		if len(c.others) == 0 {
+			plain = append(plain, c)
+		}
+	}
+	pu, perr := r.plainUnits(ctx, g, plain)
+	if perr != nil && !errors.As(perr, new(*streamError)) {
+		return nil, 0, perr
+	}
+	// The commits before the first plain commit without a unit.
+	cut, seen := len(commits), 0
+	for i, c := range commits {
+		if len(c.others) > 0 {
+			continue
+		}
+		if seen == len(pu) {
+			cut = i
+			break
+		}
+		seen++
+	}
+	var merges []listedCommit
+	for _, c := range commits[:cut] {
+		if len(c.others) > 0 {
+			merges = append(merges, c)
+		}
+	}
+	mu, err := r.mergeUnits(ctx, g, merges)
+	if err != nil {
+		return nil, 0, err
+	}
+	units := make([]diff.Unit, 0, cut)
+	for _, c := range commits[:cut] {
+		if len(c.others) == 0 {
+			units, pu = append(units, pu[0]), pu[1:]
+			continue
+		}
+		if u := mu[0]; u != nil {
+			units = append(units, *u)
+		}
+		mu = mu[1:]
+	}
+	if perr != nil {
+		return units, cut, &streamError{done: cut, err: perr}
+	}
+	return units, cut, nil
+}
+
+// plainUnits diffs commits that are not merges in one git process and returns the units of the
+// leading commits whose output is complete: all of them, or those before the commit where git
+// stopped (then with a *streamError).
+func (r *Repo) plainUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, error) {
+	if len(commits) == 0 {
+		return nil, nil
+	}
 	var (
 		diffTree = "diff-tree"
 		fromIn   = "--stdin"
 		root     = "--root"
 		always   = "--always"
 	)
-	// Each stdin line is a commit and the one parent to diff it against: git prints the
-	// commit id and a NUL, the raw -z listing, an empty record, then the patch. A root commit
-	// alone is diffed against the empty tree (--root). A merge gets one line per parent. Ids
-	// are resolved object ids only.
-	var runs []listedCommit
+	// Each stdin line is a commit and its parent: git prints the commit id and a NUL, the raw
+	// -z listing, an empty record, then the patch. A root commit alone is diffed against the
+	// empty tree (--root). Ids are resolved object ids only.
 	var in strings.Builder
 	for _, c := range commits {
-		for _, p := range append([]string{c.parent}, c.others...) {
-			runs = append(runs, listedCommit{id: c.id, parent: p})
-			in.WriteString(c.id)
-			if p != "" {
-				in.WriteString(" " + p)
-			}
-			in.WriteByte('\n')
+		in.WriteString(c.id)
+		if c.parent != "" {
+			in.WriteString(" " + c.parent)
 		}
+		in.WriteByte('\n')
 	}
 	args := append(append([]string{diffTree, fromIn, root, always}, unitFlags...), diffFlags...)
 	out, runErr := g.run(ctx, strings.NewReader(in.String()), args...)
-	sections, err := splitStream(out, runs)
+	sections, err := splitStream(out, commits)
 	if err != nil {
 		return nil, err
 	}
@@ -107,30 +163,24 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) 
 		complete-- // the last section may be cut where git stopped
 	}
 	var units []diff.Unit
-	for i, k := 0, 0; i < len(commits) && k+1+len(commits[i].others) <= complete; i++ {
-		c := commits[i]
-		var per []diff.Unit
-		for _, run := range runs[k : k+1+len(c.others)] {
-			parent := run.parent
-			if parent == "" {
-				if parent, err = r.EmptyTree(ctx); err != nil {
-					return units, err
-				}
-			}
-			u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[k])
-			if err != nil {
+	for i, c := range commits[:complete] {
+		parent := c.parent
+		if parent == "" {
+			if parent, err = r.EmptyTree(ctx); err != nil {
 				return units, err
 			}
-			per = append(per, u)
-			k++
 		}
-		units = append(units, onlyNew(per[0], per[1:]))
+		u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[i])
+		if err != nil {
+			return units, err
+		}
+		units = append(units, u)
 	}
 	if runErr != nil {
 		return units, &streamError{done: len(units), err: runErr}
 	}
 	if len(units) != len(commits) {
-		return units, fmt.Errorf("failed to read the diffs: git printed %d of %d commits", len(units), len(commits))
+		return units, errShortStream
 	}
 	return units, nil
 }
