@@ -27,9 +27,22 @@ func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listed
 	if err != nil {
 		return err
 	}
+	// git diffs the next batch while this one is parsed and read: at most one batch's output
+	// waits.
+	var next *plainRun
+	defer func() { next.wait() }()
 	for len(commits) > 0 {
 		batch := commits[:min(len(commits), streamBatch)]
-		units, done, err := r.streamUnits(ctx, g, batch)
+		cur := next
+		if !cur.is(batch) {
+			cur.wait()
+			cur = r.startPlain(ctx, g, batch)
+		}
+		next = nil
+		if rest := commits[len(batch):]; len(rest) > 0 {
+			next = r.startPlain(ctx, g, rest[:min(len(rest), streamBatch)])
+		}
+		units, done, err := r.streamUnits(ctx, g, batch, cur)
 		ch.Units = append(ch.Units, units...)
 		commits = commits[done:]
 		if err == nil {
@@ -76,16 +89,14 @@ var errShortStream = errors.New("failed to read the diffs: git printed fewer com
 // streamUnits returns the units of the leading commits whose diffs are complete and how many
 // commits that covers: all of them, or those before the commit (not a merge) where git
 // stopped, then with a *streamError. The commits that are not merges are diffed in one git
-// process; the merges by mergeUnits. A merge that cannot be read has no unit (it is listed in
+// process (run, when it was started for these commits already); the merges by mergeUnits. A merge that cannot be read has no unit (it is listed in
 // r.Unreadable) but counts as done.
-func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, int, error) {
-	var plain []listedCommit
-	for _, c := range commits {
-		if len(c.others) == 0 {
-			plain = append(plain, c)
-		}
+func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit, run *plainRun) ([]diff.Unit, int, error) {
+	if !run.is(commits) {
+		run.wait()
+		run = r.startPlain(ctx, g, commits)
 	}
-	pu, perr := r.plainUnits(ctx, g, plain)
+	pu, perr := r.plainUnits(ctx, g, run)
 	if perr != nil && !errors.As(perr, new(*streamError)) {
 		return nil, 0, perr
 	}
@@ -128,12 +139,38 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) 
 	return units, cut, nil
 }
 
-// plainUnits diffs commits that are not merges in one git process and returns the units of the
-// leading commits whose output is complete: all of them, or those before the commit where git
-// stopped (then with a *streamError).
-func (r *Repo) plainUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, error) {
-	if len(commits) == 0 {
-		return nil, nil
+// plainRun is one `git diff-tree --stdin` of a batch's commits that are not merges, under way
+// in a goroutine of its own.
+type plainRun struct {
+	first   string // the batch's first commit, and its length: which batch this is
+	n       int
+	commits []listedCommit // those that are not merges
+	done    chan struct{}
+	out     []byte
+	err     error
+}
+
+// startPlain starts diffing the commits of batch that are not merges. Each stdin line is a
+// commit and its parent: git prints the commit id and a NUL, the raw -z listing, an empty
+// record, then the patch. A root commit alone is diffed against the empty tree (--root). Ids
+// are resolved object ids only.
+func (r *Repo) startPlain(ctx context.Context, g *Git, batch []listedCommit) *plainRun {
+	run := &plainRun{first: batch[0].id, n: len(batch), done: make(chan struct{})}
+	var in strings.Builder
+	for _, c := range batch {
+		if len(c.others) > 0 {
+			continue
+		}
+		run.commits = append(run.commits, c)
+		in.WriteString(c.id)
+		if c.parent != "" {
+			in.WriteString(" " + c.parent)
+		}
+		in.WriteByte('\n')
+	}
+	if len(run.commits) == 0 {
+		close(run.done)
+		return run
 	}
 	var (
 		diffTree = "diff-tree"
@@ -141,19 +178,37 @@ func (r *Repo) plainUnits(ctx context.Context, g *Git, commits []listedCommit) (
 		root     = "--root"
 		always   = "--always"
 	)
-	// Each stdin line is a commit and its parent: git prints the commit id and a NUL, the raw
-	// -z listing, an empty record, then the patch. A root commit alone is diffed against the
-	// empty tree (--root). Ids are resolved object ids only.
-	var in strings.Builder
-	for _, c := range commits {
-		in.WriteString(c.id)
-		if c.parent != "" {
-			in.WriteString(" " + c.parent)
-		}
-		in.WriteByte('\n')
-	}
 	args := append(append([]string{diffTree, fromIn, root, always}, unitFlags...), diffFlags...)
-	out, runErr := g.run(ctx, strings.NewReader(in.String()), args...)
+	go func() {
+		defer close(run.done)
+		run.out, run.err = g.run(ctx, strings.NewReader(in.String()), args...)
+	}()
+	return run
+}
+
+// is reports whether run was started for batch (a nil run for none).
+func (run *plainRun) is(batch []listedCommit) bool {
+	return run != nil && len(batch) > 0 && run.first == batch[0].id && run.n == len(batch)
+}
+
+// wait waits for run's git process to end (nil: nothing to wait for).
+func (run *plainRun) wait() {
+	if run != nil {
+		<-run.done
+	}
+}
+
+// plainUnits waits for run and returns the units of the leading commits whose output is
+// complete: all of them, or those before the commit where git stopped (then with a
+// *streamError).
+func (r *Repo) plainUnits(ctx context.Context, g *Git, run *plainRun) ([]diff.Unit, error) {
+	run.wait()
+	commits, out, runErr := run.commits, run.out, run.err
+	run.out = nil
+	if len(commits) == 0 {
+		return nil, nil
+	}
+	diffTree := "diff-tree"
 	sections, err := splitStream(out, commits)
 	if err != nil {
 		return nil, err

@@ -109,7 +109,7 @@ func TestStreamMatchesPerCommit(t *testing.T) {
 	for _, batch := range []int{1, 3, len(commits)} {
 		ch := &diff.Change{}
 		for rest := commits; len(rest) > 0; rest = rest[min(batch, len(rest)):] {
-			units, done, err := r.streamUnits(ctx, r.Git, rest[:min(batch, len(rest))])
+			units, done, err := r.streamUnits(ctx, r.Git, rest[:min(batch, len(rest))], nil)
 			if err != nil || done != min(batch, len(rest)) {
 				t.Fatal(done, err)
 			}
