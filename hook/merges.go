@@ -12,6 +12,11 @@ import (
 // maxSpecBytes bounds the paths one `git diff-tree` of merges' candidate files is given.
 const maxSpecBytes = 64 << 10
 
+// maxGroups is how many calls mergeUnits prefers at most for one batch's merges: a call costs
+// a git start; a merge in a call limited to more paths than its own may cost diffs of files
+// it drops.
+const maxGroups = 4
+
 // mergeUnits returns the unit of each merge (nil where it could not be read: then listed in
 // r.Unreadable), each the lines the merge adds against every parent (onlyNew), without
 // diffing the content a merge brings from its branches: that is most of a history's diff
@@ -51,12 +56,10 @@ func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([
 		}
 		out[i] = &u
 	}
-	for len(todo) > 0 {
-		group, spec := specGroup(todo, lists, cands)
-		if err := r.candidateUnits(ctx, g, merges, lists, cands, group, spec, out); err != nil {
+	for _, gr := range planGroups(todo, lists, cands) {
+		if err := r.candidateUnits(ctx, g, merges, lists, cands, gr.members, gr.paths(), out); err != nil {
 			return nil, err
 		}
-		todo = todo[len(group):]
 	}
 	return out, nil
 }
@@ -141,42 +144,116 @@ func candidates(lists [][]rawEntry) map[string]bool {
 	return cand
 }
 
-// specGroup returns the leading merges of todo whose candidate files (and the names they
-// have in each parent) fit in maxSpecBytes, at least one, and those paths, sorted.
-func specGroup(todo []int, lists [][][]rawEntry, cands []map[string]bool) ([]int, []string) {
-	set := map[string]bool{}
-	size, n := 0, 0
+// specGroup is merges whose candidate files are diffed in one git call, limited to spec.
+type specGroup struct {
+	members []int
+	spec    map[string]bool
+	size    int // bytes of spec's paths
+}
+
+// paths returns the group's paths, sorted.
+func (gr *specGroup) paths() []string {
+	out := make([]string, 0, len(gr.spec))
+	for p := range gr.spec {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// planGroups puts the merges of todo into groups, each diffed in one call limited to the
+// union of its members' paths (their candidate files, by every name they have in a parent),
+// of at most maxSpecBytes (or one merge). A merge joins the first group where no member,
+// itself included, has a file the union would add that it does not need (a path one merge
+// needs makes git diff, in another merge, a file that merge drops, which can be large); with
+// maxGroups groups open, it joins the one where it adds fewest such files.
+func planGroups(todo []int, lists [][][]rawEntry, cands []map[string]bool) []*specGroup {
+	pl := groupPlan{own: map[int]map[string]bool{}, listed: map[int]map[string]bool{}}
 	for _, i := range todo {
-		add := map[string]bool{}
+		pl.own[i], pl.listed[i] = map[string]bool{}, map[string]bool{}
 		for _, l := range lists[i] {
 			for k := range l {
-				if e := &l[k]; cands[i][rawPath(e)] {
-					add[e.oldPath], add[e.newPath] = true, true
+				e := &l[k]
+				pl.listed[i][e.oldPath], pl.listed[i][e.newPath] = true, true
+				if cands[i][rawPath(e)] {
+					pl.own[i][e.oldPath], pl.own[i][e.newPath] = true, true
 				}
 			}
 		}
-		more := 0
-		for p := range add {
-			if !set[p] {
-				more += len(p) + 1
+	}
+	var groups []*specGroup
+	for _, i := range todo {
+		size := 0
+		for p := range pl.own[i] {
+			size += len(p) + 1
+		}
+		home := pl.home(i, size, groups)
+		if home == nil {
+			home = &specGroup{spec: map[string]bool{}}
+			groups = append(groups, home)
+		}
+		home.members = append(home.members, i)
+		for p := range pl.own[i] {
+			if !home.spec[p] {
+				home.spec[p] = true
+				home.size += len(p) + 1
 			}
 		}
-		if n > 0 && size+more > maxSpecBytes {
-			break
-		}
-		for p := range add {
-			set[p] = true
-		}
-		size += more
-		n++
 	}
-	delete(set, "")
-	spec := make([]string, 0, len(set))
-	for p := range set {
-		spec = append(spec, p)
+	return groups
+}
+
+// groupPlan holds, per merge, the paths its candidate files have (own) and every path its
+// listings name (listed).
+type groupPlan struct {
+	own, listed map[int]map[string]bool
+}
+
+// waste counts the files that diffing merge m limited to paths would diff only to drop.
+func (pl *groupPlan) waste(m int, paths map[string]bool) int {
+	n := 0
+	for p := range paths {
+		if pl.listed[m][p] && !pl.own[m][p] {
+			n++
+		}
 	}
-	slices.Sort(spec)
-	return todo[:n], spec
+	return n
+}
+
+// cost counts the files diffed only to be dropped if merge i joined gr, in i and in gr's
+// members.
+func (pl *groupPlan) cost(i int, gr *specGroup) int {
+	n := pl.waste(i, gr.spec)
+	for _, m := range gr.members {
+		n += pl.waste(m, pl.own[i])
+	}
+	return n
+}
+
+// home returns the group merge i (size bytes of paths) joins: the first one where it costs
+// nothing, else a new one (nil) while there are fewer than maxGroups, else the one where it
+// costs least.
+func (pl *groupPlan) home(i, size int, groups []*specGroup) *specGroup {
+	var best *specGroup
+	least := 0
+	for _, gr := range groups {
+		if gr.size+size > maxSpecBytes {
+			continue
+		}
+		c := pl.cost(i, gr)
+		if c == 0 {
+			return gr
+		}
+		if best == nil || c < least {
+			best, least = gr, c
+		}
+	}
+	if len(groups) < maxGroups {
+		return nil
+	}
+	return best
 }
 
 // candidateUnits diffs the merges of group against each parent, limited to spec, in one git

@@ -104,28 +104,38 @@ func TestMergeUnitsMatchFullDiffs(t *testing.T) {
 	}
 }
 
-// TestSpecGroupBounds: the merges' paths are split into calls of at most maxSpecBytes, each
-// with at least one merge.
-func TestSpecGroupBounds(t *testing.T) {
+// TestPlanGroups: merges share a call when the union of their paths makes none of them diff a
+// file it drops, and a call's paths stay within maxSpecBytes (a merge above it alone).
+func TestPlanGroups(t *testing.T) {
+	entry := func(p string) rawEntry { return rawEntry{status: 'M', oldPath: p, newPath: p} }
+	lists := [][][]rawEntry{
+		{{entry("a")}, {entry("a"), entry("big")}}, // needs a; big differs from one parent only
+		{{entry("b")}, {entry("b")}},               // needs b
+		{{entry("big")}, {entry("big")}},           // needs big: not with the first
+		{{entry("c")}, {entry("c"), entry("a")}},   // needs c; a differs from one parent only
+	}
+	cands := make([]map[string]bool, len(lists))
+	for i := range lists {
+		cands[i] = candidates(lists[i])
+	}
+	var got [][]int
+	for _, gr := range planGroups([]int{0, 1, 2, 3}, lists, cands) {
+		got = append(got, gr.members)
+	}
+	if want := [][]int{{0, 1}, {2, 3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
 	name := strings.Repeat("p", maxSpecBytes/3)
-	var lists [][][]rawEntry
-	var cands []map[string]bool
+	lists, cands = nil, nil
 	var todo []int
 	for i := range 5 {
 		p := name + string(rune('a'+i))
-		e := rawEntry{status: 'M', oldPath: p, newPath: p}
-		lists = append(lists, [][]rawEntry{{e}, {e}})
+		lists = append(lists, [][]rawEntry{{entry(p)}, {entry(p)}})
 		cands = append(cands, map[string]bool{p: true})
 		todo = append(todo, i)
 	}
-	group, spec := specGroup(todo, lists, cands)
-	if len(group) != 2 || len(spec) != 2 {
-		t.Errorf("group %v, spec of %d paths: want 2 merges", group, len(spec))
-	}
-	big := strings.Repeat("q", 2*maxSpecBytes)
-	e := rawEntry{status: 'A', newPath: big}
-	group, spec = specGroup([]int{0}, [][][]rawEntry{{{e}, {e}}}, []map[string]bool{{big: true}})
-	if len(group) != 1 || len(spec) != 1 {
-		t.Errorf("one merge above the bound: group %v, spec %d", group, len(spec))
+	groups := planGroups(todo, lists, cands)
+	if len(groups) != 3 || len(groups[0].members) != 2 || len(groups[0].paths()) != 2 {
+		t.Errorf("%d groups for 5 merges of a third of the bound each, want 3 (2, 2, 1)", len(groups))
 	}
 }
