@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -17,19 +18,26 @@ const maxSpecBytes = 64 << 10
 // it drops.
 const maxGroups = 4
 
-// mergeUnits returns the unit of each merge (nil where it could not be read: then listed in
-// r.Unreadable), each the lines the merge adds against every parent (onlyNew), without
+// mergeOut is a merge's unit, or why it could not be read (an *unreadableError).
+type mergeOut struct {
+	u          *diff.Unit
+	unreadable error
+}
+
+// mergeUnits returns the unit of each merge (or, where it could not be read, why: the caller
+// lists that in r.Unreadable; mergeUnits changes nothing of r, so it runs beside the diff of
+// the batch's other commits), each the lines the merge adds against every parent (onlyNew), without
 // diffing the content a merge brings from its branches: that is most of a history's diff
 // output, and onlyNew drops all of it. One `git diff-tree --raw` of every merge against each
 // parent names the files that differ from every parent (the only ones onlyNew keeps); only
 // those are then diffed with their lines, in one call for many merges, limited to their paths.
 // A merge whose listing of those files differs when limited (rename detection that paired
 // otherwise) is diffed in full against each parent, as before.
-func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([]*diff.Unit, error) {
+func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([]mergeOut, error) {
 	if len(merges) == 0 {
 		return nil, nil
 	}
-	out := make([]*diff.Unit, len(merges))
+	out := make([]mergeOut, len(merges))
 	lists, err := r.mergeListings(ctx, g, merges)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -54,7 +62,7 @@ func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([
 		if len(lists[i][0]) > 0 {
 			u.Files = []diff.FileDiff{} // as onlyNew leaves it
 		}
-		out[i] = &u
+		out[i] = mergeOut{u: &u}
 	}
 	for _, gr := range planGroups(todo, lists, cands) {
 		if err := r.candidateUnits(ctx, g, merges, lists, cands, gr.members, gr.paths(), out); err != nil {
@@ -259,7 +267,7 @@ func (pl *groupPlan) home(i, size int, groups []*specGroup) *specGroup {
 // candidateUnits diffs the merges of group against each parent, limited to spec, in one git
 // process, and sets their units in out. A merge that cannot be read so, or whose limited
 // listing differs from its full one, is diffed alone in full (mergeAlone).
-func (r *Repo) candidateUnits(ctx context.Context, g *Git, merges []listedCommit, lists [][][]rawEntry, cands []map[string]bool, group []int, spec []string, out []*diff.Unit) error {
+func (r *Repo) candidateUnits(ctx context.Context, g *Git, merges []listedCommit, lists [][][]rawEntry, cands []map[string]bool, group []int, spec []string, out []mergeOut) error {
 	var (
 		diffTree = "diff-tree"
 		fromIn   = "--stdin"
@@ -290,13 +298,13 @@ func (r *Repo) candidateUnits(ctx context.Context, g *Git, merges []listedCommit
 			u = r.limitedUnit(ctx, g, c, lists[i], cands[i], sections[k:k+n])
 		}
 		k += n
+		out[i] = mergeOut{u: u}
 		if u == nil {
 			var err error
-			if u, err = r.mergeAlone(ctx, g, c); err != nil {
+			if out[i], err = r.mergeAlone(ctx, g, c); err != nil {
 				return err
 			}
 		}
-		out[i] = u
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -349,16 +357,19 @@ func only(entries []rawEntry, cand map[string]bool) []rawEntry {
 }
 
 // mergeAlone diffs a merge in full against each parent, one process each; a merge that cannot
-// be read is listed in r.Unreadable (nil unit).
-func (r *Repo) mergeAlone(ctx context.Context, g *Git, c listedCommit) (*diff.Unit, error) {
+// be read has no unit but the reason.
+func (r *Repo) mergeAlone(ctx context.Context, g *Git, c listedCommit) (mergeOut, error) {
 	var per []diff.Unit
 	for _, p := range parentsOf(c) {
 		u, _, err := r.unitAgainst(ctx, g, c.id, p)
 		if err != nil {
-			return nil, r.keepUnreadable(err)
+			if errors.As(err, new(*unreadableError)) {
+				return mergeOut{unreadable: err}, nil
+			}
+			return mergeOut{}, err
 		}
 		per = append(per, u)
 	}
 	u := onlyNew(per[0], per[1:])
-	return &u, nil
+	return mergeOut{u: &u}, nil
 }

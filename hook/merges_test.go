@@ -88,19 +88,19 @@ func TestMergeUnitsMatchFullDiffs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got[i], want) {
+		if !reflect.DeepEqual(got[i], want) || got[i].u == nil {
 			t.Errorf("merge %d: got %+v, want %+v", i, got[i], want)
 		}
 	}
 	var names []string
-	for _, f := range got[0].Files {
+	for _, f := range got[0].u.Files {
 		names = append(names, f.Path())
 	}
 	if !reflect.DeepEqual(names, []string{"conflict.txt", "gone.txt", "renamed.txt"}) {
 		t.Errorf("the evil merge's unit holds %q", names)
 	}
-	if len(got[1].Files) != 0 {
-		t.Errorf("the plain merge's unit holds %+v, want nothing", got[1].Files)
+	if len(got[1].u.Files) != 0 {
+		t.Errorf("the plain merge's unit holds %+v, want nothing", got[1].u.Files)
 	}
 }
 

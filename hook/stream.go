@@ -96,11 +96,30 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit, 
 		run.wait()
 		run = r.startPlain(ctx, g, commits)
 	}
+	var merges []listedCommit
+	for _, c := range commits {
+		if len(c.others) > 0 {
+			merges = append(merges, c)
+		}
+	}
+	// The merges are diffed while the other commits' output is parsed.
+	var mu []mergeOut
+	var merr error
+	mergesDone := make(chan struct{})
+	go func() {
+		defer close(mergesDone)
+		mu, merr = r.mergeUnits(ctx, g, merges)
+	}()
 	pu, perr := r.plainUnits(ctx, g, run)
+	<-mergesDone
 	if perr != nil && !errors.As(perr, new(*streamError)) {
 		return nil, 0, perr
 	}
-	// The commits before the first plain commit without a unit.
+	if merr != nil {
+		return nil, 0, merr
+	}
+	// The commits before the first plain commit without a unit; the merges after it are
+	// diffed again with the next batch.
 	cut, seen := len(commits), 0
 	for i, c := range commits {
 		if len(c.others) > 0 {
@@ -112,26 +131,19 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit, 
 		}
 		seen++
 	}
-	var merges []listedCommit
-	for _, c := range commits[:cut] {
-		if len(c.others) > 0 {
-			merges = append(merges, c)
-		}
-	}
-	mu, err := r.mergeUnits(ctx, g, merges)
-	if err != nil {
-		return nil, 0, err
-	}
 	units := make([]diff.Unit, 0, cut)
 	for _, c := range commits[:cut] {
 		if len(c.others) == 0 {
 			units, pu = append(units, pu[0]), pu[1:]
 			continue
 		}
-		if u := mu[0]; u != nil {
-			units = append(units, *u)
-		}
+		m := mu[0]
 		mu = mu[1:]
+		if m.u != nil {
+			units = append(units, *m.u)
+		} else if err := r.keepUnreadable(m.unreadable); err != nil {
+			return nil, 0, err
+		}
 	}
 	if perr != nil {
 		return units, cut, &streamError{done: cut, err: perr}
