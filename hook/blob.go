@@ -3,7 +3,7 @@ package hook
 import (
 	"context"
 	"fmt"
-	"strconv"
+	"io"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/review/diff"
@@ -37,28 +37,50 @@ func (r *Repo) addedText(ctx context.Context, commit string, e *rawEntry, f *dif
 }
 
 // blobString reads blob oid into a string grown to the blob's size first, git's output
-// streamed into it.
+// streamed into it (one copy, through the review's cat-file process).
 func (r *Repo) blobString(ctx context.Context, oid string) (string, error) {
-	if oid == "" || isZeroOID(oid) || strings.ContainsAny(oid, " -") {
+	if !blobID(oid) {
 		return "", fmt.Errorf("no blob %q", oid)
 	}
-	var (
-		catFile = "cat-file"
-		size    = "-s"
-		blob    = "blob"
-	)
-	out, err := r.Git.output(ctx, catFile, size, oid)
+	var b strings.Builder
+	err := r.cat.read(ctx, r.Git, oid, func(size int, src io.Reader) error {
+		b.Grow(size)
+		_, err := io.Copy(&b, src)
+		return err
+	})
 	if err != nil {
 		return "", fmt.Errorf("failed to read blob %s: %w", oid, err)
 	}
-	n, err := strconv.Atoi(out)
-	if err != nil || n < 0 {
-		return "", fmt.Errorf("failed to read blob %s: bad size %q", oid, out)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	if _, err := r.Git.runTo(ctx, nil, &b, catFile, blob, oid); err != nil {
-		return "", fmt.Errorf("failed to read blob %s: %w", oid, err)
-	}
 	return b.String(), nil
+}
+
+// blobID reports an id that can name a blob: not empty, not all zeros, nothing git could
+// take for an option or a revision expression.
+func blobID(oid string) bool {
+	return oid != "" && !isZeroOID(oid) && !strings.ContainsAny(oid, " -\n:^~.@{")
+}
+
+// ReadBlob implements review.BlobReader: the content of one blob, read through the review's
+// one `git cat-file --batch` process.
+func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
+	if !blobID(oid) {
+		return nil, fmt.Errorf("no blob %q", oid)
+	}
+	var data []byte
+	err := r.cat.read(ctx, r.Git, oid, func(size int, src io.Reader) error {
+		data = make([]byte, size)
+		_, err := io.ReadFull(src, data)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to read blob %s: %w", oid, err)
+	}
+	return data, nil
+}
+
+// Close ends the review's cat-file process, if it was started. The repository stays usable:
+// a later read starts it again.
+func (r *Repo) Close() error {
+	r.cat.close()
+	return nil
 }

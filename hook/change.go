@@ -240,22 +240,6 @@ func applyRaw(f *diff.FileDiff, e *rawEntry) {
 	}
 }
 
-// ReadBlob implements review.BlobReader: the content of one blob, read with git cat-file.
-func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
-	if oid == "" || isZeroOID(oid) || strings.ContainsAny(oid, " -") {
-		return nil, fmt.Errorf("no blob %q", oid)
-	}
-	var (
-		catFile = "cat-file"
-		blob    = "blob"
-	)
-	out, err := r.Git.run(ctx, nil, catFile, blob, oid)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read blob %s: %w", oid, err)
-	}
-	return out, nil
-}
-
 // lsEntries lists index entries (rev "": ls-files -s) or tree entries (ls-tree) for a pathspec,
 // NUL-separated.
 func (r *Repo) lsEntries(ctx context.Context, rev, spec string) ([]byte, error) {

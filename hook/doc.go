@@ -12,6 +12,11 @@
 //     every call) git shows a file's diff as binary, and the file is read again as text, a new
 //     one from its blob streamed into a string of its exact size (no second copy), any other
 //     with `--text`; the result is the hunk git's text diff would give.
+//   - A merge in a range or push is reviewed for what it adds against every parent (an evil
+//     merge); what it brings from a branch is reviewed at the branch's commits. Only the files
+//     that differ from every parent (git's raw listings) are diffed with their lines.
+//   - Blobs are read through one long-lived `git cat-file --batch` process per Repo (started
+//     on first use, ended by Repo.Close), never one process per blob.
 //   - Reading a change never writes to the repository: no stash, no index refresh
 //     (GIT_OPTIONAL_LOCKS=0), no checkout. Only install and uninstall write, and only in the
 //     hooks directory git really uses.

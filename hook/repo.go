@@ -29,7 +29,8 @@ type Repo struct {
 	// remote that could not be asked what it has).
 	Notes     []string
 	emptyTree string
-	head      string // HEAD's commit when the repository was opened ("" on an unborn branch)
+	head      string  // HEAD's commit when the repository was opened ("" on an unborn branch)
+	cat       catFile // the blob reader (blobString, ReadBlob), started on first use
 }
 
 // Open finds the repository that contains dir.

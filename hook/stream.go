@@ -15,9 +15,10 @@ import (
 const streamBatch = 400
 
 // addCommits adds one unit per commit, each against its first parent (the empty tree for a root
-// commit). The diffs come from one `git diff-tree --stdin` process per batch instead of one
-// process per commit. Where that stream stops early (an object it cannot read), the commit it
-// stopped at is diffed alone, so it is listed as unreadable, and the stream resumes after it.
+// commit); a merge's unit is what it adds against every parent (mergeUnits). The diffs come
+// from one `git diff-tree --stdin` process per batch instead of one process per commit. Where
+// that stream stops early (an object it cannot read), the commit it stopped at is diffed
+// alone, so it is listed as unreadable, and the stream resumes after it.
 func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
 	if len(commits) == 0 {
 		return nil
@@ -26,11 +27,24 @@ func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listed
 	if err != nil {
 		return err
 	}
+	// git diffs the next batch while this one is parsed and read: at most one batch's output
+	// waits.
+	var next *plainRun
+	defer func() { next.wait() }()
 	for len(commits) > 0 {
 		batch := commits[:min(len(commits), streamBatch)]
-		units, err := r.streamUnits(ctx, g, batch)
+		cur := next
+		if !cur.is(batch) {
+			cur.wait()
+			cur = r.startPlain(ctx, g, batch)
+		}
+		next = nil
+		if rest := commits[len(batch):]; len(rest) > 0 {
+			next = r.startPlain(ctx, g, rest[:min(len(rest), streamBatch)])
+		}
+		units, done, err := r.streamUnits(ctx, g, batch, cur)
 		ch.Units = append(ch.Units, units...)
-		commits = commits[len(units):]
+		commits = commits[done:]
 		if err == nil {
 			continue
 		}
@@ -69,36 +83,145 @@ func (e *streamError) Error() string {
 
 func (e *streamError) Unwrap() error { return e.err }
 
-// streamUnits diffs commits in one git process and returns the units of the leading commits
-// whose output is complete: all of them, or those before the commit where git stopped (then
-// with a *streamError). A merge is diffed against each parent, and its unit keeps only the
-// lines that are in none of them (see onlyNew).
-func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) ([]diff.Unit, error) {
+// errShortStream is git output that ends before the last commit asked for.
+var errShortStream = errors.New("failed to read the diffs: git printed fewer commits than asked")
+
+// streamUnits returns the units of the leading commits whose diffs are complete and how many
+// commits that covers: all of them, or those before the commit (not a merge) where git
+// stopped, then with a *streamError. The commits that are not merges are diffed in one git
+// process (run, when it was started for these commits already); the merges by mergeUnits. A merge that cannot be read has no unit (it is listed in
+// r.Unreadable) but counts as done.
+func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit, run *plainRun) ([]diff.Unit, int, error) {
+	if !run.is(commits) {
+		run.wait()
+		run = r.startPlain(ctx, g, commits)
+	}
+	var merges []listedCommit
+	for _, c := range commits {
+		if len(c.others) > 0 {
+			merges = append(merges, c)
+		}
+	}
+	// The merges are diffed while the other commits' output is parsed.
+	var mu []mergeOut
+	var merr error
+	mergesDone := make(chan struct{})
+	go func() {
+		defer close(mergesDone)
+		mu, merr = r.mergeUnits(ctx, g, merges)
+	}()
+	pu, perr := r.plainUnits(ctx, g, run)
+	<-mergesDone
+	if perr != nil && !errors.As(perr, new(*streamError)) {
+		return nil, 0, perr
+	}
+	if merr != nil {
+		return nil, 0, merr
+	}
+	// The commits before the first plain commit without a unit; the merges after it are
+	// diffed again with the next batch.
+	cut, seen := len(commits), 0
+	for i, c := range commits {
+		if len(c.others) > 0 {
+			continue
+		}
+		if seen == len(pu) {
+			cut = i
+			break
+		}
+		seen++
+	}
+	units := make([]diff.Unit, 0, cut)
+	for _, c := range commits[:cut] {
+		if len(c.others) == 0 {
+			units, pu = append(units, pu[0]), pu[1:]
+			continue
+		}
+		m := mu[0]
+		mu = mu[1:]
+		if m.u != nil {
+			units = append(units, *m.u)
+		} else if err := r.keepUnreadable(m.unreadable); err != nil {
+			return nil, 0, err
+		}
+	}
+	if perr != nil {
+		return units, cut, &streamError{done: cut, err: perr}
+	}
+	return units, cut, nil
+}
+
+// plainRun is one `git diff-tree --stdin` of a batch's commits that are not merges, under way
+// in a goroutine of its own.
+type plainRun struct {
+	first   string // the batch's first commit, and its length: which batch this is
+	n       int
+	commits []listedCommit // those that are not merges
+	done    chan struct{}
+	out     []byte
+	err     error
+}
+
+// startPlain starts diffing the commits of batch that are not merges. Each stdin line is a
+// commit and its parent: git prints the commit id and a NUL, the raw -z listing, an empty
+// record, then the patch. A root commit alone is diffed against the empty tree (--root). Ids
+// are resolved object ids only.
+func (r *Repo) startPlain(ctx context.Context, g *Git, batch []listedCommit) *plainRun {
+	run := &plainRun{first: batch[0].id, n: len(batch), done: make(chan struct{})}
+	var in strings.Builder
+	for _, c := range batch {
+		if len(c.others) > 0 {
+			continue
+		}
+		run.commits = append(run.commits, c)
+		in.WriteString(c.id)
+		if c.parent != "" {
+			in.WriteString(" " + c.parent)
+		}
+		in.WriteByte('\n')
+	}
+	if len(run.commits) == 0 {
+		close(run.done)
+		return run
+	}
 	var (
 		diffTree = "diff-tree"
 		fromIn   = "--stdin"
 		root     = "--root"
 		always   = "--always"
 	)
-	// Each stdin line is a commit and the one parent to diff it against: git prints the
-	// commit id and a NUL, the raw -z listing, an empty record, then the patch. A root commit
-	// alone is diffed against the empty tree (--root). A merge gets one line per parent. Ids
-	// are resolved object ids only.
-	var runs []listedCommit
-	var in strings.Builder
-	for _, c := range commits {
-		for _, p := range append([]string{c.parent}, c.others...) {
-			runs = append(runs, listedCommit{id: c.id, parent: p})
-			in.WriteString(c.id)
-			if p != "" {
-				in.WriteString(" " + p)
-			}
-			in.WriteByte('\n')
-		}
-	}
 	args := append(append([]string{diffTree, fromIn, root, always}, unitFlags...), diffFlags...)
-	out, runErr := g.run(ctx, strings.NewReader(in.String()), args...)
-	sections, err := splitStream(out, runs)
+	go func() {
+		defer close(run.done)
+		run.out, run.err = g.run(ctx, strings.NewReader(in.String()), args...)
+	}()
+	return run
+}
+
+// is reports whether run was started for batch (a nil run for none).
+func (run *plainRun) is(batch []listedCommit) bool {
+	return run != nil && len(batch) > 0 && run.first == batch[0].id && run.n == len(batch)
+}
+
+// wait waits for run's git process to end (nil: nothing to wait for).
+func (run *plainRun) wait() {
+	if run != nil {
+		<-run.done
+	}
+}
+
+// plainUnits waits for run and returns the units of the leading commits whose output is
+// complete: all of them, or those before the commit where git stopped (then with a
+// *streamError).
+func (r *Repo) plainUnits(ctx context.Context, g *Git, run *plainRun) ([]diff.Unit, error) {
+	run.wait()
+	commits, out, runErr := run.commits, run.out, run.err
+	run.out = nil
+	if len(commits) == 0 {
+		return nil, nil
+	}
+	diffTree := "diff-tree"
+	sections, err := splitStream(out, commits)
 	if err != nil {
 		return nil, err
 	}
@@ -107,30 +230,24 @@ func (r *Repo) streamUnits(ctx context.Context, g *Git, commits []listedCommit) 
 		complete-- // the last section may be cut where git stopped
 	}
 	var units []diff.Unit
-	for i, k := 0, 0; i < len(commits) && k+1+len(commits[i].others) <= complete; i++ {
-		c := commits[i]
-		var per []diff.Unit
-		for _, run := range runs[k : k+1+len(c.others)] {
-			parent := run.parent
-			if parent == "" {
-				if parent, err = r.EmptyTree(ctx); err != nil {
-					return units, err
-				}
-			}
-			u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[k])
-			if err != nil {
+	for i, c := range commits[:complete] {
+		parent := c.parent
+		if parent == "" {
+			if parent, err = r.EmptyTree(ctx); err != nil {
 				return units, err
 			}
-			per = append(per, u)
-			k++
 		}
-		units = append(units, onlyNew(per[0], per[1:]))
+		u, err := r.parseUnit(ctx, g, c.id, []string{diffTree}, []string{parent, c.id}, sections[i])
+		if err != nil {
+			return units, err
+		}
+		units = append(units, u)
 	}
 	if runErr != nil {
 		return units, &streamError{done: len(units), err: runErr}
 	}
 	if len(units) != len(commits) {
-		return units, fmt.Errorf("failed to read the diffs: git printed %d of %d commits", len(units), len(commits))
+		return units, errShortStream
 	}
 	return units, nil
 }

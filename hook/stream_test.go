@@ -109,9 +109,9 @@ func TestStreamMatchesPerCommit(t *testing.T) {
 	for _, batch := range []int{1, 3, len(commits)} {
 		ch := &diff.Change{}
 		for rest := commits; len(rest) > 0; rest = rest[min(batch, len(rest)):] {
-			units, err := r.streamUnits(ctx, r.Git, rest[:min(batch, len(rest))])
-			if err != nil {
-				t.Fatal(err)
+			units, done, err := r.streamUnits(ctx, r.Git, rest[:min(batch, len(rest))], nil)
+			if err != nil || done != min(batch, len(rest)) {
+				t.Fatal(done, err)
 			}
 			ch.Units = append(ch.Units, units...)
 		}
@@ -156,12 +156,21 @@ func TestStreamResumesAfterUnreadable(t *testing.T) {
 	if err := r.addCommits(ctx, ch, commits); err != nil {
 		t.Fatal(err)
 	}
-	// The side commit and the merge (against main, it adds side.txt) cannot be read.
-	if got := len(r.Unreadable); got != 2 {
-		t.Errorf("unreadable = %q, want the side commit and the merge", r.Unreadable)
+	// The side commit cannot be read. The merge can: side.txt, which it brings from the side
+	// branch, is the side commit's (listed), and what the merge adds itself (evil.txt) is read.
+	side, err := r.Git.output(ctx, "rev-parse", "side")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := len(ch.Units); got != len(commits)-2 {
-		t.Errorf("got %d units, want %d", got, len(commits)-2)
+	if got := len(r.Unreadable); got != 1 || !strings.Contains(r.Unreadable[0], side) {
+		t.Errorf("unreadable = %q, want the side commit %s", r.Unreadable, side)
+	}
+	if got := len(ch.Units); got != len(commits)-1 {
+		t.Errorf("got %d units, want %d", got, len(commits)-1)
+	}
+	merge := ch.Units[len(ch.Units)-2]
+	if merge.Commit != commits[len(commits)-2].id || len(merge.Files) != 1 || merge.Files[0].Path() != "evil.txt" {
+		t.Errorf("the merge's unit is %+v, want evil.txt only", merge)
 	}
 	if last := ch.Units[len(ch.Units)-1]; last.Commit != commits[len(commits)-1].id {
 		t.Errorf("the commit after the unreadable ones is missing")

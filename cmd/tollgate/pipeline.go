@@ -161,6 +161,7 @@ func (o output) validate() error {
 
 // review runs the pipeline on a change and renders the report; the error carries the exit code.
 func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout io.Writer) error {
+	defer s.repo.Close() // the blob reader's git process; a later read starts it again
 	if err := s.wait(); err != nil {
 		return err
 	}
