@@ -114,7 +114,7 @@ var foreignWide = []struct {
 // languages. Latin-script ones need one of their verbs and nouns; a line in another script
 // (Cyrillic, CJK, Hangul: wide) goes to that expression.
 func (fs *fileScan) overrides(ln *line) {
-	if fs.englishOverride(ln) {
+	if fs.englishOverride(ln) || fs.scored(ln) {
 		return
 	}
 	loc := foreignOverride(ln)
