@@ -29,6 +29,7 @@ type word struct {
 // digits and apostrophes make words; a curly apostrophe (U+2019) counts as one.
 func splitWords(low []byte, dst []word) []word {
 	dst = dst[:0]
+	str := string(low) // one copy a line; the words are slices of it
 	clause, sent := true, true
 	for i := 0; i < len(low); {
 		if !isWordByte(low[i]) {
@@ -40,7 +41,7 @@ func splitWords(low []byte, dst []word) []word {
 		s := i
 		var curly bool
 		i, curly = wordEnd(low, i)
-		w := string(low[s:i])
+		w := str[s:i]
 		if curly {
 			w = strings.ReplaceAll(w, "\u2019", "'")
 		}

@@ -23,7 +23,7 @@ const (
 	tForeignNoun                    // "instructions", "reglas", "Anweisungen" ... in ASCII or Latin script
 	tVerdict                        // a word every verdict phrase needs: approve, safe, findings ...
 	tPersona                        // jailbreak persona words: mode, jailbreak, unfiltered, legality ...
-	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go)
+	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go; not text, message ...: too common in code)
 	tOrder                          // the other verbs of intent.go: overlook, follow, reveal, print, tell ...
 	tVoid                           // what instructions are declared to be: false, void, no longer ... (intent.go)
 )
@@ -65,8 +65,7 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tPersona, true, "dan")
 	add(tObject, false, "instruct", "prompt", "pre-prompt", "directive", "guideline", "programming", "guardrail",
 		"rule", "command", "constraint", "restriction", "limitation", "polic", "order", "direction", "request",
-		"safeguard", "filter", "task", "context", "conversation", "message", "text", "input", "content", "told",
-		"taught", "trained", "configuration")
+		"safeguard", "task", "told", "taught", "trained", "configuration")
 	add(tOrder, false, "overlook", "dismiss", "disobey", "unlearn", "erase", "drop", "follow", "obey", "adher",
 		"heed", "listen", "comply", "abid", "reveal", "print", "output", "display", "leak", "dump", "disclos",
 		"expos", "recit", "show", "share", "list", "provide", "summar", "translat", "write", "copy", "paste",
