@@ -107,7 +107,7 @@ var (
 	toldObjects = wordSet("told", "instructed", "taught", "programmed", "trained")
 	// qualifiers that make the object the model's own.
 	strongQuals = wordSet("previous", "previously", "prior", "preceding", "above", "earlier", "initial",
-		"original", "foregoing", "aforementioned", "above-mentioned", "former", "before", "your", "system",
+		"original", "foregoing", "aforementioned", "above-mentioned", "former", "before", "your", "system", "given",
 		"existing", "old", "current", "pre-existing", "beforehand", "predefined", "preset", "default")
 	// filler: the small words of an override phrase between the verb and the object.
 	fillerWords = wordSet("all", "any", "and", "or", "of", "the", "a", "an", "your", "my", "these", "those",
@@ -166,7 +166,8 @@ func scoreAt(ws []word, i int) (intentOrder, bool) {
 		return scoreOverride(ws, i, negStart(ws, i-1), true)
 	case (w == "regardless" || w == "irrespective") && wordAt(ws, i+1) == "of":
 		return scoreOverride(ws, i+1, i, false)
-	case extractVerbs[w] || extractWeak[w] || answerVerbs[w] && wordAt(ws, i+1) == "with":
+	case extractVerbs[w] || extractWeak[w] || answerVerbs[w] && wordAt(ws, i+1) == "with" ||
+		w == "what" && beWords[wordAt(ws, i+1)]:
 		return scoreExtraction(ws, i)
 	case strongObjects[w]:
 		return scoreVoided(ws, i)
@@ -347,8 +348,8 @@ func scoreExtraction(ws []word, v int) (intentOrder, bool) {
 	}
 	// "tell me", "give us", "show me": the order names who wants them; "respond with".
 	weak := extractWeak[ws[v].w] && wordAt(ws, v+1) != "me" && wordAt(ws, v+1) != "us"
-	if answerVerbs[ws[v].w] {
-		v++ // "with"
+	if answerVerbs[ws[v].w] || ws[v].w == "what" {
+		v++ // "respond with", "what are (your instructions)"
 	}
 	obj, your, mark := extractionObject(ws, v)
 	if obj < 0 {
