@@ -166,13 +166,20 @@ func scoreAt(ws []word, i int) (intentOrder, bool) {
 		return scoreOverride(ws, i, negStart(ws, i-1), true)
 	case (w == "regardless" || w == "irrespective") && wordAt(ws, i+1) == "of":
 		return scoreOverride(ws, i+1, i, false)
-	case extractVerbs[w] || extractWeak[w] || answerVerbs[w] && wordAt(ws, i+1) == "with" ||
-		w == "what" && beWords[wordAt(ws, i+1)]:
+	case extractionKey(ws, i):
 		return scoreExtraction(ws, i)
 	case strongObjects[w]:
 		return scoreVoided(ws, i)
 	}
 	return intentOrder{}, false
+}
+
+// extractionKey reports an extraction verb at word i: "print", "tell", "respond with", "what
+// are".
+func extractionKey(ws []word, i int) bool {
+	w := ws[i].w
+	return extractVerbs[w] || extractWeak[w] || answerVerbs[w] && wordAt(ws, i+1) == "with" ||
+		w == "what" && beWords[wordAt(ws, i+1)]
 }
 
 // negStart returns the first word of "do not", "no longer", or the negation at j.
@@ -346,11 +353,9 @@ func scoreExtraction(ws []word, v int) (intentOrder, bool) {
 	if !imperative(ws, v) {
 		return intentOrder{}, false
 	}
-	// "tell me", "give us", "show me": the order names who wants them; "respond with".
+	// "tell me", "give us", "show me": the order names who wants them.
 	weak := extractWeak[ws[v].w] && wordAt(ws, v+1) != "me" && wordAt(ws, v+1) != "us"
-	if answerVerbs[ws[v].w] || ws[v].w == "what" {
-		v++ // "respond with", "what are (your instructions)"
-	}
+	v += btoi(answerVerbs[ws[v].w] || ws[v].w == "what") // "respond with", "what are (your instructions)"
 	obj, your, mark := extractionObject(ws, v)
 	if obj < 0 {
 		return intentOrder{}, false
