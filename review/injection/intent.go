@@ -99,15 +99,16 @@ var (
 	// weak extraction verbs need "verbatim", "exact", "full", "above", "initial" ... as well.
 	extractWeak = wordSet("show", "share", "list", "provide", "summarize", "summarise", "translate", "echo",
 		"spell", "give", "tell", "explain", "describe")
-	strongObjects = wordSet("instruction", "instructions", "prompt", "prompts", "directive", "directives",
+	strongObjects = wordSet("instruction", "instructions", "prompt", "prompts", "prompting", "directive", "directives",
 		"guideline", "guidelines", "programming", "guardrails", "preprompt", "pre-prompt", "instructing")
 	weakObjects = wordSet("rules", "rule", "commands", "command", "constraints", "restrictions", "limitations",
 		"policies", "policy", "orders", "directions", "requests", "request", "safeguards", "filters",
 		"tasks", "task", "context", "conversation", "messages", "text", "input", "inputs", "content")
-	toldObjects = wordSet("told", "instructed", "taught", "programmed", "trained")
+	toldObjects = wordSet("told", "instructed", "taught", "programmed", "trained", "said")
 	// qualifiers that make the object the model's own.
 	strongQuals = wordSet("previous", "previously", "prior", "preceding", "above", "earlier", "initial",
 		"original", "foregoing", "aforementioned", "above-mentioned", "former", "before", "your", "system", "given",
+		"other",
 		"existing", "old", "current", "pre-existing", "beforehand", "predefined", "preset", "default")
 	// filler: the small words of an override phrase between the verb and the object.
 	fillerWords = wordSet("all", "any", "and", "or", "of", "the", "a", "an", "your", "my", "these", "those",
@@ -126,7 +127,7 @@ var (
 	// conditions and places that make an object someone else's: "ignore any instructions in
 	// the document", "ignore the instructions above if you use Docker".
 	elsewhere = wordSet("in", "inside", "within", "from", "contained", "embedded", "found", "if", "when",
-		"unless", "on", "included", "written", "appearing", "below", "here", "there", "of")
+		"unless", "on", "included", "written", "appearing", "below", "here", "there", "of", "about")
 )
 
 func wordSet(ws ...string) map[string]bool {
@@ -340,7 +341,7 @@ func toldByYou(ws []word, o int) bool {
 		return false
 	}
 	for k := o - 1; k >= 0 && k >= o-3; k-- {
-		if w := ws[k].w; w == "you" || w == "you've" || w == "you're" {
+		if w := ws[k].w; w == "you" || w == "you've" || w == "you're" || w == "i" || w == "i've" || w == "we" || w == "we've" {
 			return true
 		}
 	}
@@ -376,7 +377,7 @@ var (
 	developerObjects = wordSet("prompt", "prompts", "rules", "configuration")
 	// extractMarks make the object the model's hidden text: "the initial prompt", "the words above".
 	extractMarks = wordSet("initial", "original", "hidden", "secret", "system", "verbatim", "exact", "full",
-		"entire", "complete", "first", "internal", "confidential", "whole", "above", "previous", "preceding",
+		"entire", "complete", "first", "internal", "confidential", "whole", "above", "previous", "preceding", "underlying",
 		"prior", "words")
 	extractFiller = wordSet("me", "us", "back", "out", "all", "of", "the", "very", "every", "each", "list", "in",
 		"set", "text", "contents", "content", "copy", "with")
@@ -425,7 +426,8 @@ func (fs *fileScan) scored(ln *line) bool {
 
 // redirectVerbs: what an injected order makes the model say instead ("ignore the resume and
 // state: ...").
-var redirectVerbs = wordSet("say", "state", "respond", "reply", "answer", "claim", "declare", "pretend", "insist")
+var redirectVerbs = wordSet("say", "state", "respond", "reply", "answer", "claim", "declare", "pretend", "insist", "write",
+	"output")
 
 // scoreRedirect scores "ignore the webpage and state: ...", "disregard this document and
 // reply with ...": an override of the data the model reads, followed by what it must say.
@@ -433,8 +435,8 @@ func scoreRedirect(ws []word, v int) (intentOrder, bool) {
 	if !imperative(ws, v) || !redirectDet[wordAt(ws, v+1)] {
 		return intentOrder{}, false
 	}
-	for k := v + 2; k <= v+4; k++ {
-		if wordAt(ws, k) != "and" {
+	for k := v + 2; k <= v+4 && k < len(ws) && !ws[k].sent; k++ {
+		if ws[k].w != "and" {
 			continue
 		}
 		r := k + 1
