@@ -10,7 +10,8 @@
 //     (instructions, prompts, rules, guidelines, context), in English and eight other
 //     languages, with the published variants ("any previous and following instructions",
 //     "the instructions you got before", "disregard the above", "forget everything you were
-//     told", "from now on you are/act as"); "ignore the previous value" is not one;
+//     told", "from now on you are/act as", "##Begin New Instructions##", "not restricted by the
+//     rules above"); "ignore the previous value" is not one;
 //   - scored orders (intent.go), for wordings the phrases do not know: within one clause, an
 //     imperative verb aimed at the model (ignore, overlook, "do not follow"; reveal, print,
 //     "tell me"), an object that is its instructions (instructions, directives, guidelines,
