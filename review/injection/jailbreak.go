@@ -2,6 +2,7 @@ package injection
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/review/internal/lazyre"
@@ -70,11 +71,23 @@ func (fs *fileScan) markdown() bool {
 	return strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".mdx") || strings.HasSuffix(p, ".markdown")
 }
 
-// titleAt reports a phrase that is a short Markdown heading of its own ("# Ignore previous
-// instructions", the title of a page about the attack).
+// titleAt reports a phrase that names a section in a short Markdown heading: the whole heading
+// ("# Ignore previous instructions", the title of a page about the attack) or its Title-Case
+// end ("#### Test 4: Reveal System Prompt").
 func titleAt(clean string, s int) bool {
 	pre := clean[:s]
-	return len(clean) <= 100 && strings.HasPrefix(pre, "#") && strings.Trim(pre, "# ") == ""
+	if len(clean) > 100 || !strings.HasPrefix(pre, "#") {
+		return false
+	}
+	if strings.Trim(pre, "# ") == "" {
+		return true
+	}
+	for _, w := range strings.Fields(clean[s:]) {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || strings.ToUpper(w) == w && len(w) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // quotedAt reports a phrase inside a quotation, inline code or a link text: it opens one, or
