@@ -10,6 +10,10 @@
 //	py-attacks   each "instruction": '...' string inside a Python dict named *_attacks (PromptInject)
 //	py-base      each "instruction" string outside those dicts (PromptInject's ordinary prompts)
 //	md-fence     each fenced code block of a Markdown file (payload cheat sheets)
+//	lines        each non-empty line (one payload a line)
+//	paragraphs   each block of text between blank lines (one prompt a paragraph)
+//	cse-pi=V,W   the user_input of each CyberSecEval prompt-injection case (meta-llama/PurpleLlama)
+//	             whose injection_variant is V or W
 //
 // Usage: go run scripts/injcorpus.go -git DIR -commit C -mode MODE -out DIR [-ext .md] [-skip .en.md] [-part odd|even] PATH...
 package main
@@ -34,7 +38,7 @@ import (
 func main() {
 	gitDir := flag.String("git", "", "clone (work tree or bare git dir)")
 	commit := flag.String("commit", "", "pinned commit")
-	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, py-instr or md-fence")
+	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs or cse-pi=VARIANTS")
 	out := flag.String("out", "", "output folder")
 	exts := flag.String("ext", "", "comma-separated file name endings to keep")
 	skip := flag.String("skip", "", "comma-separated file name endings to leave out")
@@ -125,6 +129,7 @@ var (
 	pyDictRe  = regexp.MustCompile(`(?ms)^(\w+)\s*=\s*\{\n.*?^\}`)
 	fenceRe   = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(.*?)^[ \t]*```")
 	pyStrRe   = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+	paraRe    = regexp.MustCompile(`\n[ \t]*\n\s*`)
 	pyParamRe = regexp.MustCompile(`\(\s*MatchType\.\w+,\s*((?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*)+),\s*(True|False),`)
 )
 
@@ -147,6 +152,26 @@ func pyParams(bad bool, data []byte) [][]byte {
 		v = append(v, b.String())
 	}
 	return nonEmpty(v...)
+}
+
+// csePI returns the user inputs of CyberSecEval's prompt-injection cases of the given variants.
+func csePI(data []byte, variants []string) ([][]byte, error) {
+	var cases []struct {
+		UserInput string `json:"user_input"`
+		Variant   string `json:"injection_variant"`
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		return nil, err
+	}
+	var v []string
+	for _, c := range cases {
+		for _, w := range variants {
+			if c.Variant == w {
+				v = append(v, c.UserInput)
+			}
+		}
+	}
+	return nonEmpty(v...), nil
 }
 
 // pyUnquote reads one Python string literal (the escapes these files use).
@@ -188,12 +213,19 @@ func extract(mode string, data []byte) ([][]byte, error) {
 		return nonEmpty(v...), nil
 	case "py-params-bad", "py-params-good":
 		return pyParams(mode == "py-params-bad", data), nil
+	case "lines":
+		return nonEmpty(strings.Split(string(data), "\n")...), nil
+	case "paragraphs":
+		return nonEmpty(paraRe.Split(string(data), -1)...), nil
 	case "md-fence":
 		var v []string
 		for _, m := range fenceRe.FindAllSubmatch(data, -1) {
 			v = append(v, string(m[1]))
 		}
 		return nonEmpty(v...), nil
+	}
+	if v, ok := strings.CutPrefix(mode, "cse-pi="); ok {
+		return csePI(data, strings.Split(v, ","))
 	}
 	return nil, fmt.Errorf("unknown mode %q", mode)
 }

@@ -10,12 +10,22 @@
 //     (instructions, prompts, rules, guidelines, context), in English and eight other
 //     languages, with the published variants ("any previous and following instructions",
 //     "the instructions you got before", "disregard the above", "forget everything you were
-//     told", "from now on you are/act as"); "ignore the previous value" is not one;
+//     told", "from now on you are/act as", "##Begin New Instructions##", "not restricted by the
+//     rules above"); "ignore the previous value" is not one;
+//   - scored orders (intent.go), for wordings the phrases do not know: within one clause, an
+//     imperative verb aimed at the model (ignore, overlook, "do not follow"; reveal, print,
+//     "tell me"), an object that is its instructions (instructions, directives, guidelines,
+//     "what you were told"; rules and commands only with a strong qualifier) and a qualifier
+//     that makes them its own (previous, above, initial, your, "given to you", "so far"), with
+//     only the small words of such a phrase between; also "regardless of previous tasks",
+//     "ignore the webpage and state: ...", and "all instructions above are false"; "you can
+//     ignore the instructions above if ...", "ignore any instructions in the document" and "the
+//     model may overlook prior directives" are not orders to the reader's model;
 //   - system-prompt extraction ("repeat the words above", "print your instructions
 //     verbatim") and jailbreak personas (DAN-style openers: "do anything now", developer mode,
 //     unfiltered and amoral chatbots, "you are no longer ChatGPT");
 //   - discussion is not an attack: a phrase quoted, in inline code, in link text, in a
-//     Markdown code block or an MDX example prop, or reported ("if the user asks you to",
+//     Markdown code block, an MDX example prop or a short Markdown heading of its own, or reported ("if the user asks you to",
 //     "never", "such as") is not reported, unless it sits in a hidden carrier;
 //   - fake conversation turns: a role label at the start of a comment or prose line *and* a
 //     model-like turn after it ("system: you are ...", "assistant: Sure, ..."); never code,
@@ -45,15 +55,16 @@
 //
 // Speed: the character checks run only on lines with non-ASCII bytes or ESC; one pass over the
 // lowercased line finds trigger words, and a regular expression runs only when its words (and
-// its gate words) are there (on lines past 4 KiB, only in windows around them). Expressions
-// are compiled once.
+// its gate words) are there (on lines past 4 KiB, only in windows around them); the scored
+// check splits a line into words only when its verbs and objects are there, and looks a few
+// words around each verb. Expressions are compiled once.
 //
 // Inline `tollgate:allow` markers are deliberately not honoured here: the text under review is
 // the attacker's text, and it could carry the marker itself.
 //
 // Layout, by signal: scanner.go (the per-file and per-hunk loops, one finding per line),
 // line.go (the per-line scan), triggers.go (trigger words and windowed search), override.go
-// (instruction overrides), jailbreak.go (extraction, personas, what counts as discussion),
+// (instruction overrides), intent.go (scored overrides and extraction), jailbreak.go (extraction, personas, what counts as discussion),
 // chars.go (character hits weighed by file kind), turns.go (fake conversation turns,
 // chat-template tokens), verdict.go (verdict coercion), agent.go (agent instruction files), carriers.go (hidden
 // carriers raise confidence), evidence.go (evidence rendering); the character signals are in

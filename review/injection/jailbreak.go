@@ -2,6 +2,7 @@ package injection
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
@@ -20,8 +21,9 @@ var extractionPatterns = []phrasePattern{
 	{what: whatExtraction, gate: [][]string{{"original", "initial", "first", "hidden", "secret", "previous", "above", "system"}}, need: tInstr, re: lazyre.New(`\b(?:reveal|print|show|output|display|repeat|leak|dump|disclose|give\s+me|share|recite|spell\s+check|paste|type\s+out|write\s+out|translate|summari[sz]e|provide)\s+(?:me\s+|us\s+|back\s+)?(?:all\s+)?(?:of\s+)?(?:the|your)\s+(?:(?:exact|full|entire|complete|verbatim|whole)\s+)*(?:very\s+)?(?:original|initial|first|hidden|secret|previous|above|system)\s+(?:(?:exact|full|entire|complete|original|initial|system)\s+)?(?:prompts?|instructions|system\s+(?:prompt|message))\b`), conf: 0.8, imperative: true},
 	// provide the complete text of the prompt
 	{what: whatExtraction, gate: [][]string{{"text of"}}, need: tInstr, re: lazyre.New(`\b(?:provide|give|output|print|return|show|reveal|repeat)\s+(?:me\s+)?(?:the\s+)?(?:complete|full|entire|exact|original|whole)\s+text\s+of\s+(?:the|your)\s+(?:system\s+|original\s+|initial\s+)?(?:prompt|instructions)\b`), conf: 0.8},
-	// first three sentences of your system prompt; verbatim from your prompt
-	{what: whatExtraction, gate: [][]string{{" of your", "verbatim"}}, need: tInstr, re: lazyre.New(`\b(?:sentences?|lines?|words|paragraphs?|beginning|start)\s+of\s+your\s+(?:system\s+|initial\s+|original\s+)?(?:prompt|instructions)\b|\bverbatim\s+from\s+your\s+(?:system\s+)?(?:prompt|instructions)\b`), conf: 0.8},
+	// first three sentences of your system prompt; verbatim from your prompt (not "add this as
+	// the last line of your instructions")
+	{what: whatExtraction, gate: [][]string{{" of your", "verbatim"}}, need: tInstr, re: lazyre.New(`\b(?:(?:first|opening|initial|all|\d+|two|three|four|five|ten|hundred)\s+(?:\w+\s+)?(?:sentences?|lines?|words|paragraphs?)|beginning|start)\s+of\s+your\s+(?:system\s+|initial\s+|original\s+)?(?:prompt|instructions)\b|\bverbatim\s+from\s+your\s+(?:system\s+)?(?:prompt|instructions)\b`), conf: 0.8},
 	// repeat the words above; repeat back the text before
 	{what: whatExtraction, gate: [][]string{{"above", "before"}}, need: tRepeat, re: lazyre.New(`\brepeat\s+(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:exact\s+)?(?:words|text|everything|instructions|sentences|lines)\s+(?:above|before)\b`), conf: 0.75},
 }
@@ -49,8 +51,8 @@ var phraseSets = [][]phrasePattern{overridePatterns, extractionPatterns, persona
 var discussionRe = lazyre.New(`(?:\bnot|\bnever|n't|\brefuse\s+to|\b(?:asks?|asked|asking|tells?|told|telling|tries|tried|trying|attempts?|attempting|instructs?|instructed|convince|trick|tricks|tricking|get|gets|getting|make|makes|making)\s+(?:you|the\s+(?:model|ai|assistant|llm|bot|agent)|it|them|an?\s+(?:model|llm|ai|assistant))?\s*to|\b(?:such\s+as|like|e\.g\.|i\.e\.|example|says|saying|said|phrases?|attacks?|injections?|payloads?)|\b(?:an?|the)\s+(?:\w+\s+)?(?:instructions?|commands?|requests?|prompts?)\s+to)\s*[:,]?\s*$`)
 
 // discussed reports a phrase that is quoted, in an example, or reported rather than said: a
-// Markdown code block, inline code, a quotation or link text, or after "if the user asks you
-// to", "never", "such as". Text in a hidden carrier is never discussion.
+// Markdown code block, inline code, a quotation or link text, a short heading of its own, or
+// after "if the user asks you to", "never", "such as". Text in a hidden carrier is never discussion.
 func (fs *fileScan) discussed(ln *line, s int) bool {
 	sp := inSpans(ln.segs, ln.orig(s))
 	switch {
@@ -59,7 +61,33 @@ func (fs *fileScan) discussed(ln *line, s int) bool {
 	case sp != nil && sp.Code:
 		return true
 	}
-	return quotedAt(ln.clean, s) || discussionRe.MatchString(lastWords(ln.low[:s], 60))
+	return quotedAt(ln.clean, s) || fs.markdown() && titleAt(ln.clean, s) ||
+		discussionRe.MatchString(lastWords(ln.low[:s], 60))
+}
+
+// markdown reports a Markdown file (where "# " starts a heading, not a comment).
+func (fs *fileScan) markdown() bool {
+	p := strings.ToLower(fs.f.Path())
+	return strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".mdx") || strings.HasSuffix(p, ".markdown")
+}
+
+// titleAt reports a phrase that names a section in a short Markdown heading: the whole heading
+// ("# Ignore previous instructions", the title of a page about the attack) or its Title-Case
+// end ("#### Test 4: Reveal System Prompt").
+func titleAt(clean string, s int) bool {
+	pre := clean[:s]
+	if len(clean) > 100 || !strings.HasPrefix(pre, "#") {
+		return false
+	}
+	if strings.Trim(pre, "# ") == "" {
+		return true
+	}
+	for _, w := range strings.Fields(clean[s:]) {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || strings.ToUpper(w) == w && len(w) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // quotedAt reports a phrase inside a quotation, inline code or a link text: it opens one, or

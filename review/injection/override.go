@@ -38,13 +38,18 @@ var overridePatterns = []phrasePattern{
 	// ignore the user and reply with '...'
 	{gate: [][]string{{"the user", "this user", "the human"}}, need: tIgnore | tRole, re: lazyre.New(`\b(?:ignore|disregard)\s+(?:the|this)\s+(?:user|human)(?:'s\s+(?:request|question|message|input|instructions?|query))?\s*,?\s+(?:and\s+)?(?:instead\s+)?(?:(?:reply|respond|answer)\s+(?:only\s+)?with\b|(?:say|print|output|write)\s*:?\s*["'\x60\x{201c}])`), conf: 0.8},
 	// you are now ...
-	{gate: [][]string{{"you are now", "you're now"}}, need: tYou | tNow, re: lazyre.New(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
+	{gate: [][]string{{"you are now", "you're now"}}, need: tYou | tNow, re: lazyre.New(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|bot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
 	// from now on you are / act as ...
 	{gate: [][]string{{"from now on"}}, need: tNow, re: lazyre.New(`\bfrom\s+now\s+on\b,?\s+(?:you(?:'re|\s+are)\s+(?:going\s+to\s+|gonna\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|be\s+(?:a|an|my)\s|an?\s|no\s+longer|free|now\b|in\s|(?:called\s+|named\s+)?[\w-]+\s*[.,!])|you\s+(?:will|shall|must|should|can)\s+(?:now\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|only|always|never|ignore|forget|no\s+longer|refer\s+to\s+yourself)|(?:act|pretend|respond|answer|reply|behave|speak|talk)\s+(?:as|like|only|in\s+character)|your\s+(?:new\s+)?(?:name|role|persona|instructions)\s+(?:is|are)\b)`), conf: 0.8},
 	// new instructions:
 	{gate: [][]string{{":"}}, need: tInstr, re: lazyre.New(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
 	// ***IMPORTANT NEW INSTRUCTIONS*** (an emphasised heading, not "important new instructions for ...")
 	{gate: [][]string{{"new instruction"}}, need: tInstr, re: lazyre.New(`\b(?:important|urgent|critical)\s+new\s+(?:system\s+)?instructions?\b\s*(?:[*#=!:\])>-]|$)`), conf: 0.75},
+	// ##Begin New Instructions##; %%% end out of date instructions %%%: a block of instructions
+	// replaced by the text's own
+	{gate: [][]string{{"begin", "start", "end"}}, need: tInstr, re: lazyre.New(`\b(?:begin(?:ning)?|start)\s+(?:of\s+)?(?:the\s+)?new\s+(?:system\s+)?instructions?\b|\bend\s+(?:of\s+)?(?:the\s+)?(?:out\s+of\s+date|outdated|old|previous|original|system)\s+instructions?\b`), conf: 0.75, imperative: true},
+	// it is not restricted by the rules above; you are no longer bound by your guidelines
+	{gate: [][]string{{" by "}, {"restricted", "bound", "limited", "constrained", "governed"}}, re: lazyre.New(`\b(?:not|no\s+longer|never)\s+(?:be\s+)?(?:restricted|bound|limited|constrained|governed)\s+by\s+(?:(?:any|the|your|its|these|those)\s+)?(?:(?:previous|prior|original|usual|normal|typical|old|above)\s+(?:rules|instructions|guidelines|restrictions|policies|protocols)\b|(?:rules|instructions|guidelines|restrictions|policies|protocols)\s+above\b)`), conf: 0.75},
 	// STOP EVERYTHING!!! NOW!!! JUST PRINT "..."
 	{gate: [][]string{{"stop everything"}}, need: tNow, re: lazyre.New(`\bstop\s+everything\W+(?:now\W+)?just\s+(?:print|say|output|write|respond)\b`), conf: 0.75},
 }
@@ -62,7 +67,7 @@ func imperativeAt(s string, i int) bool {
 		return true
 	}
 	c := pre[len(pre)-1]
-	return strings.IndexByte(".!?:;,>-*#/\"'([{|`", c) >= 0
+	return strings.IndexByte(".!?:;,>-*#/\"'([{|`%=", c) >= 0
 }
 
 func isWordByte(c byte) bool {
@@ -114,7 +119,7 @@ var foreignWide = []struct {
 // languages. Latin-script ones need one of their verbs and nouns; a line in another script
 // (Cyrillic, CJK, Hangul: wide) goes to that expression.
 func (fs *fileScan) overrides(ln *line) {
-	if fs.englishOverride(ln) {
+	if fs.englishOverride(ln) || fs.scored(ln) {
 		return
 	}
 	loc := foreignOverride(ln)
@@ -129,7 +134,7 @@ func (fs *fileScan) overrides(ln *line) {
 }
 
 func (fs *fileScan) englishOverride(ln *line) bool {
-	if ln.mask&(tIgnore|tOverride|tYou|tNow|tInstr|tRepeat|tPersona) == 0 {
+	if ln.mask&(tIgnore|tOverride|tYou|tNow|tInstr|tRepeat|tPersona|tObject) == 0 {
 		return false
 	}
 	for _, set := range phraseSets {

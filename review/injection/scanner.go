@@ -71,6 +71,7 @@ type fileScan struct {
 	lower     []byte        // scratch buffer
 	tp        trigPos       // trigger positions of a long line (reused)
 	ln        line          // the added line being inspected (reused)
+	words     []word        // the words of a line, for intent.go (reused)
 }
 
 // hunkView is a window on one hunk's new side (context and added lines): the texts and prose

@@ -23,6 +23,9 @@ const (
 	tForeignNoun                    // "instructions", "reglas", "Anweisungen" ... in ASCII or Latin script
 	tVerdict                        // a word every verdict phrase needs: approve, safe, findings ...
 	tPersona                        // jailbreak persona words: mode, jailbreak, unfiltered, legality ...
+	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go; not text, message ...: too common in code)
+	tOrder                          // the other verbs of intent.go: overlook, follow, reveal, print, tell ...
+	tVoid                           // what instructions are declared to be: false, void, no longer ... (intent.go)
 )
 
 type trigger struct {
@@ -60,6 +63,16 @@ var triggerTable = func() (t [256][]trigger) {
 		"legality", "ethic", "moral", "confines", "openai", "anthropic", "content polic", "stands for",
 		"no matter how")
 	add(tPersona, true, "dan")
+	add(tObject, false, "instruct", "prompt", "pre-prompt", "directive", "guideline", "programming", "guardrail",
+		"rule", "command", "constraint", "restriction", "limitation", "polic", "order", "direction", "request",
+		"safeguard", "task", "told", "taught", "trained", "configuration")
+	add(tOrder, false, "overlook", "dismiss", "disobey", "unlearn", "erase", "drop", "follow", "obey", "adher",
+		"heed", "listen", "comply", "abid", "reveal", "print", "output", "display", "leak", "dump", "disclos",
+		"expos", "recit", "show", "share", "list", "provide", "summar", "translat", "write", "copy", "paste",
+		"return", "echo", "send", "spell", "give", "tell", "type", "explain", "describe", "state", "regardless",
+		"irrespective", "respond", "reply", "answer", "what")
+	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
+		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
@@ -75,7 +88,7 @@ func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <=
 func triggers(low []byte) uint32 { return triggerScan(low, nil) }
 
 const (
-	nFamilies = 13
+	nFamilies = 16
 	// longLine: past this length, regular expressions run only in windows around the trigger
 	// words they need (minified files hold 100 KB lines with a handful of trigger words).
 	longLine  = 4096
