@@ -23,7 +23,7 @@ func setMemoryLimit() {
 // historyMemoryLimit is the soft limit for reviews of many commits (a range, a push, a
 // received push, a baseline of a range), where the goal is peak memory no more than gitleaks'
 // on the same history: under softMemoryLimit the collector ran so often that a 5,531-commit
-// history took 55% longer. At 80 MiB that history peaks at 94 MB (gitleaks: 98 MB) in the time
+// history took 55% longer. At 80 MiB that history peaks at 77-88 MB (gitleaks: 98 MB) in the time
 // it takes without any limit.
 const historyMemoryLimit = 80 << 20
 
