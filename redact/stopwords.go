@@ -22,13 +22,16 @@ const allowlistTable = "[[rules.allowlists]]\n"
 func deferStopwords(chunk string) (string, map[int][]string) {
 	// Where each table starts: at a line start (the text read as if it followed a newline).
 	var locs []int
+	if strings.HasPrefix(chunk, allowlistTable) {
+		locs = append(locs, 0)
+	}
 	for off := 0; ; {
-		i := strings.Index("\n"+chunk[off:], "\n"+allowlistTable)
+		i := strings.Index(chunk[off:], "\n"+allowlistTable)
 		if i < 0 {
 			break
 		}
-		locs = append(locs, off+i)
-		off += i + len(allowlistTable)
+		locs = append(locs, off+i+1)
+		off += i + 1 + len(allowlistTable)
 	}
 	if len(locs) == 0 {
 		return chunk, nil
@@ -90,7 +93,8 @@ func cutStopwords(table string) ([]string, string, bool) {
 
 // hasOtherCheck reports whether an allowlist table sets regexes, paths or commits.
 func hasOtherCheck(table string) bool {
-	for _, line := range strings.Split(table, "\n") {
+	for line := range strings.Lines(table) {
+		line = strings.TrimSuffix(line, "\n")
 		for _, key := range []string{"regexes", "paths", "commits"} {
 			if _, ok := keyValue(line, key); ok {
 				return true
