@@ -76,8 +76,9 @@ func (s *entryScan) add(l string) {
 	if s.netrcNext(l, i) {
 		return
 	}
-	s.kind = s.kind || kubeKind.MatchString(l)
-	s.users = s.users || kubeUsers.MatchString(l)
+	// Both patterns start at the line's start: most lines are ruled out without a regex.
+	s.kind = s.kind || (strings.HasPrefix(l, "kind:") && kubeKind.MatchString(l))
+	s.users = s.users || (strings.HasPrefix(l, "users:") && kubeUsers.MatchString(l))
 	if (strings.Contains(l, "machine") || strings.Contains(l, "default")) && netrcMachine.MatchString(l) {
 		if m := netrcPass.FindStringSubmatch(l); m != nil && plausibleValue(m[1]) {
 			s.out = append(s.out, entry{i, "netrc entry with a password", m[1]})
