@@ -84,3 +84,45 @@ func TestStagedLargeNewFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestBlobIsText: git's own test, the first 8000 bytes without a NUL; a NUL after them leaves a
+// blob text, and a blob far larger than 8000 bytes is judged (and read past) all the same.
+func TestBlobIsText(t *testing.T) {
+	ctx := context.Background()
+	r, _ := statRepo(t)
+	big := strings.Repeat("line of text\n", 200_000) // 2.6 MB
+	for _, tt := range []struct {
+		name, content string
+		text          bool
+	}{
+		{"empty", "", true},
+		{"small text", "hello\n", true},
+		{"NUL first", "\x00abc", false},
+		{"NUL at 7999", strings.Repeat("a", 7999) + "\x00", false},
+		{"NUL at 8000", strings.Repeat("a", 8000) + "\x00", true},
+		{"big text", big, true},
+		{"big, NUL late", big + "\x00", true},
+		{"big, NUL early", "\x00" + big, false},
+	} {
+		out, err := r.Git.run(ctx, strings.NewReader(tt.content), "hash-object", "-w", "--stdin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.blobIsText(ctx, strings.TrimSpace(string(out)))
+		if err != nil || got != tt.text {
+			t.Errorf("%s: blobIsText = %v, %v; want %v", tt.name, got, err, tt.text)
+		}
+	}
+	// the stream stays in step after the skipped bytes: a following read gets its own blob
+	out, err := r.Git.run(ctx, strings.NewReader("after\n"), "hash-object", "-w", "--stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := r.blobString(ctx, strings.TrimSpace(string(out))); err != nil || s != "after\n" {
+		t.Fatalf("read after skipping: %q, %v", s, err)
+	}
+	if _, err := r.blobIsText(ctx, "0000000000000000000000000000000000000000"); err == nil {
+		t.Fatal("the zero id was read as a blob")
+	}
+	r.Close()
+}

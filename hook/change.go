@@ -332,14 +332,24 @@ func listedFiles(out []byte, rev, dir string) []string {
 
 // blobIsText reports whether a blob has no NUL byte in its first 8000 bytes (git's own test).
 func (r *Repo) blobIsText(ctx context.Context, oid string) (bool, error) {
-	out, err := r.ReadBlob(ctx, oid)
+	if !blobID(oid) {
+		return false, fmt.Errorf("no blob %q", oid)
+	}
+	// Only the first 8000 bytes decide (as git decides); the rest is read past, not kept.
+	text := false
+	err := r.cat.read(ctx, r.Git, oid, func(size int, src io.Reader) error {
+		head := make([]byte, min(size, 8000))
+		if _, err := io.ReadFull(src, head); err != nil {
+			return err
+		}
+		text = !bytes.ContainsRune(head, 0)
+		_, err := io.Copy(io.Discard, src)
+		return err
+	})
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("failed to read blob %s: %w", oid, err)
 	}
-	if len(out) > 8000 {
-		out = out[:8000]
-	}
-	return !bytes.ContainsRune(out, 0), nil
+	return text, nil
 }
 
 // emptyTrees are the ids of the empty tree per object format.

@@ -77,6 +77,20 @@ func parentsOf(c listedCommit) []string {
 	return append([]string{c.parent}, c.others...)
 }
 
+// perParent lists each merge once per parent, first parent first, and the `diff-tree --stdin`
+// lines ("<merge> <parent>") that ask git for those diffs, in the same order.
+func perParent(merges []listedCommit) ([]listedCommit, string) {
+	var runs []listedCommit
+	var in strings.Builder
+	for _, c := range merges {
+		for _, p := range parentsOf(c) {
+			runs = append(runs, listedCommit{id: c.id, parent: p})
+			in.WriteString(c.id + " " + p + "\n")
+		}
+	}
+	return runs, in.String()
+}
+
 // mergeListings returns, per merge and parent, the raw listing of the merge against that
 // parent (no lines), from one `git diff-tree --stdin` process.
 func (r *Repo) mergeListings(ctx context.Context, g *Git, merges []listedCommit) ([][][]rawEntry, error) {
@@ -90,16 +104,9 @@ func (r *Repo) mergeListings(ctx context.Context, g *Git, merges []listedCommit)
 		nulFlag   = "-z"
 		noAbbrev  = "--no-abbrev"
 	)
-	var runs []listedCommit
-	var in strings.Builder
-	for _, c := range merges {
-		for _, p := range parentsOf(c) {
-			runs = append(runs, listedCommit{id: c.id, parent: p})
-			in.WriteString(c.id + " " + p + "\n")
-		}
-	}
+	runs, in := perParent(merges)
 	args := append([]string{diffTree, fromIn, always, recursive, renames, rawFlag, nulFlag, noAbbrev}, diffFlags...)
-	out, err := g.run(ctx, strings.NewReader(in.String()), args...)
+	out, err := g.run(ctx, strings.NewReader(in), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -274,17 +281,14 @@ func (r *Repo) candidateUnits(ctx context.Context, g *Git, merges []listedCommit
 		always   = "--always"
 		sep      = "--"
 	)
-	var runs []listedCommit
-	var in strings.Builder
-	for _, i := range group {
-		for _, p := range parentsOf(merges[i]) {
-			runs = append(runs, listedCommit{id: merges[i].id, parent: p})
-			in.WriteString(merges[i].id + " " + p + "\n")
-		}
+	sel := make([]listedCommit, len(group))
+	for k, i := range group {
+		sel[k] = merges[i]
 	}
+	runs, in := perParent(sel)
 	args := append(append([]string{diffTree, fromIn, always}, unitFlags...), diffFlags...)
 	args = append(append(args, sep), spec...)
-	res, runErr := g.run(ctx, strings.NewReader(in.String()), args...)
+	res, runErr := g.run(ctx, strings.NewReader(in), args...)
 	var sections [][]byte
 	if runErr == nil {
 		sections, runErr = splitStream(res, runs)

@@ -126,19 +126,20 @@ func onOff(b bool) string {
 func printHooksStatus(ctx context.Context, w io.Writer, s *session) {
 	fmt.Fprintf(w, "repository:  %s\n", s.repo.Root)
 	fmt.Fprintf(w, "hooks dir:   %s\n", s.repo.HooksDir)
-	if hp, _ := s.repo.HooksPathConfig(ctx); hp != "" {
+	hp, _ := s.repo.HooksPathConfig(ctx)
+	if hp != "" {
 		fmt.Fprintf(w, "             (core.hooksPath = %s)\n", hp)
 	}
 	for _, h := range s.repo.HookStates() {
 		fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", hookState(h))
 	}
-	printManagerStatus(ctx, w, s)
+	printManagerStatus(w, s, hp)
 }
 
 // printManagerStatus prints the hook manager that runs the hooks, if any, and whether its
 // configuration runs tollgate; when it does not for every hook, what to add.
-func printManagerStatus(ctx context.Context, w io.Writer, s *session) {
-	hp, _ := s.repo.HooksPathConfig(ctx)
+// hp is core.hooksPath as configured.
+func printManagerStatus(w io.Writer, s *session, hp string) {
 	m := s.repo.DetectManager(hp, hook.Hooks)
 	if m == nil {
 		return
