@@ -31,7 +31,6 @@ type flow struct {
 	pending []sqlPending
 
 	mods     map[string]string // Python names bound to an unsafe loader module or function (code_deser.go)
-	ruamel   map[string]bool   // Python names bound to a ruamel.yaml YAML() instance (code_deser.go)
 	openSink int               // line number of an SQL sink whose arguments start on the next line
 	budget   int               // lines the current line may still look back through
 	callSafe func(string) bool // the calls whose value is safe for the question asked (nil: safeCall, SQL)
