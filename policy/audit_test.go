@@ -295,12 +295,16 @@ func TestAuditDependencyCalls(t *testing.T) {
 const layering = `
 	policy, policy/egress, review/diff, internal/lazyre, hook/agent;
 
-	internal/lazyre < redact;
+	internal/lazyre < redact/lite;
+	redact/lite < redact;
 
 	review/diff < review/diff/difftest;
 	internal/lazyre < review/lang;
 	redact < review/injection/hidden;
-	redact < review/guard;
+	# the guard links no gitleaks (the lean tollgate-guard binary): the Secret type and masking
+	# come from redact/lite, the detector is handed in.
+	redact/lite < review/guard;
+	policy, hook/agent, review/guard < review/guard/serve;
 
 	# git: the change types and the gates only, never a scanner (hook links no gitleaks).
 	policy, review/diff < hook;
@@ -323,8 +327,9 @@ const layering = `
 	review/model/bundle, review/model/provider < review/model;
 
 	# the command, last.
-	hook, hook/agent, review/guard, review/secrets, review/rules, review/external, review/report,
+	hook, hook/agent, review/guard/serve, review/secrets, review/rules, review/external, review/report,
 	review/injection, review/model, review/baseline < cmd/tollgate;
+	review/guard/serve < cmd/tollgate-guard;
 `
 
 // testOnly are packages of test helpers: no non-test file may import them.
@@ -437,30 +442,51 @@ func TestLayeringRejects(t *testing.T) {
 	}
 }
 
-// TestHookDeps: the git layer links neither gitleaks nor any scanner: of the module only the
-// gates (policy) and the change types (review/diff), under 100 packages in all.
-func TestHookDeps(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", module+"/hook")
+// goDeps lists the packages pkg links (go list -deps).
+func goDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", pkg)
 	cmd.Dir = ".."
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
-	deps := strings.Fields(out.String())
+	return strings.Fields(out.String())
+}
+
+// checkDeps fails for every dependency of name that holds one of banned, every package of the
+// module not in own, and max or more packages in all.
+func checkDeps(t *testing.T, name string, banned []string, own map[string]bool, max int) {
+	t.Helper()
+	deps := goDeps(t, module+"/"+name)
 	for _, d := range deps {
-		if strings.Contains(d, "gitleaks") || strings.Contains(d, "spf13/viper") {
-			t.Errorf("hook links %s", d)
-		}
-		if strings.HasPrefix(d, module+"/") {
-			switch strings.TrimPrefix(d, module+"/") {
-			case "hook", "policy", "review/diff":
-			default:
-				t.Errorf("hook links %s: of the module, only policy and review/diff", d)
+		for _, b := range banned {
+			if strings.Contains(d, b) {
+				t.Errorf("%s links %s", name, d)
 			}
 		}
+		if p, ok := strings.CutPrefix(d, module+"/"); ok && !own[p] {
+			t.Errorf("%s links %s: of the module, only %v", name, d, own)
+		}
 	}
-	if len(deps) >= 100 {
-		t.Errorf("hook links %d packages, want under 100", len(deps))
+	if len(deps) >= max {
+		t.Errorf("%s links %d packages, want under %d", name, len(deps), max)
 	}
+}
+
+// TestHookDeps: the git layer links neither gitleaks nor any scanner: of the module only the
+// gates (policy) and the change types (review/diff), under 100 packages in all.
+func TestHookDeps(t *testing.T) {
+	checkDeps(t, "hook", []string{"gitleaks", "spf13/viper"},
+		map[string]bool{"hook": true, "policy": true, "review/diff": true}, 100)
+}
+
+// TestLeanDeps: the lean guard binary links no gitleaks, no viper, no CLI framework and none of
+// the scanners: of the module only the guard, its front, the policy and redact/lite, and under
+// 150 packages in all (each package's init costs an agent's hook call start-up time).
+func TestLeanDeps(t *testing.T) {
+	checkDeps(t, "cmd/tollgate-guard", []string{"gitleaks", "spf13/viper", "urfave/cli"},
+		map[string]bool{"cmd/tollgate-guard": true, "review/guard/serve": true, "review/guard": true, "hook/agent": true,
+			"policy": true, "redact/lite": true, "internal/lazyre": true}, 150)
 }

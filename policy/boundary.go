@@ -132,3 +132,34 @@ func CleanRepoPath(p string) bool {
 	}
 	return true
 }
+
+// MaxConfigBytes bounds the config files read from a repository.
+const MaxConfigBytes = 1 << 20
+
+// ReadRepoFile reads a config file at the repository root through the boundary; a missing file
+// is nil without error, a symlink or unreadable file is an error.
+func ReadRepoFile(b *Boundary, name string) ([]byte, error) {
+	data, err := b.ReadFile(name, MaxConfigBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if errors.Is(err, ErrSymlink) {
+		// repository.follow_symlinks does not apply here: config is never read through a link.
+		return nil, &ConfigError{File: name, Msg: "it is a symbolic link, and tollgate never reads its configuration through one; replace it with a regular file"}
+	}
+	if err != nil {
+		return nil, &ConfigError{File: name, Msg: err.Error()}
+	}
+	return data, nil
+}
+
+// StateDir is $XDG_STATE_HOME or ~/.local/state.
+func StateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state")
+	}
+	return ""
+}

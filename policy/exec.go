@@ -3,10 +3,15 @@ package policy
 import (
 	"bytes"
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -17,7 +22,9 @@ import (
 // through a Procs value: a program runs only if its name is on that gate's allow list: git
 // always; anything else only after the compiled policy allowed it there (enabled external
 // scanners, an enabled agent CLI). There is no package-level gate: whoever starts processes is
-// handed one, as the network gate (policy/egress) is handed to whoever sends.
+// handed one, as the network gate (policy/egress) is handed to whoever sends. The one other
+// process is Handoff's: the full tollgate binary beside the lean guard binary, found by the
+// executable's own location, never by a name from a config.
 
 // Procs is a process gate: its allow list of programs and the variables marked secret for
 // every process it starts. Its methods are safe for concurrent use.
@@ -222,4 +229,86 @@ func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		return stdout.Bytes(), fmt.Errorf("failed to run %s: %w", c.Name, err)
 	}
 	return stdout.Bytes(), nil
+}
+
+// FullName is the file name of the full tollgate binary that the lean guard binary
+// (tollgate-guard) hands calls to; it must sit in the same directory.
+var FullName = "tollgate" + exeSuffix()
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}
+
+// FullTollgate finds the full tollgate binary beside the running executable (symbolic links
+// resolved) and reports whether it is the same build (module version, checksum and VCS revision as
+// recorded by the Go toolchain): a lean guard must not judge calls by older or newer rules
+// than the binary it hands the rest to.
+func FullTollgate() (sameBuild bool, err error) {
+	path, err := fullPath()
+	if err != nil {
+		return false, err
+	}
+	other, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return false, nil
+	}
+	self, ok := debug.ReadBuildInfo()
+	return ok && buildKey(self) == buildKey(other), nil
+}
+
+func fullPath() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("failed to find this executable: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	path := filepath.Join(filepath.Dir(self), FullName)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("failed to find %s beside %s: %w", FullName, self, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("failed to find %s beside %s: not a regular file", FullName, self)
+	}
+	return path, nil
+}
+
+// buildKey is what identifies a build of this module.
+func buildKey(bi *debug.BuildInfo) string {
+	key := bi.Main.Path + " " + bi.Main.Version + " " + bi.Main.Sum
+	for _, s := range bi.Settings {
+		if strings.HasPrefix(s.Key, "vcs.") {
+			key += " " + s.Key + "=" + s.Value
+		}
+	}
+	return key
+}
+
+// Handoff runs the full tollgate beside this executable (FullTollgate) with args, input on its
+// stdin, its stdout and stderr passed through and the environment inherited (it is the same
+// tool), and returns its exit code. It runs that one program only: nothing from a config can
+// name it.
+func Handoff(ctx context.Context, args []string, input []byte, stdout, stderr io.Writer) (int, error) {
+	path, err := fullPath()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 2 * time.Second
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
+		return ee.ExitCode(), nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("failed to run %s: %w", path, err)
+	}
+	return 0, nil
 }

@@ -6,112 +6,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tollgate-dev/tollgate/redact/lite"
 )
-
-// maxEvidence bounds the length of a masked evidence line, in runes.
-const maxEvidence = 160
-
-// keep returns the prefix of a secret that is safe to show: the BEGIN line of a PEM block, or
-// a few leading characters of a long secret (token prefixes such as "ghp_" carry no entropy).
-func keep(secret string) string {
-	if strings.HasPrefix(secret, "-----BEGIN ") {
-		// Only when something follows the header: a secret that is all header stays hidden.
-		if i := strings.Index(secret[5:], "-----"); i >= 0 && 5+i+5 < len(secret) {
-			return secret[:5+i+5]
-		}
-	}
-	n := utf8.RuneCountInString(secret)
-	switch {
-	case n >= 20:
-		return firstRunes(secret, 4)
-	case n >= 12:
-		return firstRunes(secret, 2)
-	}
-	return ""
-}
-
-func firstRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
-}
-
-// MaskValue is how a secret is shown: its safe prefix, then ****.
-func MaskValue(secret string) string { return keep(secret) + "****" }
-
-// Mask returns the first line of text with every secret masked, trimmed and bounded in
-// length. If any 6-character run of a secret's hidden part would survive, the whole line is
-// replaced: a secret is never returned in clear.
-func Mask(text string, secrets ...string) string {
-	out := text
-	for _, s := range secrets {
-		if s == "" {
-			continue
-		}
-		out = strings.ReplaceAll(out, s, MaskValue(s))
-		// A multi-line secret: mask each of its lines too.
-		if strings.Contains(s, "\n") {
-			for _, part := range strings.Split(s, "\n") {
-				part = strings.TrimSpace(part)
-				if len(part) >= 6 && !strings.HasPrefix(s, part) {
-					out = strings.ReplaceAll(out, part, "****")
-				}
-			}
-		}
-	}
-	if i := strings.IndexAny(out, "\r\n"); i >= 0 {
-		out = out[:i]
-	}
-	out = strings.TrimSpace(out)
-	if utf8.RuneCountInString(out) > maxEvidence {
-		out = firstRunes(out, maxEvidence) + "…"
-	}
-	for _, s := range secrets {
-		if leaks(out, s) {
-			return "[line masked: it holds a secret]"
-		}
-	}
-	return out
-}
-
-// leaks reports whether out holds a 6-byte run of the part of secret that Mask hides. A run
-// that also occurs in the shown prefix (such as "PRIVAT" of a PEM block's BEGIN line) tells
-// nothing new and does not count.
-func leaks(out, secret string) bool {
-	if secret != "" && strings.Contains(out, secret) {
-		return true
-	}
-	kept := keep(secret)
-	hidden := strings.TrimPrefix(secret, kept)
-	const w = 6
-	if len(hidden) < w {
-		return hidden != "" && strings.Contains(out, hidden) && len(hidden) >= 4
-	}
-	for i := 0; i+w <= len(hidden); i++ {
-		if run := hidden[i : i+w]; strings.Contains(out, run) && !strings.Contains(kept, run) {
-			return true
-		}
-	}
-	return false
-}
-
-// MaskAll masks every secret in text, keeping all of its lines (Mask keeps the first only).
-func MaskAll(text string, secrets ...string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		masked := Mask(l, secrets...)
-		if strings.TrimSpace(l) == "" {
-			masked = l
-		}
-		lines[i] = masked
-	}
-	return strings.Join(lines, "\n")
-}
 
 // focusBefore is how many runes of a long line the evidence shows before the match.
 const focusBefore = 40
@@ -126,7 +23,7 @@ type maskSpan struct {
 // first — the known ones, and, when d is not nil, every secret d finds on it (with the file's
 // path and without, so neither a path-scoped rule nor a path allowlist decides), a secret found
 // by decoding masked in its encoded form — and only then is the line cut: to its first line,
-// and to about maxEvidence runes starting shortly before byte offset focus (the match), so no
+// and to about lite.MaxEvidence runes starting shortly before byte offset focus (the match), so no
 // part of a secret survives at the edge of the window. Control, bidi, zero-width and other
 // invisible characters are shown as <U+XXXX>, invalid UTF-8 as <0xNN>. A final check replaces
 // any 6-byte run of a secret's hidden part that still shows.
@@ -188,7 +85,7 @@ func (m *Masker) Evidence(path, line string, focus int, known ...string) (string
 	out := window(masked, f, cutBefore, cutAfter)
 	out = Scrub(out, secrets...)
 	for _, s := range secrets {
-		if leaks(out, s) {
+		if lite.Leaks(out, s) {
 			return "[line masked: it holds a secret]", secrets
 		}
 	}
@@ -437,7 +334,7 @@ func applySpans(text string, spans []maskSpan, at []int) (string, []int) {
 }
 
 // window renders line for a report: trimmed, every invisible character made visible, and, when
-// longer than maxEvidence runes, cut to a window that starts focusBefore runes before byte
+// longer than lite.MaxEvidence runes, cut to a window that starts focusBefore runes before byte
 // offset focus (earlier when the line ends sooner), with "…" where it was cut (or where line
 // itself was cut from a longer one).
 func window(line string, focus int, cutBefore, cutAfter bool) string {
@@ -453,8 +350,8 @@ func window(line string, focus int, cutBefore, cutAfter bool) string {
 		start -= size
 	}
 	// Near the end of the line: show a full window, reaching further back.
-	if w := visibleWidth(line[start:end]); w < maxEvidence {
-		for n := w; n < maxEvidence && start > lead; n++ {
+	if w := visibleWidth(line[start:end]); w < lite.MaxEvidence {
+		for n := w; n < lite.MaxEvidence && start > lead; n++ {
 			_, size := utf8.DecodeLastRuneInString(line[:start])
 			start -= size
 		}
@@ -464,7 +361,7 @@ func window(line string, focus int, cutBefore, cutAfter bool) string {
 		b.WriteString("…")
 	}
 	n, i := 0, start
-	for i < end && n < maxEvidence {
+	for i < end && n < lite.MaxEvidence {
 		size, w := appendVisible(&b, line, i)
 		i += size
 		n += w
@@ -543,7 +440,7 @@ func Scrub(text string, secrets ...string) string {
 			continue
 		}
 		text = strings.ReplaceAll(text, s, MaskValue(s))
-		kept := keep(s)
+		kept := lite.Kept(s)
 		hidden := s[len(kept):]
 		if len(hidden) < 6 {
 			continue

@@ -34,6 +34,8 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/report"
+
+	"github.com/tollgate-dev/tollgate/redact/lite"
 )
 
 // viperMu serialises every use of gitleaks' package-global viper.
@@ -63,19 +65,9 @@ type Detector struct {
 	fullErr   error
 }
 
-// Secret is one detected secret.
-type Secret struct {
-	RuleID      string
-	Description string
-	Line        int // 1-based line of the match start, in the numbering the caller gave
-	EndLine     int
-	StartColumn int    // 1-based byte column of the match's first byte on line Line
-	EndColumn   int    // 1-based byte column of the match's last byte on line EndLine
-	Value       string // the secret itself: never print it
-	Match       string // the whole match: never print it
-	LineText    string // the line(s) the match is on: never print it unmasked
-	PathOnly    bool   // matched on the file name alone
-}
+// Secret is one detected secret (the type lives in redact/lite so code that links no
+// gitleaks can hold it).
+type Secret = lite.Secret
 
 var (
 	defaultOnce sync.Once

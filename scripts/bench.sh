@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 
 version=$(cd "$root" && go list -m -f '{{.Version}}' github.com/zricethezav/gitleaks/v8)
 echo "building tollgate and gitleaks $version ..."
-(cd "$root" && go build -o "$work/bin/tollgate" ./cmd/tollgate)
+(cd "$root" && go build -o "$work/bin/tollgate" ./cmd/tollgate && go build -o "$work/bin/tollgate-guard" ./cmd/tollgate-guard)
 GOBIN="$work/bin" GOFLAGS=-mod=mod go install "github.com/zricethezav/gitleaks/v8@$version"
 GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
 export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" NO_COLOR=1
@@ -109,10 +109,12 @@ rm .git/hooks/pre-commit
 hooked=$(commit_ms)
 printf '\ngit commit: plain sh hook %sms, tollgate hook %sms, overhead %sms (goal <= 40ms)\n' "$plain" "$hooked" "$((hooked - plain))"
 
-# Agent guard: `tollgate guard --agent claude` per call, process start included, on a Bash call
-# (goal: median <= 15 ms) and on a Write of 100 KB (goal <= 50 ms); `tollgate version` as the
-# floor (process start of the binary). BENCH_CC_SAFETY_NET=1 also times cc-safety-net
-# (npm install -g cc-safety-net) on the same Bash call.
+# Agent guard: the command `tollgate install --agent` writes runs tollgate-guard (the lean
+# binary, which hands content to scan to tollgate beside it). Per call, process start included:
+# a Bash call (goal: median <= 15 ms) and a Write of 100 KB (goal <= 50 ms), through
+# tollgate-guard and through `tollgate guard` directly; `tollgate version` as the full binary's
+# floor. BENCH_CC_SAFETY_NET=1 also times cc-safety-net (npm install -g cc-safety-net) on the
+# same Bash call.
 newrepo guard
 guard_dir="$work/guard"
 export XDG_STATE_HOME="$work/state"
@@ -123,15 +125,20 @@ guard_src=$(head -c 100000 "$(go env GOROOT)/src/net/http/server.go" |
 printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s/server.go","content":"%s"}}\n' \
 	"$guard_dir" "$guard_dir" "$guard_src" >"$work/guard-write.json"
 guard_call() { (cd "$guard_dir" && "$work/bin/tollgate" guard --agent claude <"$1"); }
+lean_call() { (cd "$guard_dir" && "$work/bin/tollgate-guard" --agent claude <"$1"); }
 guard_runs=$((runs * 3))
-gb=() gw=() gv=()
+gb=() gw=() gv=() lb=() lw=()
 for _ in $(seq "$guard_runs"); do
+	lb+=("$(ms lean_call "$work/guard-bash.json")")
+	lw+=("$(ms lean_call "$work/guard-write.json")")
 	gb+=("$(ms guard_call "$work/guard-bash.json")")
 	gw+=("$(ms guard_call "$work/guard-write.json")")
 	gv+=("$(ms "$work/bin/tollgate" version)")
 done
-printf '\nguard: Bash call %sms (goal <= 15ms), Write 100 KB %sms (goal <= 50ms), tollgate version %sms (process floor), %d runs each\n' \
-	"$(echo "${gb[*]}" | median)" "$(echo "${gw[*]}" | median)" "$(echo "${gv[*]}" | median)" "$guard_runs"
+printf '\nguard: tollgate-guard (the installed hook): Bash call %sms (goal <= 15ms), Write 100 KB %sms (goal <= 50ms), %d runs each\n' \
+	"$(echo "${lb[*]}" | median)" "$(echo "${lw[*]}" | median)" "$guard_runs"
+printf 'guard: tollgate guard directly: Bash call %sms, Write 100 KB %sms; tollgate version %sms (the full binary'"'"'s process floor)\n' \
+	"$(echo "${gb[*]}" | median)" "$(echo "${gw[*]}" | median)" "$(echo "${gv[*]}" | median)"
 if [ "${BENCH_CC_SAFETY_NET:-}" = 1 ] && command -v cc-safety-net >/dev/null; then
 	cc=()
 	for _ in $(seq "$guard_runs"); do

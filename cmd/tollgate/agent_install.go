@@ -11,6 +11,7 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/guard/serve"
 )
 
 // agentFlags are install's and uninstall's flags for coding agents' hook configs.
@@ -52,7 +53,7 @@ func agentScope(user bool) (agent.Scope, error) {
 	if err != nil {
 		return agent.Scope{}, fmt.Errorf("failed to get working directory: %w", err)
 	}
-	return agent.Scope{User: user, Root: projectRoot("", cwd), Home: home}, nil
+	return agent.Scope{User: user, Root: serve.ProjectRoot("", cwd), Home: home}, nil
 }
 
 // installAgents writes tollgate's guard into each named agent's hook config.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
@@ -68,7 +69,7 @@ var (
 // (`pre-push`/`push`, or `pre-commit`/`commit`). When in doubt (no config, no such entry), no:
 // then nothing is skipped.
 func frameworkRuns(s *session, id string, push bool) bool {
-	data, err := readRepoFile(s.boundary, ".pre-commit-config.yaml")
+	data, err := policy.ReadRepoFile(s.boundary, ".pre-commit-config.yaml")
 	if err != nil || data == nil {
 		return false
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review/guard"
+	"github.com/tollgate-dev/tollgate/review/guard/serve"
 	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
 
@@ -122,7 +123,7 @@ func insideDir(project, dir string) bool {
 	if project == "" {
 		return false
 	}
-	rel, err := filepath.Rel(project, realDir(dir))
+	rel, err := filepath.Rel(project, serve.RealDir(dir))
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
@@ -148,7 +149,7 @@ func writeCachedVerdict(dir, key string, v guard.ModelVerdict) {
 
 // sessionFile counts one agent session's model denials (the breaker), under the state dir.
 func sessionFile(project, session string) string {
-	dir := stateDir()
+	dir := policy.StateDir()
 	if dir == "" || session == "" || insideDir(project, dir) {
 		return ""
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -24,9 +23,6 @@ import (
 	"github.com/tollgate-dev/tollgate/review/rules"
 	"github.com/tollgate-dev/tollgate/review/secrets"
 )
-
-// maxConfigBytes bounds the config files read from a repository.
-const maxConfigBytes = 1 << 20
 
 // session is an opened repository with its compiled policy and detector.
 type session struct {
@@ -50,23 +46,6 @@ func (s *session) wait() error {
 	return s.detErr
 }
 
-// readRepoFile reads a config file at the repository root through the boundary; a missing file
-// is nil without error, a symlink or unreadable file is an error.
-func readRepoFile(b *policy.Boundary, name string) ([]byte, error) {
-	data, err := b.ReadFile(name, maxConfigBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if errors.Is(err, policy.ErrSymlink) {
-		// repository.follow_symlinks does not apply here: config is never read through a link.
-		return nil, &policy.ConfigError{File: name, Msg: "it is a symbolic link, and tollgate never reads its configuration through one; replace it with a regular file"}
-	}
-	if err != nil {
-		return nil, &policy.ConfigError{File: name, Msg: err.Error()}
-	}
-	return data, nil
-}
-
 // openSession opens the repository that contains the working directory and compiles its policy.
 func openSession(ctx context.Context, configFlag string) (*session, error) {
 	cwd, err := os.Getwd()
@@ -83,7 +62,7 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 		return nil, err
 	}
 	var layers []*policy.Layer
-	data, err := readRepoFile(strict, policy.RepoConfigName)
+	data, err := policy.ReadRepoFile(strict, policy.RepoConfigName)
 	if err != nil {
 		return nil, err
 	}
@@ -109,11 +88,11 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	glConfig, err := readRepoFile(strict, ".gitleaks.toml")
+	glConfig, err := policy.ReadRepoFile(strict, ".gitleaks.toml")
 	if err != nil {
 		return nil, err
 	}
-	glIgnore, err := readRepoFile(strict, ".gitleaksignore")
+	glIgnore, err := policy.ReadRepoFile(strict, ".gitleaksignore")
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +254,7 @@ func (s *session) exclude(path string) string {
 // baseline loads the repository's .tollgate-baseline.json (nil when there is none); a file that
 // does not parse is a config error (exit 2), never a silently empty baseline.
 func (s *session) baseline() (*baseline.Set, error) {
-	data, err := readRepoFile(s.boundary, baseline.FileName)
+	data, err := policy.ReadRepoFile(s.boundary, baseline.FileName)
 	if err != nil || data == nil {
 		return nil, err
 	}
@@ -314,7 +293,7 @@ func (s *session) externalScanners() ([]review.Scanner, []review.NotRun, error) 
 // semgrepRules returns the repository's own semgrep rules (nil: none).
 func (s *session) semgrepRules() []byte {
 	for _, f := range []string{".semgrep.yml", ".semgrep.yaml"} {
-		if data, err := readRepoFile(s.boundary, f); err == nil && data != nil {
+		if data, err := policy.ReadRepoFile(s.boundary, f); err == nil && data != nil {
 			return data
 		}
 	}
@@ -354,7 +333,7 @@ func (s *session) modelStep(o output) (review.Step, func(), error) {
 		step.CacheDir = filepath.Join(absPath(dir), "tollgate", "verdicts")
 	}
 	if s.cfg.Model.Audit {
-		if dir := stateDir(); dir != "" && !s.inside(dir) {
+		if dir := policy.StateDir(); dir != "" && !s.inside(dir) {
 			step.AuditPath = filepath.Join(absPath(dir), "tollgate", "audit.jsonl")
 		}
 	}
@@ -362,17 +341,6 @@ func (s *session) modelStep(o output) (review.Step, func(), error) {
 		step.Progress = o.progress
 	}
 	return step, cleanup, nil
-}
-
-// stateDir is $XDG_STATE_HOME or ~/.local/state.
-func stateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return d
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state")
-	}
-	return ""
 }
 
 // inside reports whether dir lies in the repository (nothing of tollgate's may be written there).

@@ -69,7 +69,7 @@ func rulesDetector(c *cli.Context) (*redact.Detector, error) {
 		if err != nil {
 			return nil, err
 		}
-		if glConfig, err = readRepoFile(strict, ".gitleaks.toml"); err != nil {
+		if glConfig, err = policy.ReadRepoFile(strict, ".gitleaks.toml"); err != nil {
 			return nil, err
 		}
 	}

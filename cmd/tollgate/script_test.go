@@ -15,7 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// binDir holds the real tollgate binary, built once for every script: the shims that
+// binDir holds the real tollgate binaries, built once for every script: the shims that
 // `tollgate install` writes name it by absolute path, as they would for a user.
 var binDir string
 
@@ -30,11 +30,14 @@ func buildAndRun(m *testing.M) int {
 		return 2
 	}
 	defer os.RemoveAll(dir)
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "tollgate"), ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "failed to build tollgate:", err)
-		return 2
+	// tollgate and, beside it, the lean guard binary (as `go install ./cmd/...` puts them)
+	for name, pkg := range map[string]string{"tollgate": ".", "tollgate-guard": "../tollgate-guard"} {
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "failed to build "+name+":", err)
+			return 2
+		}
 	}
 	binDir = dir
 	return m.Run()
@@ -64,6 +67,7 @@ func scriptEnv(env *testscript.Env) error {
 		"GIT_COMMITTER_EMAIL": "test@tollgate.invalid",
 		"GIT_COMMITTER_DATE":  "2026-01-02T03:04:05Z",
 		"TOLLGATE_BIN":        filepath.Join(binDir, "tollgate"),
+		"TOLLGATE_GUARD_BIN":  filepath.Join(binDir, "tollgate-guard"),
 		"GOFLAGS":             os.Getenv("GOFLAGS"),
 		"GOPATH":              os.Getenv("GOPATH"),
 		"GOCACHE":             os.Getenv("GOCACHE"),

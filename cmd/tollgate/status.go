@@ -93,7 +93,7 @@ func pathFallback() string {
 }
 
 func gitleaksSource(s *session) string {
-	if data, _ := readRepoFile(s.boundary, ".gitleaks.toml"); data != nil {
+	if data, _ := policy.ReadRepoFile(s.boundary, ".gitleaks.toml"); data != nil {
 		return " with the repository's .gitleaks.toml"
 	}
 	return ", defaults"

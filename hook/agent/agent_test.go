@@ -77,27 +77,38 @@ func TestHookCommandQuoting(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho \"ran $1 $2 $3\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range Names() {
-		a, _ := Get(name)
-		cmd := HookCommand(a, bin)
-		if got := binaryOf(cmd); got != bin {
-			t.Errorf("%s: binaryOf = %q, want %q", name, got, bin)
-		}
-		run := exec.Command(sh, "-c", cmd)
-		run.Env = []string{"PATH=/usr/bin:/bin"}
-		out, err := run.CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != "ran guard --agent "+name {
-			t.Errorf("%s: %v %q", name, err, out)
-		}
-	}
-	os.Remove(bin)
-	for _, name := range Names() {
+	hook := func(name string) (string, error) {
 		a, _ := Get(name)
 		run := exec.Command(sh, "-c", HookCommand(a, bin))
 		run.Env = []string{"PATH=/usr/bin:/bin"}
 		out, err := run.CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	for _, name := range Names() {
+		a, _ := Get(name)
+		if got := binaryOf(HookCommand(a, bin)); got != bin {
+			t.Errorf("%s: binaryOf = %q, want %q", name, got, bin)
+		}
+		if out, err := hook(name); err != nil || out != "ran guard --agent "+name {
+			t.Errorf("%s: %v %q", name, err, out)
+		}
+	}
+	// the lean binary beside it runs instead
+	lean := filepath.Join(dir, "tollgate-guard")
+	if err := os.WriteFile(lean, []byte("#!/bin/sh\necho \"lean $1 $2 $3\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names() {
+		if out, err := hook(name); err != nil || out != "lean guard --agent "+name {
+			t.Errorf("%s with tollgate-guard beside: %v %q", name, err, out)
+		}
+	}
+	os.Remove(lean)
+	os.Remove(bin)
+	for _, name := range Names() {
+		out, err := hook(name)
 		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "so this call is blocked") {
+		if !ok || ee.ExitCode() != 2 || !strings.Contains(out, "so this call is blocked") {
 			t.Errorf("%s: missing binary gave %v %q", name, err, out)
 		}
 	}
@@ -127,7 +138,7 @@ func TestInstallKeepsForeignEntriesAndOrder(t *testing.T) {
 	// a new binary path updates the entry in place
 	Install(a, Scope{Root: root}, "/usr/local/bin/tollgate")
 	data, _ = os.ReadFile(path)
-	if strings.Count(string(data), marker) != 1 || !strings.Contains(string(data), "/usr/local/bin/tollgate") {
+	if strings.Count(string(data), ": "+marker+";") != 1 || !strings.Contains(string(data), "/usr/local/bin/tollgate") {
 		t.Errorf("reinstall did not update in place:\n%s", data)
 	}
 	if _, err := Uninstall(a, Scope{Root: root}); err != nil {

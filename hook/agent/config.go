@@ -46,7 +46,9 @@ func Path(a Agent, s Scope) string {
 
 // HookCommand is the command tollgate writes into the agent's config: it runs bin (or tollgate
 // from PATH) and fails closed, exiting 2 with a message (and a deny in the agent's own JSON)
-// when neither can be found or the guard exits abnormally.
+// when neither can be found or the guard exits abnormally. When the lean tollgate-guard binary
+// sits beside that tollgate, it runs instead (same answers, a fraction of the start-up; it hands
+// content to scan back to tollgate).
 func HookCommand(a Agent, bin string) string {
 	missing := a.Render(Decision{Verdict: Deny, Reason: "tollgate is not installed at " + bin + " nor on PATH, so the tollgate guard blocks this call; reinstall tollgate or run tollgate uninstall --agent " + a.Name()})
 	msg := "tollgate: error: tollgate is not installed at " + bin + " nor on PATH, so this call is blocked"
@@ -54,7 +56,7 @@ func HookCommand(a Agent, bin string) string {
 	if out := strings.TrimSpace(string(missing.Stdout)); out != "" {
 		inner += "printf \"%s\\n\" " + dq(out) + "; "
 	}
-	inner += "echo " + dq(msg) + " >&2; exit 2; }; \"$b\" guard --agent " + a.Name() +
+	inner += "echo " + dq(msg) + " >&2; exit 2; }; g=\"${b%/*}/" + marker + "\"; [ -x \"$g\" ] || g=\"$b\"; \"$g\" guard --agent " + a.Name() +
 		" || { echo \"tollgate: error: tollgate guard failed, so this call is blocked\" >&2; exit 2; }"
 	return "sh -c " + shq(inner)
 }

@@ -16,12 +16,8 @@ func BenchmarkShell(b *testing.B) {
 }
 
 func BenchmarkWrite100K(b *testing.B) {
-	det, err := redact.New(redact.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
 	o := testOptions()
-	o.Detector = func() (*redact.Detector, error) { return det, nil }
+	o.Detector = testDetector(b)
 	r := rand.New(rand.NewSource(1))
 	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n=;{}()"
 	var sb strings.Builder

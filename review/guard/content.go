@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/redact/lite"
 )
 
 // instructionFiles are read by agents as instructions: prompt injection written there is denied.
@@ -95,6 +95,7 @@ func (j *judge) contentHits(rel string, hits []Hit) {
 // secrets runs gitleaks' rules (and tollgate's credential rule) through the redact detector.
 func (j *judge) secrets(rel, text string) {
 	if j.o.Detector == nil {
+		j.unscanned = true
 		return
 	}
 	det, err := j.o.Detector()
@@ -102,14 +103,14 @@ func (j *judge) secrets(rel, text string) {
 		j.add(Ask, "guard/scan-failed", "tollgate could not scan the content for secrets ("+err.Error()+"); a person must check it")
 		return
 	}
-	var pathSecs []redact.Secret
+	var pathSecs []lite.Secret
 	var pathErr error
 	pathDone := make(chan struct{})
 	go func() {
 		defer close(pathDone)
 		pathSecs, pathErr = det.ScanPath(rel)
 	}()
-	var secs []redact.Secret
+	var secs []lite.Secret
 	if text != "" {
 		secs, err = det.Scan(rel, text, 1)
 	}
@@ -128,7 +129,7 @@ func (j *judge) secrets(rel, text string) {
 			return
 		}
 		j.add(Deny, "secrets/"+s.RuleID, fmt.Sprintf("writing a secret into %s (line %d, %s): %s; use an environment variable instead",
-			rel, s.Line, s.Description, redact.Mask(s.LineText, s.Value)))
+			rel, s.Line, s.Description, lite.Mask(s.LineText, s.Value)))
 		return
 	}
 	j.credentials(rel, text)
@@ -142,14 +143,14 @@ func (j *judge) credentials(rel, text string) {
 		return
 	}
 	code := codeExt[ext] && ext != ".sh" && ext != ".tf"
-	opts := redact.CredentialOptions{QuotedOnly: code, Attributes: ext == ".xml" || ext == ".config", Define: ext == ".php", Assign: true}
+	opts := lite.CredentialOptions{QuotedOnly: code, Attributes: ext == ".xml" || ext == ".config", Define: ext == ".php", Assign: true}
 	for n, line := range strings.Split(text, "\n") {
 		if len(line) > 4000 {
 			continue
 		}
-		if c, ok := redact.FindCredential(line, opts); ok {
+		if c, ok := lite.FindCredential(line, opts); ok {
 			j.add(Deny, "tollgate/hardcoded-credential", fmt.Sprintf("writing a password or secret (%s) into %s (line %d): %s; use an environment variable instead",
-				c.Key, rel, n+1, redact.Mask(line, c.Value)))
+				c.Key, rel, n+1, lite.Mask(line, c.Value)))
 			return
 		}
 	}

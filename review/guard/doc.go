@@ -20,11 +20,13 @@
 //   - The strictest answer wins: one denied command denies the whole call; Allow is answered only
 //     with Options.AutoAllow and only when nothing objected.
 //   - Content written by Write/Edit/MultiEdit/apply_patch (and by cat/tee heredocs or echo/printf
-//     redirected into a file) is scanned with the redact package's
-//     detector (gitleaks rules plus tollgate's credential rule) and an injected ContentCheck (the
-//     review scanners, supplied by the caller); evidence in an answer is always masked.
+//     redirected into a file) is scanned with the injected Detector (redact's: gitleaks rules)
+//     plus tollgate's credential rule (redact/lite), and an injected ContentCheck (the review
+//     scanners); evidence in an answer is always masked. Without a Detector, content is never
+//     passed unscanned: the call is at least Ask and marked Answer.Unscanned (the lean binary
+//     then hands it to a full tollgate).
 //   - The optional model (model.go) only frames the question and reads the answer strictly; it
 //     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
-//   - guard imports only redact and the standard library (plus the shell parser): it never runs
-//     a process, opens the network or writes a file.
+//   - guard imports only redact/lite and the standard library (plus the shell parser), never
+//     gitleaks: it never runs a process, opens the network or writes a file.
 package guard

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/redact/lite"
 )
 
 // Verdict is a decision, ordered from the weakest to the strictest.
@@ -64,6 +64,16 @@ type Answer struct {
 	Verdict Verdict
 	Rule    string // e.g. guard/hook-bypass, secrets/github-pat
 	Reason  string
+	// Unscanned: the call writes content that was not scanned (Options.Detector is nil); the
+	// verdict is at least Ask, and a full tollgate must judge the call.
+	Unscanned bool
+}
+
+// Detector finds secrets in text and key files by their names; *redact.Detector is one. It is
+// an interface so that guard links no gitleaks.
+type Detector interface {
+	Scan(path, text string, startLine int) ([]lite.Secret, error)
+	ScanPath(path string) ([]lite.Secret, error)
 }
 
 // Hit is one finding of an injected content check.
@@ -87,7 +97,10 @@ type Options struct {
 	Deny        []string // guard.deny: more denied command prefixes
 	AutoAllow   bool     // guard.auto_allow
 	// Detector returns the secret detector; it is called only when content must be scanned.
-	Detector func() (*redact.Detector, error)
+	// nil: this build cannot scan content (the lean guard binary): a call that writes content
+	// is answered at least Ask and marked Answer.Unscanned, so the caller hands it to a full
+	// tollgate.
+	Detector func() (Detector, error)
 	// Content is the injected content check (nil: none).
 	Content ContentCheck
 }
@@ -138,6 +151,10 @@ func decide(call Call, o *Options) Answer {
 	default:
 		j.add(Ask, "guard/unknown-tool", fmt.Sprintf("tollgate does not know the tool %q; a person must decide", call.Tool))
 	}
+	if j.unscanned {
+		j.add(Ask, "guard/unscanned", "this tollgate build cannot scan what the call writes; a person must check it")
+		j.best.Unscanned = true
+	}
 	return j.best
 }
 
@@ -155,6 +172,7 @@ type judge struct {
 	aliases    map[string]string // alias NAME=VALUE seen so far
 	inAlias    map[string]bool   // aliases being expanded (no recursion)
 	remote     int               // >0 inside an ssh payload: paths are another machine's
+	unscanned  bool              // content to scan met a build without a detector
 }
 
 // add records an answer; the strictest (first among equals) wins.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/redact"
@@ -75,12 +76,8 @@ func TestAllowedDirsByComponent(t *testing.T) {
 }
 
 func TestFileTools(t *testing.T) {
-	det, err := redact.New(redact.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	o := testOptions()
-	o.Detector = func() (*redact.Detector, error) { return det, nil }
+	o.Detector = testDetector(t)
 	token := "ghp_" + "Zq8vK2mW9xR4tL7pN3sB6yH1cF5jD0gA2eQ8"
 	cases := []struct {
 		name string
@@ -126,6 +123,7 @@ func TestFileTools(t *testing.T) {
 
 func TestContentCheckInjectionOnlyInInstructionFiles(t *testing.T) {
 	o := testOptions()
+	o.Detector = testDetector(t)
 	o.Content = func(path, content string) []Hit {
 		return []Hit{{Rule: "tollgate/prompt-injection-attempt", Message: "prompt injection", Evidence: "ignore previous instructions"}}
 	}
@@ -217,7 +215,7 @@ func TestSymlinksAreFollowed(t *testing.T) {
 			t.Skip("no symlinks:", err)
 		}
 	}
-	o := Options{Project: project, Home: filepath.Join(root, "home"), Temp: []string{"/nonexistent-tmp"}}
+	o := Options{Project: project, Home: filepath.Join(root, "home"), Temp: []string{"/nonexistent-tmp"}, Detector: testDetector(t)}
 	for _, c := range []struct {
 		call Call
 		want Verdict
@@ -245,12 +243,8 @@ func TestContentCheckPanicAsks(t *testing.T) {
 }
 
 func TestShellWritesAreScanned(t *testing.T) {
-	det, err := redact.New(redact.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	o := testOptions()
-	o.Detector = func() (*redact.Detector, error) { return det, nil }
+	o.Detector = testDetector(t)
 	o.Content = func(path, content string) []Hit {
 		if strings.Contains(content, "Ignore all previous instructions") {
 			return []Hit{{Rule: "tollgate/prompt-injection-attempt", Message: "prompt injection"}}
@@ -284,6 +278,46 @@ func TestLazyExpressionsCompile(t *testing.T) {
 	for _, l := range allLazy {
 		if _, err := regexp.Compile(l.src); err != nil {
 			t.Errorf("%s: %v", l.src, err)
+		}
+	}
+}
+
+var (
+	detOnce sync.Once
+	det     *redact.Detector
+	detErr  error
+)
+
+// testDetector is the default secret detector, built once for all tests.
+func testDetector(t testing.TB) func() (Detector, error) {
+	t.Helper()
+	detOnce.Do(func() { det, detErr = redact.New(redact.Options{}) })
+	if detErr != nil {
+		t.Fatal(detErr)
+	}
+	return func() (Detector, error) { return det, nil }
+}
+
+// TestNoDetectorIsUnscanned: a build without a detector never passes content unscanned: the
+// call asks and is marked for a full tollgate, whatever else the rules say.
+func TestNoDetectorIsUnscanned(t *testing.T) {
+	o := testOptions()
+	for _, c := range []struct {
+		call      Call
+		unscanned bool
+		want      Verdict
+	}{
+		{Call{Kind: Write, Path: "/home/u/project/a.go", Content: "package a"}, true, Ask},
+		{Call{Kind: Write, Path: "/home/u/project/id_rsa"}, true, Ask},
+		{Call{Kind: Edit, Path: "/home/u/project/.git/hooks/pre-commit", Content: "exit 0"}, true, Deny},
+		{Call{Kind: Patch, Content: "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** End Patch"}, true, Ask},
+		{Call{Kind: Shell, Command: "echo 'password = hunter2hunter2' > conf.ini", Cwd: "/home/u/project"}, true, Ask},
+		{Call{Kind: Shell, Command: "echo hello > notes.txt", Cwd: "/home/u/project"}, false, NoObjection},
+		{Call{Kind: Shell, Command: "git status", Cwd: "/home/u/project"}, false, NoObjection},
+	} {
+		got := Decide(c.call, o)
+		if got.Unscanned != c.unscanned || got.Verdict != c.want {
+			t.Errorf("%+v: got %s unscanned=%v (%s), want %s unscanned=%v", c.call, got.Verdict, got.Unscanned, got.Reason, c.want, c.unscanned)
 		}
 	}
 }

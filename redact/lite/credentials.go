@@ -1,9 +1,10 @@
-package redact
+package lite
 
 import (
-	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"strings"
 	"unicode"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // tollgate's own credential rules: passwords and secrets written as key = value, XML elements

@@ -1,0 +1,348 @@
+// Package serve answers one coding agent's pre-tool hook call: it reads the agent's JSON, loads
+// the policy (the project's .tollgate.toml and the user config), asks the guard, writes the
+// audit line and renders the answer in the agent's own format. Both the tollgate binary and the
+// lean tollgate-guard binary call it; what only the full binary has (the secret detector, the
+// review scanners over written content, the model) comes in as Extras.
+//
+// Rules and guarantees:
+//   - Judge never fails: bad input, a config error or a panic is an explicit answer (ask, or
+//     deny where the agent cannot ask).
+//   - Without a detector, a call whose content must be scanned is never answered from here:
+//     Judge reports Handoff (and writes no audit line), and the caller hands the same input to
+//     a full tollgate. So is an Ask that the configured model would consult on.
+//   - The audit line masks secret-shaped values in commands and never copies written content.
+//   - serve imports no gitleaks (TestLeanDeps): the lean binary stays small to start.
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/tollgate-dev/tollgate/hook/agent"
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact/lite"
+	"github.com/tollgate-dev/tollgate/review/guard"
+)
+
+// MaxInput bounds what the guard reads on stdin.
+const MaxInput = 16 << 20
+
+// Extras are what a full tollgate adds; a nil field is absent.
+type Extras struct {
+	// Detector builds the secret detector (called only when content must be scanned).
+	Detector func() (guard.Detector, error)
+	// Content runs the review scanners over content about to be written.
+	Content guard.ContentCheck
+	// Model consults the configured model about a call the rules answered Ask; it returns the
+	// answer and its source (a rule id, "model", "cache" or "breaker").
+	Model func(ctx context.Context, call guard.Call, session string, ans guard.Answer, cfg policy.Config, opts guard.Options, project string) (guard.Answer, string)
+}
+
+// Read reads the hook input from stdin, at most MaxInput bytes.
+func Read(stdin io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
+	if err == nil && len(data) > MaxInput {
+		err = fmt.Errorf("the hook input is over %d bytes", MaxInput)
+	}
+	return data, err
+}
+
+// Judge answers one call whose input is data (readErr: the input could not be read). It never
+// fails: bad input, a config error or a panic is an explicit answer (ask, or deny where the
+// agent cannot ask). handoff is true when this build cannot judge the call (content to scan and
+// no detector, or an Ask the configured model would consult on and no model): out is then
+// empty, nothing was audited, and the caller must hand the same input to a full tollgate.
+func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, configFlag string, x Extras, stderr io.Writer) (out agent.Output, handoff bool) {
+	rec := auditRecord{Time: time.Now().UTC().Format(time.RFC3339), Agent: a.Name()}
+	defer func() {
+		if r := recover(); r != nil {
+			d := agent.Decision{Verdict: agent.Ask, Reason: fmt.Sprintf("tollgate could not judge this call (internal error: %v); a person must decide", r)}
+			out, handoff = a.Render(agent.Effective(a, d)), false
+		}
+	}()
+	var call agent.Call
+	err := readErr
+	if err == nil {
+		call, err = a.Parse(data)
+	}
+	if err != nil {
+		d := agent.Decision{Verdict: agent.Ask, Reason: "tollgate could not read the hook input (" + err.Error() + "); a person must decide"}
+		d = agent.Effective(a, d)
+		rec.Decision, rec.Source, rec.Reason = string(d.Verdict), "guard/bad-input", d.Reason
+		writeAudit(rec, "", stderr)
+		return a.Render(d), false
+	}
+	rec.Session, rec.Tool = call.Session, call.Tool
+	project := ProjectRoot(a.Name(), call.Cwd)
+	cfg, cfgErr := guardConfig(project, configFlag)
+	var ans guard.Answer
+	source := ""
+	if cfgErr != nil {
+		ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/config-error", Reason: "tollgate's configuration has an error (" + cfgErr.Error() + "), so its policy cannot be applied; a person must decide"}
+	} else {
+		opts := guardOptions(project, cfg.Guard, x)
+		ans = guard.Decide(toGuardCall(call), opts)
+		source = ans.Rule
+		if ans.Unscanned && x.Detector == nil {
+			return agent.Output{}, true
+		}
+		if ans.Verdict == guard.Ask && cfg.Guard.Model {
+			if x.Model == nil {
+				return agent.Output{}, true
+			}
+			ans, source = x.Model(ctx, toGuardCall(call), call.Session, ans, cfg, opts, project)
+		}
+	}
+	d := agent.Decision{Verdict: toVerdict(ans.Verdict), Reason: ans.Reason}
+	if ans.Rule != "" && d.Verdict != agent.None {
+		d.Reason += " [" + ans.Rule + "]"
+	}
+	d = agent.Effective(a, d)
+	rec.Decision, rec.Source, rec.Reason = string(d.Verdict), source, ans.Reason
+	if source == "" {
+		rec.Source = ans.Rule
+	}
+	if rec.Decision == "" {
+		rec.Decision = "no objection"
+	}
+	rec.Call = auditCall(call)
+	writeAudit(rec, project, stderr)
+	return a.Render(d), false
+}
+
+func toGuardCall(c agent.Call) guard.Call {
+	return guard.Call{Tool: c.Tool, Kind: guard.Kind(c.Kind), Command: c.Command, Path: c.Path, Content: c.Content, Cwd: c.Cwd}
+}
+
+func toVerdict(v guard.Verdict) agent.Verdict {
+	switch v {
+	case guard.Deny:
+		return agent.Deny
+	case guard.Ask:
+		return agent.Ask
+	case guard.Allow:
+		return agent.Allow
+	}
+	return agent.None
+}
+
+// ProjectRoot is the agent's project directory: the agent's own variable, else the git work
+// tree around the call's cwd (found by looking for .git, without running git), else the cwd.
+func ProjectRoot(agentName, cwd string) string {
+	for _, env := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+		if d := os.Getenv(env); d != "" && filepath.IsAbs(d) && (strings.HasPrefix(env, strings.ToUpper(agentName)) || agentName == "") {
+			return RealDir(d)
+		}
+	}
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		cwd, _ = os.Getwd()
+	}
+	cwd = RealDir(cwd)
+	for d := cwd; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return cwd
+		}
+	}
+}
+
+// RealDir is d with symbolic links resolved (cleaned, when that fails).
+func RealDir(d string) string {
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		return r
+	}
+	return filepath.Clean(d)
+}
+
+// guardConfig reads the repository layer (.tollgate.toml at the project root, never through a
+// link) and the user layer.
+func guardConfig(project, configFlag string) (policy.Config, error) {
+	var layers []*policy.Layer
+	if b, err := policy.NewBoundary(project, false); err == nil {
+		data, err := policy.ReadRepoFile(b, policy.RepoConfigName)
+		if err != nil {
+			return policy.Config{}, err
+		}
+		if data != nil {
+			layers = append(layers, &policy.Layer{Name: policy.RepoConfigName, Data: data})
+		}
+	}
+	user, err := policy.ReadUserLayer(configFlag)
+	if err != nil {
+		return policy.Config{}, err
+	}
+	return policy.Load(append(layers, user)...)
+}
+
+func guardOptions(project string, g policy.Guard, x Extras) guard.Options {
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		home = RealDir(home)
+	}
+	allowed := make([]string, 0, len(g.AllowedDirs))
+	for _, d := range g.AllowedDirs {
+		if strings.HasPrefix(d, "~/") && home != "" {
+			d = filepath.Join(home, d[2:])
+		}
+		allowed = append(allowed, RealDir(d))
+	}
+	temp := []string{RealDir(os.TempDir()), "/tmp", "/var/tmp"}
+	if r := RealDir("/tmp"); r != "/tmp" {
+		temp = append(temp, r)
+	}
+	protect := g.Protect
+	if hp := hooksPathOf(project); hp != "" {
+		protect = append(append([]string{}, protect...), "./"+hp) // relative to the root
+
+	}
+	return guard.Options{
+		Project: project, Home: home, Temp: temp, AllowedDirs: allowed,
+		Protect: protect, Deny: g.Deny, AutoAllow: g.AutoAllow,
+		Detector: x.Detector, Content: x.Content,
+	}
+}
+
+var hooksPathLine = regexp.MustCompile(`(?im)^\s*hookspath\s*=\s*"?([^"\n#;]+?)"?\s*(?:[#;].*)?$`)
+
+// hooksPathOf reads core.hooksPath from the repository's own .git/config (without running
+// git), so a custom hooks directory inside the project is protected like .git/hooks. Only a
+// relative path inside the project is returned.
+func hooksPathOf(project string) string {
+	data, err := os.ReadFile(filepath.Join(project, ".git", "config"))
+	if err != nil || len(data) > 1<<20 {
+		return ""
+	}
+	inCore := false
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			inCore = strings.EqualFold(strings.Trim(t, "[] \t"), "core")
+			continue
+		}
+		if m := hooksPathLine.FindStringSubmatch(t); inCore && m != nil {
+			p := strings.TrimSpace(m[1])
+			if filepath.IsAbs(p) {
+				if rel, err := filepath.Rel(project, p); err == nil && filepath.IsLocal(rel) {
+					return filepath.ToSlash(rel)
+				}
+				return ""
+			}
+			if filepath.IsLocal(p) {
+				return filepath.ToSlash(filepath.Clean(p))
+			}
+		}
+	}
+	return ""
+}
+
+// auditRecord is one line of guard.jsonl.
+type auditRecord struct {
+	Time     string         `json:"time"`
+	Agent    string         `json:"agent"`
+	Session  string         `json:"session,omitempty"`
+	Tool     string         `json:"tool,omitempty"`
+	Call     map[string]any `json:"call,omitempty"`
+	Decision string         `json:"decision"`
+	Source   string         `json:"source,omitempty"`
+	Reason   string         `json:"reason,omitempty"`
+}
+
+// auditCall is the call with secrets masked; written content is summarised, never copied.
+func auditCall(c agent.Call) map[string]any {
+	m := map[string]any{"kind": c.Kind}
+	if c.Cwd != "" {
+		m["cwd"] = c.Cwd
+	}
+	if c.Path != "" {
+		m["path"] = c.Path
+	}
+	if c.Content != "" {
+		m["content_bytes"] = len(c.Content)
+	}
+	if c.Command != "" {
+		cmd := c.Command
+		if len(cmd) > 4096 {
+			cmd = cmd[:4096] + "…"
+		}
+		m["command"] = maskCommand(cmd)
+	}
+	return m
+}
+
+var (
+	// secretShaped is a long token mixing cases and digits, or with a known token prefix.
+	secretShaped = regexp.MustCompile(`[A-Za-z0-9+/=_.\-]{20,}`)
+	tokenPrefix  = regexp.MustCompile(`^(?:ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|sk-|sk_live_|rk_live_|xox[abpr]-|AKIA|ASIA|AIza|eyJ|npm_|pypi-|hf_|SG\.)`)
+	secretAssign = regexp.MustCompile(`(?i)((?:pass(?:word|wd)?|secret|token|api[_-]?key|auth|credential|private[_-]?key|bearer)[\w-]*["']?\s*(?:=|:|\s)\s*["']?)([^\s"'&;|]+)`)
+	urlUserinfo  = regexp.MustCompile(`(://[^/\s:@]+:)[^@\s/]+@`)
+)
+
+// maskCommand masks anything secret-shaped in a command line for the audit log without
+// building the gitleaks detector (which would cost a Bash decision tens of milliseconds): long
+// mixed tokens, known token prefixes, values after secret-named keys, URL passwords. It masks
+// more than it must, never less than these shapes.
+func maskCommand(cmd string) string {
+	cmd = urlUserinfo.ReplaceAllString(cmd, "${1}****@")
+	cmd = secretAssign.ReplaceAllString(cmd, "${1}****")
+	cmd = secretShaped.ReplaceAllStringFunc(cmd, func(w string) string {
+		hasDigit := strings.ContainsAny(w, "0123456789")
+		hasUpper := strings.ToLower(w) != w
+		hasLower := strings.ToUpper(w) != w
+		if tokenPrefix.MatchString(w) || (hasDigit && hasUpper && hasLower && !strings.Contains(w, "/")) {
+			return lite.MaskValue(w)
+		}
+		return w
+	})
+	return cmd
+}
+
+// writeAudit appends one line to $XDG_STATE_HOME/tollgate/guard.jsonl; a state directory inside
+// the project is refused (nothing of tollgate's is written into a repository).
+func writeAudit(rec auditRecord, project string, stderr io.Writer) {
+	dir := policy.StateDir()
+	if dir == "" {
+		return
+	}
+	dir = filepath.Join(dir, "tollgate")
+	if project != "" {
+		if rel, err := filepath.Rel(project, RealDir(dir)); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			fmt.Fprintf(stderr, "tollgate: warning: not writing the guard audit log: %s is inside the project\n", dir)
+			return
+		}
+	}
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(rec) != nil {
+		return
+	}
+	line := strings.TrimSuffix(buf.String(), "\n")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "guard.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	f.WriteString(line + "\n")
+	f.Close()
+}
+
+// GuardGC lets a guard call's small heap (a few MB for a 100 KB Write) grow to three times its
+// live size between collections instead of main's 1.5: the call lives ~50 ms and the soft
+// memory limit still bounds it. GOGC in the environment still wins.
+func GuardGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+}

@@ -1,0 +1,149 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tollgate-dev/tollgate/hook/agent"
+	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/review/guard"
+)
+
+const token = "ghp_" + "Zq8vK2mW9xR4tL7pN3sB6yH1cF5jD0gA2eQ8"
+
+// env gives each test its own project, state directory and user config.
+func env(t *testing.T, userConfig string) (project, config string) {
+	t.Helper()
+	dir := t.TempDir()
+	project = filepath.Join(dir, "project")
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	for _, v := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+		t.Setenv(v, "")
+	}
+	config = filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(config, []byte(userConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return project, config
+}
+
+func claudeInput(project, tool, input string) []byte {
+	return []byte(`{"session_id":"s","cwd":"` + project + `","hook_event_name":"PreToolUse","tool_name":"` + tool + `","tool_input":` + input + `}`)
+}
+
+func full(t *testing.T) Extras {
+	t.Helper()
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Extras{Detector: func() (guard.Detector, error) { return det, nil }}
+}
+
+func auditLines(t *testing.T) int {
+	data, err := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "tollgate", "guard.jsonl"))
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(data), "\n")
+}
+
+// TestJudgeLeanAgreesOrHandsOff: without extras, a call is either answered exactly as with the
+// detector, or handed off (and then not audited); content is never answered unscanned.
+func TestJudgeLeanAgreesOrHandsOff(t *testing.T) {
+	project, config := env(t, "")
+	a, _ := agent.Get("claude")
+	cases := []struct {
+		tool, input string
+		handoff     bool
+	}{
+		{"Bash", `{"command":"git commit --no-verify -m x"}`, false},
+		{"Bash", `{"command":"git status && go test ./..."}`, false},
+		{"Bash", `{"command":"sudo rm -rf /"}`, false},
+		{"Bash", `{"command":"echo 'token=` + token + `' > app.env"}`, true},
+		{"Read", `{"file_path":"` + project + `/.env"}`, false},
+		{"Write", `{"file_path":"` + project + `/a.py","content":"T = '` + token + `'\n"}`, true},
+		{"Write", `{"file_path":"` + project + `/a.py","content":"print(1)\n"}`, true},
+		{"Edit", `{"file_path":"` + project + `/.git/hooks/pre-commit","old_string":"a","new_string":"exit 0"}`, true},
+	}
+	for _, c := range cases {
+		in := claudeInput(project, c.tool, c.input)
+		before := auditLines(t)
+		lean, handoff := Judge(context.Background(), a, in, nil, config, Extras{}, &bytes.Buffer{})
+		if handoff != c.handoff {
+			t.Errorf("%s %s: handoff = %v, want %v", c.tool, c.input, handoff, c.handoff)
+		}
+		if handoff {
+			if len(lean.Stdout) != 0 || auditLines(t) != before {
+				t.Errorf("%s %s: a handed-off call was answered or audited: %s", c.tool, c.input, lean.Stdout)
+			}
+			continue
+		}
+		want, _ := Judge(context.Background(), a, in, nil, config, full(t), &bytes.Buffer{})
+		if string(lean.Stdout) != string(want.Stdout) || lean.Exit != want.Exit {
+			t.Errorf("%s %s: lean answered %s, the full guard %s", c.tool, c.input, lean.Stdout, want.Stdout)
+		}
+	}
+}
+
+// TestJudgeModelAskHandsOff: an Ask the configured model would consult on is not answered
+// without the model; with it, the model's answer is used.
+func TestJudgeModelAskHandsOff(t *testing.T) {
+	project, config := env(t, "[guard]\nmodel = true\n")
+	a, _ := agent.Get("claude")
+	in := claudeInput(project, "Bash", `{"command":"sudo apt-get install jq"}`)
+	if _, handoff := Judge(context.Background(), a, in, nil, config, Extras{}, &bytes.Buffer{}); !handoff {
+		t.Fatal("an Ask with guard.model was answered without the model")
+	}
+	called := false
+	x := Extras{Model: func(_ context.Context, _ guard.Call, _ string, ans guard.Answer, _ policy.Config, _ guard.Options, _ string) (guard.Answer, string) {
+		called = true
+		return guard.Answer{Verdict: guard.Deny, Rule: ans.Rule, Reason: "the model says no"}, "model"
+	}}
+	out, handoff := Judge(context.Background(), a, in, nil, config, x, &bytes.Buffer{})
+	if handoff || !called || !strings.Contains(string(out.Stdout), "the model says no") {
+		t.Errorf("with a model: handoff=%v called=%v out=%s", handoff, called, out.Stdout)
+	}
+}
+
+// TestJudgeBadInputIsAnswered: unreadable input is an explicit answer, never a handoff.
+func TestJudgeBadInputIsAnswered(t *testing.T) {
+	_, config := env(t, "")
+	for _, name := range agent.Names() {
+		a, _ := agent.Get(name)
+		out, handoff := Judge(context.Background(), a, []byte("{not json"), nil, config, Extras{}, &bytes.Buffer{})
+		if handoff || (len(out.Stdout) == 0 && out.Exit == 0) {
+			t.Errorf("%s: bad input gave handoff=%v %+v", name, handoff, out)
+		}
+	}
+}
+
+func TestMaskCommand(t *testing.T) {
+	for _, c := range []string{
+		"curl -H 'Authorization: Bearer " + token + "' https://api.example.com",
+		"psql postgres://app:S3cr3tPassw0rd@db.internal/app",
+		"export API_KEY=" + token,
+		"mysql --password=hunter2hunter2 -u root",
+	} {
+		got := maskCommand(c)
+		for _, secret := range []string{token, "S3cr3tPassw0rd", "hunter2hunter2"} {
+			if strings.Contains(got, secret) {
+				t.Errorf("maskCommand(%q) = %q keeps a secret", c, got)
+			}
+		}
+	}
+	if got := maskCommand("git status && go test ./..."); got != "git status && go test ./..." {
+		t.Errorf("a plain command was changed: %q", got)
+	}
+}
