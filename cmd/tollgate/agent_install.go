@@ -117,7 +117,7 @@ func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
 				fmt.Fprintf(w, "  %-11s %s: %v\n", name+":", st.Path, st.Err)
 			case st.Installed():
 				installed = true
-				fmt.Fprintf(w, "  %-11s guard installed in %s, runs %s\n", name+":", st.Path, st.Binary)
+				fmt.Fprintf(w, "  %-11s guard installed in %s, runs %s%s\n", name+":", st.Path, st.Binary, leanNote(st.Binary))
 			}
 		}
 	}
@@ -132,4 +132,12 @@ func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
 	if g.AutoAllow {
 		fmt.Fprintf(w, "  guard:      guard.auto_allow = true: calls the rules judge safe are approved without the agent's prompt\n")
 	}
+}
+
+// leanNote says whether the hook command will run the lean tollgate-guard beside bin.
+func leanNote(bin string) string {
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(bin), "tollgate-guard")); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return " (through tollgate-guard beside it)"
+	}
+	return " (tollgate-guard is not beside it: every call starts the full binary)"
 }
