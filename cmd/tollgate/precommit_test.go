@@ -73,6 +73,10 @@ func newFwEnv(t *testing.T, tmp string) *fwEnv {
 		"GIT_COMMITTER_NAME=Tollgate Test",
 		"GIT_COMMITTER_EMAIL=test@tollgate.invalid",
 	)
+	// The framework builds each hook repository from a fresh clone in a new directory; with
+	// -trimpath the module's packages do not embed that directory, so they hit the build cache
+	// instead of compiling again for every environment.
+	goEnv["GOFLAGS"] = strings.TrimSpace(goEnv["GOFLAGS"] + " -trimpath")
 	for k, v := range goEnv {
 		if v != "" {
 			env = append(env, k+"="+v)
@@ -213,6 +217,7 @@ func checkNoStageWarning(t *testing.T, what, out string) {
 }
 
 func TestPreCommitFramework(t *testing.T) {
+	t.Parallel() // beside TestScripts
 	if testing.Short() {
 		t.Skip("builds the hook through the pre-commit framework; skipped with -short")
 	}

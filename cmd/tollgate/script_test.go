@@ -80,6 +80,7 @@ func scriptEnv(env *testscript.Env) error {
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel() // beside TestPreCommitFramework, whose time is mostly the framework's own waits
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		Setup:               scriptEnv,
