@@ -59,9 +59,8 @@ func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([
 }
 
 // listedMergeUnits returns the unit of each merge as mergeUnits does (or why it could not be
-// read), the lines the merge adds against every parent (onlyNew), without
-// diffing the content a merge brings from its branches: that is most of a history's diff
-// output, and onlyNew drops all of it. One `git diff-tree --raw` of every merge against each
+// read): the lines the merge adds against every parent (onlyNew), without diffing the content
+// a merge brings from its branches (most of a history's diff output, all dropped by onlyNew). One `git diff-tree --raw` of every merge against each
 // parent names the files that differ from every parent (the only ones onlyNew keeps); only
 // those are then diffed with their lines, in one call for many merges, limited to their paths.
 // A merge whose listing of those files differs when limited (rename detection that paired
