@@ -83,8 +83,9 @@ func plainCombined(entries []combinedEntry) bool {
 // files first (no lines); a merge without such files has an empty unit; one whose listing
 // could pair renames or holds anything but regular files modified against every parent, or a
 // blob above bigFileBytes (git's combined diff holds every version of a file), is returned in
-// rest, as is one whose combined diff cannot be read so (a binary file): the caller reads
-// those as before. Only the others are diffed with their lines, in one more call.
+// rest, as is one whose combined diff cannot be read so (a binary file), or that git could not
+// diff (a missing blob; it stops there, so the merges after it too): the caller reads those as
+// before. Only the others are diffed with their lines, in one more call.
 func (r *Repo) combinedUnits(ctx context.Context, g *Git, merges []listedCommit) ([]mergeOut, []int, error) {
 	out := make([]mergeOut, len(merges))
 	lists, err := r.combinedListings(ctx, g, merges)
@@ -116,11 +117,15 @@ func (r *Repo) combinedUnits(ctx context.Context, g *Git, merges []listedCommit)
 	for k, i := range todo {
 		sel[k] = merges[i]
 	}
-	sections, err := r.combinedStream(ctx, g, sel, true)
+	sections, err := r.combinedPatches(ctx, g, sel)
 	if err != nil {
 		return nil, nil, err
 	}
 	for k, i := range todo {
+		if k >= len(sections) { // after a merge git could not read
+			rest = append(rest, i)
+			continue
+		}
 		u, err := r.combinedUnit(ctx, merges[i], lists[i], sections[k])
 		if err != nil {
 			if ctx.Err() != nil {
@@ -171,7 +176,7 @@ func combinedStdin(merges []listedCommit) string {
 
 // combinedListings returns each merge's combined raw listing, from one git call.
 func (r *Repo) combinedListings(ctx context.Context, g *Git, merges []listedCommit) ([][]combinedEntry, error) {
-	sections, err := r.combinedStream(ctx, g, merges, false)
+	sections, err := wholeStream(ctx, g, combinedStdin(merges), combinedArgs(false), merges)
 	if err != nil {
 		return nil, err
 	}
@@ -184,13 +189,28 @@ func (r *Repo) combinedListings(ctx context.Context, g *Git, merges []listedComm
 	return lists, nil
 }
 
-// combinedStream returns each merge's section of one `git diff-tree --stdin -c` of merges:
-// its combined raw listing and, with patch, an empty record and its combined patch.
-func (r *Repo) combinedStream(ctx context.Context, g *Git, merges []listedCommit, patch bool) ([][]byte, error) {
+// combinedPatches returns the sections of one `git diff-tree --stdin -c -p` of merges (each
+// merge's combined raw listing, an empty record and its combined patch) of the leading merges
+// git printed whole: all of them, or those before one whose objects it could not read.
+func (r *Repo) combinedPatches(ctx context.Context, g *Git, merges []listedCommit) ([][]byte, error) {
 	if len(merges) == 0 {
 		return nil, nil
 	}
-	return wholeStream(ctx, g, combinedStdin(merges), combinedArgs(patch), merges)
+	res, runErr := g.run(ctx, strings.NewReader(combinedStdin(merges)), combinedArgs(true)...)
+	if runErr != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	sections, err := splitStream(res, merges)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case runErr != nil && len(sections) > 0:
+		sections = sections[:len(sections)-1] // the last may be cut where git stopped
+	case runErr == nil && len(sections) != len(merges):
+		return nil, errShortStream
+	}
+	return sections, nil
 }
 
 // largeBlobs returns the merges of todo with a blob above bigFileBytes (or one git does not

@@ -2,6 +2,8 @@ package hook
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -50,6 +52,66 @@ func TestParseCombinedRaw(t *testing.T) {
 // the big file threshold are read the old way.
 func TestCombinedUnitsMatchListed(t *testing.T) {
 	ctx := context.Background()
+	dir := combinedRepo(t)
+	r, merges := repoMerges(t, dir)
+	defer r.Close()
+	if len(merges) != 5 || len(merges[1].others) != 2 {
+		t.Fatalf("want 5 merges, the second of 3 parents: %+v", merges)
+	}
+	got, rest, err := r.combinedUnits(ctx, r.Git, merges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rest, []int{2, 3, 4}) {
+		t.Errorf("merges read the old way: %v, want the binary one, the one with new and deleted files and the large one", rest)
+	}
+	listed, err := r.listedMergeUnits(ctx, r.Git, merges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := r.mergeUnits(ctx, r.Git, merges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range merges {
+		full, err := r.mergeAlone(ctx, r.Git, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(rest, i) && (!sameMergeOut(got[i], listed[i]) || !sameMergeOut(got[i], full)) {
+			t.Errorf("merge %d: combined %+v, listed %+v, full %+v", i, got[i].u, listed[i].u, full.u)
+		}
+		if !sameMergeOut(all[i], full) {
+			t.Errorf("merge %d: mergeUnits %+v, full %+v", i, all[i].u, full.u)
+		}
+	}
+	// What the merges add of their own, by file and line.
+	var own []string
+	noNewline := false
+	for _, m := range got[:2] {
+		for _, f := range m.u.Files {
+			for l := range f.Added() {
+				own = append(own, f.Path()+": "+l.Text)
+			}
+			for _, h := range f.Hunks {
+				noNewline = noNewline || h.NoNewlineAtEnd
+			}
+		}
+	}
+	want := []string{
+		// A parent's line at another place is added against every parent there (git diffs by
+		// position), in both ways of reading a merge.
+		`conflict.txt: resolved = "neither"`, `evil.txt: token = "added in the merge"`, "moved.txt: side",
+		"moved.txt: main", "nonl.txt: last line", "conflict.txt: octopus = 1", "evil.txt: octopus token",
+	}
+	if !slices.Equal(own, want) || !noNewline {
+		t.Errorf("own lines %q (no final newline marked: %v), want %q", own, noNewline, want)
+	}
+}
+
+// combinedRepo makes the repository of TestCombinedUnitsMatchListed and returns its directory.
+func combinedRepo(t *testing.T) string {
+	t.Helper()
 	dir, git, write := mergeRepo(t)
 	branch := func(name, from string, files map[string]string) {
 		t.Helper()
@@ -122,58 +184,41 @@ func TestCombinedUnitsMatchListed(t *testing.T) {
 	branch("main", "main", map[string]string{"big.txt": big + "main\n"})
 	merge("large merge", map[string]string{"big.txt": big + "main\ng1\nbig = 1\n"}, "g1")
 
+	return dir
+}
+
+// TestCombinedUnitsAfterUnreadable: when git's combined diff stops at a merge whose blob is
+// missing, the merges before it keep their units from it, and that merge and the ones after
+// it are read the old way (the missing one unreadable).
+func TestCombinedUnitsAfterUnreadable(t *testing.T) {
+	ctx := context.Background()
+	dir := combinedRepo(t)
 	r, merges := repoMerges(t, dir)
 	defer r.Close()
-	if len(merges) != 5 || len(merges[1].others) != 2 {
-		t.Fatalf("want 5 merges, the second of 3 parents: %+v", merges)
+	before, err := r.mergeUnits(ctx, r.Git, merges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The octopus merge's resolution of conflict.txt, which no other commit has.
+	blob, err := r.Git.output(ctx, "rev-parse", merges[1].id+":conflict.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
 	}
 	got, rest, err := r.combinedUnits(ctx, r.Git, merges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(rest, []int{2, 3, 4}) {
-		t.Errorf("merges read the old way: %v, want the binary one, the one with new and deleted files and the large one", rest)
-	}
-	listed, err := r.listedMergeUnits(ctx, r.Git, merges)
-	if err != nil {
-		t.Fatal(err)
+	if !slices.Equal(rest, []int{1, 2, 3, 4}) || !sameMergeOut(got[0], before[0]) {
+		t.Errorf("read the old way: %v, want the octopus merge and those after it; first merge %+v, want %+v", rest, got[0].u, before[0].u)
 	}
 	all, err := r.mergeUnits(ctx, r.Git, merges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range merges {
-		full, err := r.mergeAlone(ctx, r.Git, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Contains(rest, i) && (!sameMergeOut(got[i], listed[i]) || !sameMergeOut(got[i], full)) {
-			t.Errorf("merge %d: combined %+v, listed %+v, full %+v", i, got[i].u, listed[i].u, full.u)
-		}
-		if !sameMergeOut(all[i], full) {
-			t.Errorf("merge %d: mergeUnits %+v, full %+v", i, all[i].u, full.u)
-		}
-	}
-	// What the merges add of their own, by file and line.
-	var own []string
-	noNewline := false
-	for _, m := range got[:2] {
-		for _, f := range m.u.Files {
-			for l := range f.Added() {
-				own = append(own, f.Path()+": "+l.Text)
-			}
-			for _, h := range f.Hunks {
-				noNewline = noNewline || h.NoNewlineAtEnd
-			}
-		}
-	}
-	want := []string{
-		// A parent's line at another place is added against every parent there (git diffs by
-		// position), in both ways of reading a merge.
-		`conflict.txt: resolved = "neither"`, `evil.txt: token = "added in the merge"`, "moved.txt: side",
-		"moved.txt: main", "nonl.txt: last line", "conflict.txt: octopus = 1", "evil.txt: octopus token",
-	}
-	if !slices.Equal(own, want) || !noNewline {
-		t.Errorf("own lines %q (no final newline marked: %v), want %q", own, noNewline, want)
+	if all[1].unreadable == nil || !sameMergeOut(all[0], before[0]) || !sameMergeOut(all[4], before[4]) {
+		t.Errorf("after the blob went: %+v, want the octopus merge unreadable and the others as before", all)
 	}
 }
