@@ -14,7 +14,11 @@
 //     with `--text`; the result is the hunk git's text diff would give.
 //   - A merge in a range or push is reviewed for what it adds against every parent (an evil
 //     merge); what it brings from a branch is reviewed at the branch's commits. Only the files
-//     that differ from every parent (git's raw listings) are diffed with their lines.
+//     that differ from every parent are diffed with their lines: in git's combined diff
+//     (`diff-tree -c`, after its listing names them and their blobs' sizes are checked), or,
+//     for a merge whose combined diff could say otherwise (a file added or deleted against a
+//     parent, which rename detection may pair; a symlink, submodule or type change; a binary
+//     file; a blob above core.bigFileThreshold), after its raw listings against each parent.
 //   - Blobs are read through one long-lived `git cat-file --batch` process per Repo (started
 //     on first use, ended by Repo.Close), never one process per blob.
 //   - Reading a change never writes to the repository: no stash, no index refresh

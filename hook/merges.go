@@ -26,14 +26,46 @@ type mergeOut struct {
 
 // mergeUnits returns the unit of each merge (or, where it could not be read, why: the caller
 // lists that in r.Unreadable; mergeUnits changes nothing of r, so it runs beside the diff of
-// the batch's other commits), each the lines the merge adds against every parent (onlyNew), without
-// diffing the content a merge brings from its branches: that is most of a history's diff
-// output, and onlyNew drops all of it. One `git diff-tree --raw` of every merge against each
+// the batch's other commits), each the lines the merge adds against every parent (onlyNew),
+// without diffing the content a merge brings from its branches. Most merges are read from
+// git's combined diff (combinedUnits); those it cannot give the same unit for, and all of them
+// when it fails, are read from their listings against each parent (listedMergeUnits).
+func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([]mergeOut, error) {
+	if len(merges) == 0 {
+		return nil, nil
+	}
+	out, rest, err := r.combinedUnits(ctx, g, merges)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return r.listedMergeUnits(ctx, g, merges)
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	sel := make([]listedCommit, len(rest))
+	for k, i := range rest {
+		sel[k] = merges[i]
+	}
+	listed, err := r.listedMergeUnits(ctx, g, sel)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range rest {
+		out[i] = listed[k]
+	}
+	return out, nil
+}
+
+// listedMergeUnits returns the unit of each merge as mergeUnits does (or why it could not be
+// read): the lines the merge adds against every parent (onlyNew), without diffing the content
+// a merge brings from its branches (most of a history's diff output, all dropped by onlyNew). One `git diff-tree --raw` of every merge against each
 // parent names the files that differ from every parent (the only ones onlyNew keeps); only
 // those are then diffed with their lines, in one call for many merges, limited to their paths.
 // A merge whose listing of those files differs when limited (rename detection that paired
 // otherwise) is diffed in full against each parent, as before.
-func (r *Repo) mergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([]mergeOut, error) {
+func (r *Repo) listedMergeUnits(ctx context.Context, g *Git, merges []listedCommit) ([]mergeOut, error) {
 	if len(merges) == 0 {
 		return nil, nil
 	}
@@ -106,16 +138,9 @@ func (r *Repo) mergeListings(ctx context.Context, g *Git, merges []listedCommit)
 	)
 	runs, in := perParent(merges)
 	args := append([]string{diffTree, fromIn, always, recursive, renames, rawFlag, nulFlag, noAbbrev}, diffFlags...)
-	out, err := g.run(ctx, strings.NewReader(in), args...)
+	sections, err := wholeStream(ctx, g, in, args, runs)
 	if err != nil {
 		return nil, err
-	}
-	sections, err := splitStream(out, runs)
-	if err != nil {
-		return nil, err
-	}
-	if len(sections) != len(runs) {
-		return nil, errShortStream
 	}
 	lists := make([][][]rawEntry, len(merges))
 	k := 0

@@ -14,21 +14,7 @@ import (
 // that resolve a conflict, rename a file with an edit, delete a file, and bring only a branch.
 func TestMergeUnitsMatchFullDiffs(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	g := NewGit(dir)
-	git := func(args ...string) {
-		t.Helper()
-		id := []string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}
-		if _, err := g.run(ctx, nil, append(id, args...)...); err != nil && args[0] != "merge" {
-			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
-		}
-	}
-	write := func(name, content string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, git, write := mergeRepo(t)
 	long := strings.Repeat("a line that stays the same\n", 30)
 	git("init", "-q", "-b", "main")
 	write("conflict.txt", "base\n")
@@ -61,21 +47,8 @@ func TestMergeUnitsMatchFullDiffs(t *testing.T) {
 	git("commit", "-q", "-m", "side2")
 	git("checkout", "-q", "main")
 	git("merge", "-q", "--no-edit", "side2")
-	r, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, merges := repoMerges(t, dir)
 	defer r.Close()
-	commits, err := r.revList(ctx, "HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var merges []listedCommit
-	for _, c := range commits {
-		if len(c.others) > 0 {
-			merges = append(merges, c)
-		}
-	}
 	if len(merges) != 2 {
 		t.Fatalf("want 2 merges, got %d", len(merges))
 	}
@@ -88,7 +61,7 @@ func TestMergeUnitsMatchFullDiffs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got[i], want) || got[i].u == nil {
+		if !sameMergeOut(got[i], want) || got[i].u == nil {
 			t.Errorf("merge %d: got %+v, want %+v", i, got[i], want)
 		}
 	}
@@ -138,4 +111,58 @@ func TestPlanGroups(t *testing.T) {
 	if len(groups) != 3 || len(groups[0].members) != 2 || len(groups[0].paths()) != 2 {
 		t.Errorf("%d groups for 5 merges of a third of the bound each, want 3 (2, 2, 1)", len(groups))
 	}
+}
+
+// sameMergeOut compares two merge results; a unit without files is the same with a nil or an
+// empty list.
+func sameMergeOut(a, b mergeOut) bool {
+	if a.u != nil && b.u != nil && len(a.u.Files) == 0 && len(b.u.Files) == 0 {
+		return a.u.Commit == b.u.Commit && reflect.DeepEqual(a.unreadable, b.unreadable)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// mergeRepo makes an empty repository (git init is the caller's) and returns its directory, a
+// git runner with an identity (a merge that stops at a conflict is no failure) and a writer of
+// files in its work tree.
+func mergeRepo(t *testing.T) (string, func(args ...string), func(name, content string)) {
+	t.Helper()
+	dir := t.TempDir()
+	g := NewGit(dir)
+	git := func(args ...string) {
+		t.Helper()
+		id := []string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}
+		if _, err := g.run(context.Background(), nil, append(id, args...)...); err != nil && args[0] != "merge" {
+			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, git, write
+}
+
+// repoMerges opens the repository in dir and lists the merges HEAD reaches, oldest first.
+func repoMerges(t *testing.T, dir string) (*Repo, []listedCommit) {
+	t.Helper()
+	ctx := context.Background()
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commits, err := r.revList(ctx, "HEAD")
+	if err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	var merges []listedCommit
+	for _, c := range commits {
+		if len(c.others) > 0 {
+			merges = append(merges, c)
+		}
+	}
+	return r, merges
 }

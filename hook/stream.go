@@ -324,6 +324,23 @@ func keepAdded(hunks []diff.Hunk, keep func(newLine int) bool) []diff.Hunk {
 	return out
 }
 
+// wholeStream runs a `git diff-tree --stdin` (args) of the commits that in names, and returns
+// one section per commit (splitStream), all of them or an error.
+func wholeStream(ctx context.Context, g *Git, in string, args []string, commits []listedCommit) ([][]byte, error) {
+	out, err := g.run(ctx, strings.NewReader(in), args...)
+	if err != nil {
+		return nil, err
+	}
+	sections, err := splitStream(out, commits)
+	if err != nil {
+		return nil, err
+	}
+	if len(sections) != len(commits) {
+		return nil, errShortStream
+	}
+	return sections, nil
+}
+
 // splitStream cuts diff-tree --stdin -z output into one section per commit (the raw listing,
 // an empty record and the patch, without the commit id), in the order of commits. The raw
 // listing is walked record by record, so a file named like the next commit id cannot end a

@@ -1,6 +1,7 @@
 // Package diff is the change under review in tollgate's own types: a Change holds Units (the
 // staged set, or one commit against its first parent), each a list of FileDiffs with their
-// hunks and lines, and the parser that reads git's unified diff into them.
+// hunks and lines, the parser that reads git's unified diff into them, and the parser of git's
+// combined diff of a merge (ParseCombined), which gives the diff against each parent.
 //
 // Rules and guarantees:
 //   - It imports nothing of tollgate's: the git layer (hook) and every scanner depend on it,
@@ -8,6 +9,9 @@
 //   - ParseDiff accepts every diff git writes with the flags tollgate passes (the fuzzer
 //     compares it with git's own output): a removed line starting "-- " next to an added line
 //     starting "++ " is a line, not a header; hunk line counts decide where a hunk ends.
+//   - ParseCombined reads git's combined diff with context (-U1 and up; at -U0 git leaves out
+//     lines and miscounts); CombinedFile.Against gives of `-c` output exactly git's own -U0
+//     diff against that parent (the fuzzer compares them).
 //   - Line numbers are git's: Old is 0 for added lines, New is 0 for deleted lines.
 //   - A hunk stores its lines compactly (a parsed hunk its body as a substring of the diff, a
 //     new file's hunk its text) and Hunk.Lines / FileDiff.Added number them while walking: a
