@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -320,18 +321,23 @@ func decodeError(file string, err error) error {
 }
 
 // tomlTypeError is the TOML decoder's message for a value of the wrong type (got, want),
-// tomlTableError its message for a value where a table belongs (want, got).
+// tomlTableError its message for a value where a table belongs (want, got). Both compile on
+// first use: only a config with an error needs them, and every hook run pays for init.
 var (
-	tomlTypeError  = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (.+)$`)
-	tomlTableError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]+)"\): type mismatch for .*: expected (\w+) but found (\S+)$`)
+	tomlTypeError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (.+)$`)
+	})
+	tomlTableError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]+)"\): type mismatch for .*: expected (\w+) but found (\S+)$`)
+	})
 )
 
 // typeError turns the decoder's "incompatible types" into words that name the key:
 // key "review.fail_on": must be a string, not a whole number (line 2). nil for any other error.
 func typeError(file string, err error) *ConfigError {
-	m := tomlTypeError.FindStringSubmatch(err.Error())
+	m := tomlTypeError().FindStringSubmatch(err.Error())
 	if m == nil {
-		if m = tomlTableError.FindStringSubmatch(err.Error()); m == nil {
+		if m = tomlTableError().FindStringSubmatch(err.Error()); m == nil {
 			return nil
 		}
 		m[3], m[4] = m[4], m[3]

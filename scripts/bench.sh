@@ -126,17 +126,19 @@ printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_na
 	"$guard_dir" "$guard_dir" "$guard_src" >"$work/guard-write.json"
 guard_call() { (cd "$guard_dir" && "$work/bin/tollgate" guard --agent claude <"$1"); }
 lean_call() { (cd "$guard_dir" && "$work/bin/tollgate-guard" --agent claude <"$1"); }
+true_call() { (cd "$guard_dir" && /bin/true <"$1"); }
 guard_runs=$((runs * 3))
-gb=() gw=() gv=() lb=() lw=()
+gb=() gw=() gv=() lb=() lw=() gt=()
 for _ in $(seq "$guard_runs"); do
+	gt+=("$(ms true_call "$work/guard-bash.json")")
 	lb+=("$(ms lean_call "$work/guard-bash.json")")
 	lw+=("$(ms lean_call "$work/guard-write.json")")
 	gb+=("$(ms guard_call "$work/guard-bash.json")")
 	gw+=("$(ms guard_call "$work/guard-write.json")")
 	gv+=("$(ms "$work/bin/tollgate" version)")
 done
-printf '\nguard: tollgate-guard (the installed hook): Bash call %sms (goal <= 15ms), Write 100 KB %sms (goal <= 50ms), %d runs each\n' \
-	"$(echo "${lb[*]}" | median)" "$(echo "${lw[*]}" | median)" "$guard_runs"
+printf '\nguard: tollgate-guard (the installed hook): Bash call %sms (goal <= 15ms), Write 100 KB %sms (goal <= 50ms), %d runs each; /bin/true timed the same way %sms (the measurement'"'"'s own floor)\n' \
+	"$(echo "${lb[*]}" | median)" "$(echo "${lw[*]}" | median)" "$guard_runs" "$(echo "${gt[*]}" | median)"
 printf 'guard: tollgate guard directly: Bash call %sms, Write 100 KB %sms; tollgate version %sms (the full binary'"'"'s process floor)\n' \
 	"$(echo "${gb[*]}" | median)" "$(echo "${gw[*]}" | median)" "$(echo "${gv[*]}" | median)"
 if [ "${BENCH_CC_SAFETY_NET:-}" = 1 ] && command -v cc-safety-net >/dev/null; then
