@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -138,7 +140,7 @@ func TestInstallKeepsForeignEntriesAndOrder(t *testing.T) {
 	// a new binary path updates the entry in place
 	Install(a, Scope{Root: root}, "/usr/local/bin/tollgate")
 	data, _ = os.ReadFile(path)
-	if strings.Count(string(data), ": "+marker+";") != 1 || !strings.Contains(string(data), "/usr/local/bin/tollgate") {
+	if strings.Count(string(data), ": "+marker+";") != 2 || !strings.Contains(string(data), "/usr/local/bin/tollgate") || strings.Contains(string(data), "/opt/tollgate") {
 		t.Errorf("reinstall did not update in place:\n%s", data)
 	}
 	if _, err := Uninstall(a, Scope{Root: root}); err != nil {
@@ -147,5 +149,71 @@ func TestInstallKeepsForeignEntriesAndOrder(t *testing.T) {
 	data, _ = os.ReadFile(path)
 	if string(data) != orig {
 		t.Errorf("uninstall did not restore the file:\n%s\nwant\n%s", data, orig)
+	}
+}
+
+// TestGroupedInstallSplitsContentTools: in Claude Code, Codex and Gemini CLI, the tools that
+// write content get their own entry, which runs tollgate directly (tollgate-guard would only hand
+// them over); the others prefer tollgate-guard. An older install's single entry is reused and
+// the second added; entries beyond the two are removed; a second install changes nothing.
+func TestGroupedInstallSplitsContentTools(t *testing.T) {
+	for _, c := range []struct {
+		name, event, lean, content string
+	}{
+		{"claude", "PreToolUse", claudeMatcher, claudeContent},
+		{"codex", "PreToolUse", "Bash", "apply_patch"},
+		{"gemini", "BeforeTool", geminiMatcher, geminiContent},
+	} {
+		a, _ := Get(c.name)
+		root := t.TempDir()
+		path := Path(a, Scope{Root: root})
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		old := hookCommand(a, "/old/tollgate", false)
+		entry := func(m string) string {
+			return `{"matcher": ` + strconv.Quote(m) + `, "hooks": [{"type": "command", "command": ` + strconv.Quote(old) + `}]}`
+		}
+		// an older install: one entry for every tool, and a stray third
+		doc := `{"hooks": {"` + c.event + `": [` + entry("Bash|Write") + `, {"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}, ` + entry("X") + `, ` + entry("Y") + `]}}`
+		os.WriteFile(path, []byte(doc), 0o644)
+		if _, err := Install(a, Scope{Root: root}, "/new/tollgate"); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		var got struct {
+			Hooks map[string][]struct {
+				Matcher string
+				Hooks   []struct{ Command string }
+			}
+		}
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatal(err)
+		}
+		groups := got.Hooks[c.event]
+		var mine []string
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if strings.Contains(h.Command, marker) {
+					mine = append(mine, g.Matcher)
+					if lean := strings.Contains(h.Command, "/"+marker+"\""); lean != (g.Matcher == c.lean) {
+						t.Errorf("%s: the entry for %q prefers tollgate-guard: %v", c.name, g.Matcher, lean)
+					}
+					if strings.Contains(h.Command, "/old/tollgate") {
+						t.Errorf("%s: an entry kept the old binary", c.name)
+					}
+				}
+			}
+		}
+		if strings.Join(mine, " ") != c.lean+" "+c.content || !strings.Contains(string(data), "./mine.sh") || len(groups) != 3 {
+			t.Errorf("%s: tollgate's entries are %q (want %q then %q), user's kept: %v\n%s", c.name, mine, c.lean, c.content, strings.Contains(string(data), "./mine.sh"), data)
+		}
+		if msg, _ := Install(a, Scope{Root: root}, "/new/tollgate"); !strings.Contains(msg, "already installed") {
+			t.Errorf("%s: a second install said %q", c.name, msg)
+		}
+		if n, _ := Uninstall(a, Scope{Root: root}); !strings.Contains(n, "removed") {
+			t.Errorf("%s: uninstall said %q", c.name, n)
+		}
+		if data, _ := os.ReadFile(path); strings.Contains(string(data), marker) || !strings.Contains(string(data), "./mine.sh") {
+			t.Errorf("%s: uninstall left %s", c.name, data)
+		}
 	}
 }

@@ -13,7 +13,12 @@ func (claude) Name() string { return "claude" }
 func (claude) CanAsk() bool { return true }
 
 // claudeMatcher lists the tools the guard judges; Claude Code matches plain names exactly.
-const claudeMatcher = "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob|LS"
+// claudeMatcher are the tools tollgate-guard judges itself; claudeContent those that write
+// content, whose entry runs tollgate directly.
+const (
+	claudeMatcher = "Bash|Read|Grep|Glob|LS"
+	claudeContent = "Write|Edit|MultiEdit|NotebookEdit"
+)
 
 func (claude) Parse(stdin []byte) (Call, error) {
 	m, err := object(stdin)
@@ -68,7 +73,7 @@ func (claude) Render(d Decision) Output {
 func (claude) config() configSpec {
 	return configSpec{
 		project: ".claude/settings.json", user: ".claude/settings.json",
-		install: groupedInstall("PreToolUse", claudeMatcher, HookTimeoutSeconds),
+		install: groupedInstall("PreToolUse", []hookGroup{{claudeMatcher, true}, {claudeContent, false}}, HookTimeoutSeconds),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

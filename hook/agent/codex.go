@@ -52,7 +52,7 @@ func (codex) Render(d Decision) Output {
 func (codex) config() configSpec {
 	return configSpec{
 		project: ".codex/hooks.json", user: ".codex/hooks.json",
-		install: groupedInstall("PreToolUse", "Bash|apply_patch", HookTimeoutSeconds),
+		install: groupedInstall("PreToolUse", []hookGroup{{"Bash", true}, {"apply_patch", false}}, HookTimeoutSeconds),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

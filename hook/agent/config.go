@@ -19,8 +19,9 @@ const HookTimeoutSeconds = 30
 type configSpec struct {
 	project string // file path relative to the project root
 	user    string // file path relative to the home directory
-	// install adds or updates tollgate's entry; it reports whether anything changed.
-	install func(doc *obj, command string) (bool, error)
+	// install adds or updates tollgate's entries (command(true) prefers the lean tollgate-guard,
+	// command(false) runs tollgate itself); it reports whether anything changed.
+	install func(doc *obj, command func(lean bool) string) (bool, error)
 	// entries returns the commands of tollgate's entries; remove drops them.
 	entries func(doc *obj) []string
 	remove  func(doc *obj) int
@@ -49,15 +50,24 @@ func Path(a Agent, s Scope) string {
 // when neither can be found or the guard exits abnormally. When the lean tollgate-guard binary
 // sits beside that tollgate, it runs instead (same answers, a fraction of the start-up; it hands
 // content to scan back to tollgate).
-func HookCommand(a Agent, bin string) string {
+func HookCommand(a Agent, bin string) string { return hookCommand(a, bin, true) }
+
+// hookCommand is HookCommand; with lean false it always runs tollgate itself (the entry for the
+// tools that write content, which tollgate-guard would hand to tollgate anyway).
+func hookCommand(a Agent, bin string, lean bool) string {
 	missing := a.Render(Decision{Verdict: Deny, Reason: "tollgate is not installed at " + bin + " nor on PATH, so the tollgate guard blocks this call; reinstall tollgate or run tollgate uninstall --agent " + a.Name()})
 	msg := "tollgate: error: tollgate is not installed at " + bin + " nor on PATH, so this call is blocked"
 	inner := ": " + marker + "; b=" + dq(bin) + "; [ -x \"$b\" ] || b=\"$(command -v tollgate)\" || { "
 	if out := strings.TrimSpace(string(missing.Stdout)); out != "" {
 		inner += "printf \"%s\\n\" " + dq(out) + "; "
 	}
-	inner += "echo " + dq(msg) + " >&2; exit 2; }; g=\"${b%/*}/" + marker + "\"; [ -x \"$g\" ] || g=\"$b\"; \"$g\" guard --agent " + a.Name() +
-		" || { echo \"tollgate: error: tollgate guard failed, so this call is blocked\" >&2; exit 2; }"
+	inner += "echo " + dq(msg) + " >&2; exit 2; }; "
+	run := "\"$b\" guard --agent "
+	if lean {
+		inner += "g=\"${b%/*}/" + marker + "\"; [ -x \"$g\" ] || g=\"$b\"; "
+		run = "\"$g\" guard --agent "
+	}
+	inner += run + a.Name() + " || { echo \"tollgate: error: tollgate guard failed, so this call is blocked\" >&2; exit 2; }"
 	return "sh -c " + shq(inner)
 }
 
@@ -116,7 +126,7 @@ func Install(a Agent, s Scope, bin string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	changed, err := a.config().install(doc, HookCommand(a, bin))
+	changed, err := a.config().install(doc, func(lean bool) string { return hookCommand(a, bin, lean) })
 	if err != nil {
 		return "", fmt.Errorf("failed to merge into %s: %w", path, err)
 	}
@@ -227,10 +237,24 @@ func ours(v any, field string) (*obj, bool) {
 	return o, strings.Contains(c, marker)
 }
 
+// hookGroup is one of tollgate's entries in a grouped config: the tools it matches, and whether
+// its command prefers the lean tollgate-guard (commands, reads) or runs tollgate itself (tools
+// that write content, which tollgate-guard would only hand over).
+type hookGroup struct {
+	matcher string
+	lean    bool
+}
+
+// ourEntry is one of tollgate's hooks in a grouped config, and the group holding it.
+type ourEntry struct {
+	group, entry *obj
+}
+
 // groupedInstall handles the {hooks: {Event: [{matcher, hooks: [{type, command, timeout}]}]}}
-// shape of Claude Code, Codex and Gemini CLI.
-func groupedInstall(event, matcher string, timeout any) func(doc *obj, command string) (bool, error) {
-	return func(doc *obj, command string) (bool, error) {
+// shape of Claude Code, Codex and Gemini CLI: one entry per hookGroup, updated in place (an
+// older install's entries are reused in order; extra ones are removed).
+func groupedInstall(event string, want []hookGroup, timeout any) func(doc *obj, command func(lean bool) string) (bool, error) {
+	return func(doc *obj, command func(lean bool) string) (bool, error) {
 		hooks, ok := doc.child("hooks")
 		if !ok {
 			return false, errors.New(`"hooks" is not an object`)
@@ -239,31 +263,84 @@ func groupedInstall(event, matcher string, timeout any) func(doc *obj, command s
 		if !ok {
 			return false, fmt.Errorf(`"hooks.%s" is not an array`, event)
 		}
-		for _, g := range groups {
-			gobj, ok := g.(*obj)
-			if !ok {
+		found := oursIn(groups)
+		changed := false
+		for k, w := range want {
+			cmd := command(w.lean)
+			if k < len(found) {
+				f := found[k]
+				changed = changed || f.entry.vals["command"] != cmd || f.group.vals["matcher"] != w.matcher
+				f.entry.set("command", cmd)
+				f.group.set("matcher", w.matcher)
 				continue
 			}
-			inner, _ := gobj.list("hooks")
-			for _, h := range inner {
-				if e, mine := ours(h, "command"); mine {
-					changed := e.vals["command"] != command || gobj.vals["matcher"] != matcher
-					e.set("command", command)
-					gobj.set("matcher", matcher)
-					return changed, nil
-				}
+			entry := newObj()
+			entry.set("type", "command")
+			entry.set("command", cmd)
+			entry.set("timeout", timeout)
+			group := newObj()
+			group.set("matcher", w.matcher)
+			group.set("hooks", []any{entry})
+			groups = append(groups, group)
+			changed = true
+		}
+		if len(found) > len(want) {
+			groups = dropEntries(groups, found[len(want):])
+			changed = true
+		}
+		hooks.set(event, groups)
+		return changed, nil
+	}
+}
+
+// oursIn lists tollgate's hooks in groups, in order.
+func oursIn(groups []any) []ourEntry {
+	var out []ourEntry
+	for _, g := range groups {
+		gobj, ok := g.(*obj)
+		if !ok {
+			continue
+		}
+		inner, _ := gobj.list("hooks")
+		for _, h := range inner {
+			if e, mine := ours(h, "command"); mine {
+				out = append(out, ourEntry{group: gobj, entry: e})
 			}
 		}
-		entry := newObj()
-		entry.set("type", "command")
-		entry.set("command", command)
-		entry.set("timeout", timeout)
-		group := newObj()
-		group.set("matcher", matcher)
-		group.set("hooks", []any{entry})
-		hooks.set(event, append(groups, group))
-		return true, nil
 	}
+	return out
+}
+
+// dropEntries removes the given hooks from groups, and a group left without hooks.
+func dropEntries(groups []any, drop []ourEntry) []any {
+	gone := map[*obj]bool{}
+	for _, d := range drop {
+		gone[d.entry] = true
+	}
+	var keep []any
+	for _, g := range groups {
+		gobj, ok := g.(*obj)
+		if !ok {
+			keep = append(keep, g)
+			continue
+		}
+		inner, _ := gobj.list("hooks")
+		var left []any
+		for _, h := range inner {
+			if e, ok := h.(*obj); ok && gone[e] {
+				continue
+			}
+			left = append(left, h)
+		}
+		if len(left) == 0 && len(inner) > 0 {
+			continue
+		}
+		if len(left) != len(inner) {
+			gobj.set("hooks", left)
+		}
+		keep = append(keep, g)
+	}
+	return keep
 }
 
 func groupedEntries(doc *obj) []string {
@@ -301,31 +378,12 @@ func groupedRemove(doc *obj) int {
 		if !ok {
 			continue
 		}
-		var keep []any
-		for _, g := range groups {
-			gobj, _ := g.(*obj)
-			if gobj == nil {
-				keep = append(keep, g)
-				continue
-			}
-			inner, _ := gobj.vals["hooks"].([]any)
-			var left []any
-			for _, h := range inner {
-				if _, mine := ours(h, "command"); mine {
-					removed++
-					continue
-				}
-				left = append(left, h)
-			}
-			if len(left) == 0 && len(inner) > 0 {
-				continue // the group held only tollgate's hook
-			}
-			if len(left) != len(inner) {
-				gobj.set("hooks", left)
-			}
-			keep = append(keep, g)
+		found := oursIn(groups)
+		if len(found) == 0 {
+			continue
 		}
-		if len(keep) == 0 {
+		removed += len(found)
+		if keep := dropEntries(groups, found); len(keep) == 0 {
 			hooks.del(ev)
 		} else {
 			hooks.set(ev, keep)
@@ -339,8 +397,9 @@ func groupedRemove(doc *obj) int {
 
 // flatInstall handles the {version: 1, hooks: {event: [{field: command, ...}]}} shape of Cursor
 // and Copilot CLI.
-func flatInstall(field string, events []string, extra func(e *obj)) func(doc *obj, command string) (bool, error) {
-	return func(doc *obj, command string) (bool, error) {
+func flatInstall(field string, events []string, extra func(e *obj)) func(doc *obj, command func(lean bool) string) (bool, error) {
+	return func(doc *obj, lean func(lean bool) string) (bool, error) {
+		command := lean(true)
 		if _, ok := doc.get("version"); !ok {
 			doc.set("version", 1)
 		}

@@ -10,7 +10,12 @@ func init() { register(gemini{}) }
 func (gemini) Name() string { return "gemini" }
 func (gemini) CanAsk() bool { return false }
 
-const geminiMatcher = "run_shell_command|write_file|replace|read_file|read_many_files|glob|search_file_content|list_directory"
+// geminiMatcher are the tools tollgate-guard judges itself; geminiContent those that write
+// content, whose entry runs tollgate directly.
+const (
+	geminiMatcher = "run_shell_command|read_file|read_many_files|glob|search_file_content|list_directory"
+	geminiContent = "write_file|replace"
+)
 
 func (gemini) Parse(stdin []byte) (Call, error) {
 	m, err := object(stdin)
@@ -61,7 +66,7 @@ func (gemini) Render(d Decision) Output {
 func (gemini) config() configSpec {
 	return configSpec{
 		project: ".gemini/settings.json", user: ".gemini/settings.json",
-		install: groupedInstall("BeforeTool", geminiMatcher, HookTimeoutSeconds*1000),
+		install: groupedInstall("BeforeTool", []hookGroup{{geminiMatcher, true}, {geminiContent, false}}, HookTimeoutSeconds*1000),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }
