@@ -123,16 +123,17 @@ func (j *judge) secrets(rel, text string) {
 		j.add(Ask, "guard/scan-failed", "tollgate could not scan the content for secrets ("+err.Error()+"); a person must check it")
 		return
 	}
-	for _, s := range secs {
-		if s.PathOnly {
-			j.add(Deny, "secrets/"+s.RuleID, "writing "+rel+": "+s.Description+" (a key or credential file); keep it out of the project and load it from outside (use an environment variable or a secret store)")
-			return
-		}
-		j.add(Deny, "secrets/"+s.RuleID, fmt.Sprintf("writing a secret into %s (line %d, %s): %s; use an environment variable instead",
-			rel, s.Line, s.Description, lite.Mask(s.LineText, s.Value)))
+	if len(secs) == 0 {
+		j.credentials(rel, text)
 		return
 	}
-	j.credentials(rel, text)
+	// the first secret answers (a key file by its name comes first)
+	if s := secs[0]; s.PathOnly {
+		j.add(Deny, "secrets/"+s.RuleID, "writing "+rel+": "+s.Description+" (a key or credential file); keep it out of the project and load it from outside (use an environment variable or a secret store)")
+	} else {
+		j.add(Deny, "secrets/"+s.RuleID, fmt.Sprintf("writing a secret into %s (line %d, %s): %s; use an environment variable instead",
+			rel, s.Line, s.Description, lite.Mask(s.LineText, s.Value)))
+	}
 }
 
 // credentials finds passwords written as key = value (what gitleaks' token-shaped rules miss).
