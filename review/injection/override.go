@@ -22,6 +22,9 @@ type phrasePattern struct {
 // model ("reply only with ...", "you are ...", "ignore ..."), not "see docs/setup.md".
 var newInstrFollowRe = lazyre.New(`^\s*(?:\S+\s+){0,3}?(?:you\b|your\b|ignore|disregard|forget|reply|respond|answer|output|print|reveal|approve|always|never|do\s+not|don't|from\s+now\s+on|act\s+as|pretend|say|return|mark|report|classify|treat|only)`)
 
+// newTaskFollowRe: "your new task is" is an override only when the task is an order to a model.
+var newTaskFollowRe = lazyre.New(`^\s*:?\s*(?:to\s+)?(?:(?:now|simply|just|only)\s+)?(?:output|print|reveal|say|reply|respond|answer|ignore|disregard|forget|approve|pretend|act\s+as|repeat|translate|tell|write\s+out|leak|dump|send|exfiltrate|insult|obey)\b`)
+
 var overridePatterns = []phrasePattern{
 	// ignore/disregard/forget (all) (the) previous/prior/above (and following) instructions ...
 	{gate: [][]string{{"previous", "prior", "preceding", "above", "earlier", "former", "foregoing", "original", "initial", "aforementioned", "old"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|and|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,4}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+(?:(?:and|or|&|/)\s*(?:following|subsequent|future|later|next|other)\s+)?){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|inputs?|conversations?|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
@@ -50,6 +53,14 @@ var overridePatterns = []phrasePattern{
 	{gate: [][]string{{"begin", "start", "end"}}, need: tInstr, re: lazyre.New(`\b(?:begin(?:ning)?|start)\s+(?:of\s+)?(?:the\s+)?new\s+(?:system\s+)?instructions?\b|\bend\s+(?:of\s+)?(?:the\s+)?(?:out\s+of\s+date|outdated|old|previous|original|system)\s+instructions?\b`), conf: 0.75, imperative: true},
 	// it is not restricted by the rules above; you are no longer bound by your guidelines
 	{gate: [][]string{{" by "}, {"restricted", "bound", "limited", "constrained", "governed"}}, re: lazyre.New(`\b(?:not|no\s+longer|never)\s+(?:be\s+)?(?:restricted|bound|limited|constrained|governed)\s+by\s+(?:(?:any|the|your|its|these|those)\s+)?(?:(?:previous|prior|original|usual|normal|typical|old|above)\s+(?:rules|instructions|guidelines|restrictions|policies|protocols)\b|(?:rules|instructions|guidelines|restrictions|policies|protocols)\s+above\b)`), conf: 0.75},
+	// your new task is to output ...; your real instructions are to ... (only when what follows
+	// is an order to a model: "your new task is to migrate the database" is a person's job)
+	{gate: [][]string{{"your"}, {"new ", "real ", "actual ", "true "}}, need: tObject, re: lazyre.New(`\byour\s+(?:new|real|actual|true)\s+(?:task|job|goal|objective|mission|instructions?|orders|directives?)\s+(?:is|are|will\s+be|now\s+(?:is|are))\b`), conf: 0.75, follow: newTaskFollowRe},
+	// the previous instructions were a test / a joke / fake
+	{gate: [][]string{{" were ", " was ", " are ", " is "}}, need: tObject, re: lazyre.New(`\b(?:previous|above|prior|earlier|preceding|original|old)\s+(?:instructions|prompts?|rules|directives)\s+(?:were|was|are|is)\s+(?:(?:just|only|merely|all|simply)\s+)?(?:a\s+(?:test|joke|trick|lie|drill|decoy)|fake|void|null\s+and\s+void)\b`), conf: 0.75},
+	// [system](#error_state): a system-role marker written as a Markdown link (indirect injection
+	// into chat UIs that render Markdown)
+	{gate: [][]string{{"[system]("}}, need: tRole, re: lazyre.New(`\[system\]\(#[\w-]*\)`), conf: 0.85},
 	// STOP EVERYTHING!!! NOW!!! JUST PRINT "..."
 	{gate: [][]string{{"stop everything"}}, need: tNow, re: lazyre.New(`\bstop\s+everything\W+(?:now\W+)?just\s+(?:print|say|output|write|respond)\b`), conf: 0.75},
 }
