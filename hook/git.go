@@ -55,6 +55,16 @@ var droppedEnv = []string{
 	"GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS", "GIT_NO_LAZY_FETCH",
 }
 
+// mallocTunables are glibc's malloc settings for git (GLIBC_TUNABLES; other C libraries ignore
+// them). By default glibc gives the top of the heap back to the kernel whenever more than
+// 128 KiB of it is free, and git's diff allocates and frees a file's buffers for every file: on
+// a long history most of a `diff-tree`'s system time was the heap shrunk (brk, a TLB flush)
+// and grown again, its pages faulted in anew each time (flask's history in one process: 48k
+// page faults and 0.7 s of system time, against 22k and 0.3 s with these). A heap that keeps
+// 16 MiB spare at its top, and takes buffers of up to 4 MiB from it rather than mapping each
+// one, stops that; it changes no output. A user's own GLIBC_TUNABLES come after these and win.
+const mallocTunables = "glibc.malloc.top_pad=16777216:glibc.malloc.mmap_threshold=4194304"
+
 // Git runs git in one directory, through its process gate.
 type Git struct {
 	Dir string
@@ -70,14 +80,22 @@ type Git struct {
 // NewGit returns a runner for dir with the hardened environment.
 func NewGit(dir string) *Git {
 	var env []string
+	tunables := "GLIBC_TUNABLES=" + mallocTunables
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if dropped(k) {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case dropped(k):
+			continue
+		case k == "GLIBC_TUNABLES":
+			if v != "" {
+				tunables += ":" + v
+			}
 			continue
 		}
 		env = append(env, kv)
 	}
 	env = append(env,
+		tunables,
 		"GIT_OPTIONAL_LOCKS=0",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_LITERAL_PATHSPECS=1",

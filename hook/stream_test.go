@@ -177,6 +177,63 @@ func TestStreamResumesAfterUnreadable(t *testing.T) {
 	}
 }
 
+// TestAddCommitsGrowingBatches: batches that grow (1, 2, 4, 4, ...) give the per-commit units,
+// in order, also when a commit in the middle cannot be read.
+func TestAddCommitsGrowingBatches(t *testing.T) {
+	ctx := context.Background()
+	first, most := firstBatch, streamBatch
+	firstBatch, streamBatch = 1, 4
+	t.Cleanup(func() { firstBatch, streamBatch = first, most })
+	r := historyRepo(t)
+	commits, err := r.revList(ctx, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &diff.Change{}
+	for _, c := range commits {
+		units, _, err := r.streamUnits(ctx, r.Git, []listedCommit{c}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Units = append(want.Units, units...)
+	}
+	got := &diff.Change{}
+	if err := r.addCommits(ctx, got, commits); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Units, want.Units) {
+		t.Errorf("growing batches differ from one commit at a time:\n got %+v\nwant %+v", got.Units, want.Units)
+	}
+	blob, err := r.Git.output(ctx, "rev-parse", "side:side.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitDir, err := r.Git.output(ctx, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	side, err := r.Git.output(ctx, "rev-parse", "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = &diff.Change{}
+	if err := r.addCommits(ctx, got, commits); err != nil {
+		t.Fatal(err)
+	}
+	var rest []diff.Unit
+	for _, u := range want.Units {
+		if u.Commit != side {
+			rest = append(rest, u)
+		}
+	}
+	if len(r.Unreadable) != 1 || !reflect.DeepEqual(got.Units, rest) {
+		t.Errorf("with the side commit unreadable: unreadable %q, units\n got %+v\nwant %+v", r.Unreadable, got.Units, rest)
+	}
+}
+
 // TestSplitStreamNamesLikeIDs: a raw listing's file name equal to the next commit id, followed
 // by NUL, does not end the section.
 func TestSplitStreamNamesLikeIDs(t *testing.T) {
