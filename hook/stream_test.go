@@ -140,18 +140,7 @@ func TestStreamResumesAfterUnreadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Remove the loose blob that the "side" commit added.
-	blob, err := r.Git.output(ctx, "rev-parse", "side:side.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitDir, err := r.Git.output(ctx, "rev-parse", "--absolute-git-dir")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
-		t.Fatal(err)
-	}
+	removeSideBlob(t, r)
 	ch := &diff.Change{}
 	if err := r.addCommits(ctx, ch, commits); err != nil {
 		t.Fatal(err)
@@ -204,17 +193,7 @@ func TestAddCommitsGrowingBatches(t *testing.T) {
 	if !reflect.DeepEqual(got.Units, want.Units) {
 		t.Errorf("growing batches differ from one commit at a time:\n got %+v\nwant %+v", got.Units, want.Units)
 	}
-	blob, err := r.Git.output(ctx, "rev-parse", "side:side.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitDir, err := r.Git.output(ctx, "rev-parse", "--absolute-git-dir")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
-		t.Fatal(err)
-	}
+	removeSideBlob(t, r)
 	side, err := r.Git.output(ctx, "rev-parse", "side")
 	if err != nil {
 		t.Fatal(err)
@@ -257,5 +236,23 @@ func TestSplitStreamNamesLikeIDs(t *testing.T) {
 	// Output that does not start with the expected commit is an error, never a pass.
 	if _, err := splitStream([]byte(b+"\x00"), []listedCommit{{id: a}}); err == nil {
 		t.Error("a stream out of order was accepted")
+	}
+}
+
+// removeSideBlob deletes the loose blob that historyRepo's "side" commit added, so that commit
+// cannot be read.
+func removeSideBlob(t *testing.T, r *Repo) {
+	t.Helper()
+	ctx := context.Background()
+	blob, err := r.Git.output(ctx, "rev-parse", "side:side.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitDir, err := r.Git.output(ctx, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
 	}
 }
