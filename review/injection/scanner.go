@@ -86,8 +86,11 @@ type hunkView struct {
 // viewLines is the window of a hunkView: lines j-3 to j+1.
 const viewLines = 5
 
-func (hv *hunkView) put(j int, text string, segs []lang.Span) {
-	hv.texts[j%viewLines], hv.segs[j%viewLines] = text, segs
+// put computes line j's spans into its slot, reusing the slot's array: a line's spans are
+// read only while it is in the window.
+func (hv *hunkView) put(j int, text string, kind *lang.File, st *lang.State) {
+	k := j % viewLines
+	hv.texts[k], hv.segs[k] = text, kind.AppendSpans(hv.segs[k][:0], text, st)
 }
 
 func (hv *hunkView) text(j int) string     { return hv.texts[j%viewLines] }
@@ -136,7 +139,7 @@ func (fs *fileScan) scanHunk(h *diff.Hunk) bool {
 		}
 		j++
 		text := strings.TrimSuffix(l.Text, "\r")
-		hv.put(j, text, fs.kind.Spans(text, &st))
+		hv.put(j, text, &fs.kind, &st)
 		if j > 0 && !fs.step(&hv, j-1, prev, true) {
 			return false
 		}

@@ -209,3 +209,24 @@ func TestIsTestPath(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendSpansReusesDst: a scanner that reuses its slice pays no allocation per line, in
+// prose and in code (10 million empty lines once allocated 480 MB here, one slice per line).
+func TestAppendSpansReusesDst(t *testing.T) {
+	for _, c := range []struct{ path, line string }{
+		{"README.md", "An ordinary line of prose."},
+		{"README.md", ""},
+		{"main.go", "x := 1 // a comment"},
+	} {
+		f := Classify(c.path)
+		var st State
+		dst := f.AppendSpans(nil, c.line, &st)
+		want := len(dst)
+		if allocs := testing.AllocsPerRun(100, func() { dst = f.AppendSpans(dst[:0], c.line, &st) }); allocs != 0 {
+			t.Errorf("%s %q: %v allocations per line with a reused slice", c.path, c.line, allocs)
+		}
+		if len(dst) != want || len(f.Spans(c.line, &State{})) != want {
+			t.Errorf("%s %q: %d spans appended, %d from Spans", c.path, c.line, len(dst), want)
+		}
+	}
+}

@@ -42,11 +42,14 @@ var (
 
 // Spans returns the prose spans of one line and advances the state. Quote tracking in code is
 // per line and best effort.
-func (f *File) Spans(s string, st *State) []Span {
+func (f *File) Spans(s string, st *State) []Span { return f.AppendSpans(nil, s, st) }
+
+// AppendSpans is Spans appending to dst (a caller scanning millions of lines reuses one slice).
+func (f *File) AppendSpans(dst []Span, s string, st *State) []Span {
 	if f.Prose {
-		return proseSpans(s, st)
+		return proseSpans(dst, s, st)
 	}
-	out := f.codeSpans(s, st, nil)
+	out := f.codeSpans(s, st, dst)
 	if strings.Contains(s, "<!--") {
 		out = htmlSpans(s, &State{}, out, false)
 	}
@@ -59,7 +62,7 @@ func (f *File) Spans(s string, st *State) []Span {
 }
 
 // proseSpans: the whole line, and the hidden carriers in it.
-func proseSpans(s string, st *State) []Span {
+func proseSpans(dst []Span, s string, st *State) []Span {
 	// A fence line itself is not code: what follows the opening fence is its info string.
 	code := st.fence || st.jsx || strings.Contains(s, "={`")
 	if t := strings.TrimLeft(s, " \t>"); !st.html && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
@@ -68,7 +71,7 @@ func proseSpans(s string, st *State) []Span {
 	if !st.fence {
 		st.jsx = jsxTemplate(s, st.jsx)
 	}
-	out := []Span{{0, len(s), "", code}}
+	out := append(dst, Span{0, len(s), "", code})
 	out = htmlSpans(s, st, out, true)
 	if strings.Contains(s, "]:") {
 		if m := mdCommentRe.FindStringSubmatchIndex(LowerASCII(s)); m != nil {
