@@ -287,23 +287,32 @@ var chainHead = lazyre.New(`(?:^|[^\w.$>])(\$?[A-Za-z_]\w*)(?:\.|->)[A-Za-z_]`)
 // operand cuts an expression that starts a call's argument (or a statement's right side) at
 // its end: a comma, closing bracket or semicolon at its own depth.
 func operand(s string) string {
+	end, _ := walkBrackets(s, func(c byte, depth int) bool {
+		return depth == 0 && (c == ')' || c == ']' || c == '}' || c == ',' || c == ';')
+	})
+	return s[:end]
+}
+
+// walkBrackets steps through s outside string literals, counting bracket depth. It stops at
+// the first byte for which stop (given the depth before that byte) is true, and returns that
+// byte's index (len(s) when none) and the depth there.
+func walkBrackets(s string, stop func(c byte, depth int) bool) (int, int) {
 	depth := 0
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
+		c := s[i]
+		if stop != nil && stop(c, depth) {
+			return i, depth
+		}
+		switch c {
 		case '"', '\'', '`':
 			i = stringEnd(s, i) - 1
 		case '(', '[', '{':
 			depth++
-		case ')', ']', '}', ',', ';':
-			if depth == 0 {
-				return s[:i]
-			}
-			if c != ',' && c != ';' {
-				depth--
-			}
+		case ')', ']', '}':
+			depth--
 		}
 	}
-	return s
+	return len(s), depth
 }
 
 // consume marks the pending finding of line n as reported where its SQL runs.

@@ -299,17 +299,7 @@ func open(s string) bool {
 	if strings.Count(s, `"""`)%2 == 1 || strings.Count(s, `'''`)%2 == 1 {
 		return true
 	}
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '\'', '`':
-			i = stringEnd(s, i) - 1
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		}
-	}
+	_, depth := walkBrackets(s, nil)
 	return depth > 0
 }
 
