@@ -22,7 +22,11 @@ package injection
 // instructions?"); "your prompt" and "your rules" alone are the developer's in tutorials.
 // What is quoted, in code, reported or negated is left to discussed.
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review/lang"
+)
 
 // word is one word of a lowercased line.
 type word struct {
@@ -137,13 +141,8 @@ var (
 		"unless", "on", "included", "written", "appearing", "below", "here", "there", "of", "about")
 )
 
-func wordSet(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}
+// wordSet is a set of words.
+var wordSet = lang.SetOf
 
 // intentOrder is a scored override or extraction: where it starts and ends in low, and what.
 type intentOrder struct {

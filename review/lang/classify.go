@@ -28,32 +28,32 @@ type File struct {
 
 // Extension families of the files of no known kind, by comment syntax.
 var (
-	proseExts = setOf("md", "markdown", "mdx", "mdc", "txt", "text", "rst", "adoc", "asciidoc",
+	proseExts = SetOf("md", "markdown", "mdx", "mdc", "txt", "text", "rst", "adoc", "asciidoc",
 		"org", "textile", "wiki", "html", "htm", "xhtml", "xml", "svg", "vue", "svelte", "astro",
 		"hbs", "handlebars", "mustache", "njk", "jinja", "jinja2", "j2", "twig", "liquid", "erb",
 		"ejs", "jsp", "prompt", "ipynb")
-	proseNames = setOf("readme", "changelog", "changes", "news", "notes", "contributing",
+	proseNames = SetOf("readme", "changelog", "changes", "news", "notes", "contributing",
 		"authors", "todo", "history", "security", "codeowners")
-	jsonExts = setOf("json", "jsonc", "json5", "jsonl", "ndjson", "geojson", "har", "webmanifest")
-	cExts    = setOf("go", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "c++", "java", "js",
+	jsonExts = SetOf("json", "jsonc", "json5", "jsonl", "ndjson", "geojson", "har", "webmanifest")
+	cExts    = SetOf("go", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "c++", "java", "js",
 		"jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts", "cs", "csx", "swift", "kt", "kts", "scala",
 		"rs", "dart", "sol", "groovy", "gradle", "m", "mm", "proto", "zig", "v", "d",
 		"css", "scss", "less", "sass", "fs", "fsx", "glsl", "hlsl", "cu", "cuh", "ino",
 		"jenkinsfile")
-	hashExts = setOf("py", "pyw", "pyi", "rb", "sh", "bash", "zsh", "fish", "ksh", "pl", "pm",
+	hashExts = SetOf("py", "pyw", "pyi", "rb", "sh", "bash", "zsh", "fish", "ksh", "pl", "pm",
 		"r", "yml", "yaml", "toml", "conf", "cfg", "mk", "cmake", "nix", "tfvars", "ps1", "psm1",
 		"ex", "exs", "jl", "cr", "coffee", "awk", "tcl", "properties", "env", "gitignore",
 		"dockerignore", "gitattributes", "editorconfig", "rake", "gemspec", "podspec", "bzl",
 		"bazel", "star", "mojo", "nim", "gd", "dockerfile", "containerfile", "makefile", "gemfile",
 		"rakefile", "vagrantfile", "procfile", "build", "workspace", "pyx", "pxd")
-	pyLikeExts = setOf("py", "pyw", "pyi", "pyx", "mojo", "star", "bzl")
-	dashExts   = setOf("sql", "lua", "hs", "lhs", "elm", "ada", "adb", "ads", "vhd", "vhdl", "purs")
-	semiExts   = setOf("s", "asm", "lisp", "lsp", "clj", "cljs", "cljc", "edn", "el", "scm", "ss",
+	pyLikeExts = SetOf("py", "pyw", "pyi", "pyx", "mojo", "star", "bzl")
+	dashExts   = SetOf("sql", "lua", "hs", "lhs", "elm", "ada", "adb", "ads", "vhd", "vhdl", "purs")
+	semiExts   = SetOf("s", "asm", "lisp", "lsp", "clj", "cljs", "cljc", "edn", "el", "scm", "ss",
 		"rkt", "ini", "reg")
-	pctExts = setOf("tex", "sty", "cls", "bib", "erl", "hrl", "mat")
-	vbExts  = setOf("vb", "vbs", "bas")
+	pctExts = SetOf("tex", "sty", "cls", "bib", "erl", "hrl", "mat")
+	vbExts  = SetOf("vb", "vbs", "bas")
 
-	translationExts = setOf("po", "pot", "mo", "xliff", "xlf", "strings", "stringsdict", "resx",
+	translationExts = SetOf("po", "pot", "mo", "xliff", "xlf", "strings", "stringsdict", "resx",
 		"resw", "arb", "ftl", "lproj")
 	translationDirs = []string{"/locale/", "/locales/", "/i18n/", "/l10n/", "/translations/", "/lang/", "/langs/"}
 )
@@ -67,7 +67,8 @@ func translationDir(dirs string) bool {
 	return strings.Contains(dirs, ".lproj/")
 }
 
-func setOf(xs ...string) map[string]bool {
+// SetOf is a set of the given strings.
+func SetOf(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))
 	for _, x := range xs {
 		m[x] = true
@@ -119,13 +120,13 @@ func Classify(p string) File {
 }
 
 var (
-	agentNames = setOf("claude.md", "claude.local.md", "agents.md", "agent.md", "gemini.md",
+	agentNames = SetOf("claude.md", "claude.local.md", "agents.md", "agent.md", "gemini.md",
 		".cursorrules", ".windsurfrules", ".clinerules")
 	agentDirs = []string{"/.cursor/rules/", "/.clinerules/", "/.windsurf/rules/",
 		"/.claude/commands/", "/.claude/agents/"}
 	// agentDirFiles: a directory and the suffix of the files in it that are instructions.
 	agentDirFiles = [][2]string{{"/.github/instructions/", ".instructions.md"}, {"/.github/prompts/", ".prompt.md"}}
-	mcpNames      = setOf("mcp.json", ".mcp.json", "mcp_config.json")
+	mcpNames      = SetOf("mcp.json", ".mcp.json", "mcp_config.json")
 )
 
 // agentInstructions reports an agent instruction file, in any directory.
