@@ -351,17 +351,8 @@ func groupedEntries(doc *obj) []string {
 	}
 	for _, ev := range hooks.keys {
 		groups, _ := hooks.vals[ev].([]any)
-		for _, g := range groups {
-			gobj, _ := g.(*obj)
-			if gobj == nil {
-				continue
-			}
-			inner, _ := gobj.vals["hooks"].([]any)
-			for _, h := range inner {
-				if e, mine := ours(h, "command"); mine {
-					out = append(out, e.vals["command"].(string))
-				}
-			}
+		for _, e := range oursIn(groups) {
+			out = append(out, e.entry.vals["command"].(string))
 		}
 	}
 	return out
