@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		fullErr = err
 	}
-	why := "tollgate-guard cannot scan what this call writes, and no full tollgate could (" + fullErr.Error() + ")"
+	why := "tollgate-guard cannot judge this call alone (content to scan, or an ask for guard.model), and no full tollgate could (" + fullErr.Error() + ")"
 	d := agent.Effective(a, agent.Decision{Verdict: agent.Ask, Reason: why + "; a person must decide, or reinstall tollgate beside tollgate-guard [guard/no-full-binary]"})
 	return write(a.Render(d), stdout, stderr)
 }
