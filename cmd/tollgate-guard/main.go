@@ -55,26 +55,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	serve.GuardGC()
 	data, readErr := serve.Read(stdin)
 	same, fullErr := policy.FullTollgate()
-	if fullErr != nil || same {
-		out, handoff := serve.Judge(ctx, a, data, readErr, *config, serve.Extras{}, stderr)
-		if !handoff {
-			return write(out, stdout, stderr)
-		}
+	if fullErr == nil && !same {
+		// another build's rules: it judges every call
+		return handOver(ctx, a, *config, data, readErr, stdout, stderr)
 	}
-	if fullErr == nil {
-		hargs := []string{"guard", "--agent", a.Name()}
-		if *config != "" {
-			hargs = append(hargs, "--config", *config)
-		}
-		code, err := policy.Handoff(ctx, hargs, data, stdout, stderr)
-		if err == nil {
-			return code
-		}
-		fullErr = err
+	out, over := serve.Judge(ctx, a, data, readErr, *config, serve.Extras{NoFull: fullErr}, stderr)
+	if !over {
+		return write(out, stdout, stderr)
 	}
-	why := "tollgate-guard cannot judge this call alone (content to scan, or an ask for guard.model), and no full tollgate could (" + fullErr.Error() + ")"
-	d := agent.Effective(a, agent.Decision{Verdict: agent.Ask, Reason: why + "; a person must decide, or reinstall tollgate beside tollgate-guard [guard/no-full-binary]"})
-	return write(a.Render(d), stdout, stderr)
+	return handOver(ctx, a, *config, data, readErr, stdout, stderr)
+}
+
+// handOver runs the full tollgate beside this binary on the same input; when it cannot start,
+// the call is judged here with that reason (content and model asks answered Ask).
+func handOver(ctx context.Context, a agent.Agent, config string, data []byte, readErr error, stdout, stderr io.Writer) int {
+	args := []string{"guard", "--agent", a.Name()}
+	if config != "" {
+		args = append(args, "--config", config)
+	}
+	code, err := policy.Handoff(ctx, args, data, stdout, stderr)
+	if err == nil {
+		return code
+	}
+	out, _ := serve.Judge(ctx, a, data, readErr, config, serve.Extras{NoFull: err}, stderr)
+	return write(out, stdout, stderr)
 }
 
 func write(out agent.Output, stdout, stderr io.Writer) int {

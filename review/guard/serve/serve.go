@@ -44,6 +44,9 @@ type Extras struct {
 	// Model consults the configured model about a call the rules answered Ask; it returns the
 	// answer and its source (a rule id, "model", "cache" or "breaker").
 	Model func(ctx context.Context, call guard.Call, session string, ans guard.Answer, cfg policy.Config, opts guard.Options, project string) (guard.Answer, string)
+	// NoFull, when set, is why no full tollgate can take a call this build cannot judge: such a
+	// call is then answered Ask (rule guard/no-full-binary, audited) instead of handed off.
+	NoFull error
 }
 
 // Read reads the hook input from stdin, at most MaxInput bytes.
@@ -58,8 +61,9 @@ func Read(stdin io.Reader) ([]byte, error) {
 // Judge answers one call whose input is data (readErr: the input could not be read). It never
 // fails: bad input, a config error or a panic is an explicit answer (ask, or deny where the
 // agent cannot ask). handoff is true when this build cannot judge the call (content to scan and
-// no detector, or an Ask the configured model would consult on and no model): out is then
-// empty, nothing was audited, and the caller must hand the same input to a full tollgate.
+// no detector, or an Ask the configured model would consult on and no model) and x.NoFull is
+// nil: out is then empty, nothing was audited, and the caller must hand the same input to a
+// full tollgate.
 func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, configFlag string, x Extras, stderr io.Writer) (out agent.Output, handoff bool) {
 	rec := auditRecord{Time: time.Now().UTC().Format(time.RFC3339), Agent: a.Name()}
 	defer func() {
@@ -91,13 +95,15 @@ func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, confi
 		opts := guardOptions(project, cfg.Guard, x)
 		ans = guard.Decide(toGuardCall(call), opts)
 		source = ans.Rule
-		if ans.Unscanned && x.Detector == nil {
+		modelAsk := ans.Verdict == guard.Ask && cfg.Guard.Model
+		switch {
+		case (ans.Unscanned && x.Detector == nil || modelAsk && x.Model == nil) && x.NoFull == nil:
 			return agent.Output{}, true
-		}
-		if ans.Verdict == guard.Ask && cfg.Guard.Model {
-			if x.Model == nil {
-				return agent.Output{}, true
-			}
+		case ans.Unscanned && x.Detector == nil || modelAsk && x.Model == nil:
+			ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/no-full-binary", Reason: "tollgate-guard cannot judge this call alone (content to scan, or an ask for guard.model), and no full tollgate could (" +
+				x.NoFull.Error() + "); a person must decide, or reinstall tollgate beside tollgate-guard"}
+			source = ans.Rule
+		case modelAsk:
 			ans, source = x.Model(ctx, toGuardCall(call), call.Session, ans, cfg, opts, project)
 		}
 	}

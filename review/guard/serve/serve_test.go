@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,23 @@ func TestJudgeLeanAgreesOrHandsOff(t *testing.T) {
 		if string(lean.Stdout) != string(want.Stdout) || lean.Exit != want.Exit {
 			t.Errorf("%s %s: lean answered %s, the full guard %s", c.tool, c.input, lean.Stdout, want.Stdout)
 		}
+	}
+}
+
+// TestJudgeNoFullAsksAndAudits: with no full tollgate to take it (Extras.NoFull), a call with
+// content is answered Ask here, named, and audited; never handed off, never passed.
+func TestJudgeNoFullAsksAndAudits(t *testing.T) {
+	project, config := env(t, "")
+	a, _ := agent.Get("claude")
+	in := claudeInput(project, "Write", `{"file_path":"`+project+`/a.py","content":"T = '`+token+`'\n"}`)
+	before := auditLines(t)
+	out, handoff := Judge(context.Background(), a, in, nil, config, Extras{NoFull: errors.New("no tollgate beside it")}, &bytes.Buffer{})
+	got := string(out.Stdout)
+	if handoff || !strings.Contains(got, `"permissionDecision":"ask"`) || !strings.Contains(got, "guard/no-full-binary") || !strings.Contains(got, "no tollgate beside it") {
+		t.Errorf("handoff=%v out=%s", handoff, got)
+	}
+	if auditLines(t) != before+1 {
+		t.Errorf("the answer was not audited")
 	}
 }
 
