@@ -86,26 +86,9 @@ func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, confi
 	}
 	rec.Session, rec.Tool = call.Session, call.Tool
 	project := ProjectRoot(a.Name(), call.Cwd)
-	cfg, cfgErr := guardConfig(project, configFlag)
-	var ans guard.Answer
-	source := ""
-	if cfgErr != nil {
-		ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/config-error", Reason: "tollgate's configuration has an error (" + cfgErr.Error() + "), so its policy cannot be applied; a person must decide"}
-	} else {
-		opts := guardOptions(project, cfg.Guard, x)
-		ans = guard.Decide(toGuardCall(call), opts)
-		source = ans.Rule
-		modelAsk := ans.Verdict == guard.Ask && cfg.Guard.Model
-		switch {
-		case (ans.Unscanned && x.Detector == nil || modelAsk && x.Model == nil) && x.NoFull == nil:
-			return agent.Output{}, true
-		case ans.Unscanned && x.Detector == nil || modelAsk && x.Model == nil:
-			ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/no-full-binary", Reason: "tollgate-guard cannot judge this call alone (content to scan, or an ask for guard.model), and no full tollgate could (" +
-				x.NoFull.Error() + "); a person must decide, or reinstall tollgate beside tollgate-guard"}
-			source = ans.Rule
-		case modelAsk:
-			ans, source = x.Model(ctx, toGuardCall(call), call.Session, ans, cfg, opts, project)
-		}
+	ans, source, handoff := decide(ctx, call, project, configFlag, x)
+	if handoff {
+		return agent.Output{}, true
 	}
 	d := agent.Decision{Verdict: toVerdict(ans.Verdict), Reason: ans.Reason}
 	if ans.Rule != "" && d.Verdict != agent.None {
@@ -122,6 +105,31 @@ func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, confi
 	rec.Call = auditCall(call)
 	writeAudit(rec, project, stderr)
 	return a.Render(d), false
+}
+
+// decide asks the guard (and the model, for an Ask it would consult on) under the project's
+// policy; handoff: this build cannot judge the call and a full tollgate can take it.
+func decide(ctx context.Context, call agent.Call, project, configFlag string, x Extras) (ans guard.Answer, source string, handoff bool) {
+	cfg, err := guardConfig(project, configFlag)
+	if err != nil {
+		ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/config-error", Reason: "tollgate's configuration has an error (" + err.Error() + "), so its policy cannot be applied; a person must decide"}
+		return ans, "", false
+	}
+	opts := guardOptions(project, cfg.Guard, x)
+	ans = guard.Decide(toGuardCall(call), opts)
+	modelAsk := ans.Verdict == guard.Ask && cfg.Guard.Model
+	switch {
+	case ans.Unscanned && x.Detector == nil || modelAsk && x.Model == nil:
+		if x.NoFull == nil {
+			return ans, "", true
+		}
+		ans = guard.Answer{Verdict: guard.Ask, Rule: "guard/no-full-binary", Reason: "tollgate-guard cannot judge this call alone (content to scan, or an ask for guard.model), and no full tollgate could (" +
+			x.NoFull.Error() + "); a person must decide, or reinstall tollgate beside tollgate-guard"}
+	case modelAsk:
+		ans, source = x.Model(ctx, toGuardCall(call), call.Session, ans, cfg, opts, project)
+		return ans, source, false
+	}
+	return ans, ans.Rule, false
 }
 
 func toGuardCall(c agent.Call) guard.Call {
