@@ -18,7 +18,11 @@ import (
 // whose every match holds one of its keywords and spans a bounded number of lines (read from
 // its regex, see reach.go) sees windows around the lines holding a keyword (found with one pass
 // over the text, decoded text included); any other rule sees the whole text whenever gitleaks
-// would run it. A rule's gitleaks detector is built the first time it is needed.
+// would run it. gitleaks' decoder (base64, hex, percent and unicode escapes) is the costly
+// part of a detector: each line is decoded once, a rule's decoding detector sees only the lines
+// within its reach of a line that decodes, and only when its regex matches the decoded text;
+// elsewhere the rule's detector without a decoder finds the same. A rule's gitleaks detector is
+// built the first time it is needed.
 //
 // The engine is shared by concurrent scans: everything a scan computes lives in that call.
 type engine struct {
@@ -207,19 +211,29 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 // decoded returns text with its encoded segments decoded, as gitleaks' decoding passes would
 // (up to five levels), or "" when nothing decodes.
 func decoded(text string) string {
+	out := ""
+	for _, d := range decodeDepths(text) {
+		out += "\n" + d
+	}
+	return out
+}
+
+// decodeDepths returns text as each of gitleaks' decoding passes leaves it (up to five), or
+// none when nothing decodes.
+func decodeDepths(text string) []string {
 	if !mayBeEncoded(text) {
-		return ""
+		return nil
 	}
 	dec := codec.NewDecoder()
 	cur := text
 	var segs []*codec.EncodedSegment
-	out := ""
+	var out []string
 	for depth := 0; depth < 5; depth++ {
 		cur, segs = dec.Decode(cur, segs)
 		if len(segs) == 0 {
 			break
 		}
-		out += "\n" + cur
+		out = append(out, cur)
 	}
 	return out
 }
@@ -239,16 +253,19 @@ func isCodePoint(s string) bool {
 // is a small fraction of the text's: no per-line arrays.
 type scanState struct {
 	lines     lineIndex
-	hits      map[int][]int // rule -> lines holding one of its keywords, ascending
-	decodable []int         // lines gitleaks' decoder would decode something on, ascending
-	units     [][2]int      // decoding units of several lines (joined by U+ runs), ascending
+	hits      map[int][]int       // rule -> lines holding one of its keywords, ascending
+	decodable []int               // lines gitleaks' decoder would decode something on, ascending
+	units     [][2]int            // decoding units of several lines (joined by U+ runs), ascending
+	depths    map[int]decodedUnit // by first line: the decoding units that decode
+	// decodedMemo: decoded texts of the line ranges the decoding detector was about to see
+	decodedMemo map[[2]int][]string
 }
 
 // prepare finds, in one pass, the keyword lines of every rule and the lines that decode.
 // Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
 // (with ctx's error) once ctx ends. Every line of text ends in a newline.
 func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
-	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}}
+	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}, depths: map[int]decodedUnit{}}
 	n := st.lines.n
 	for i, off, next := 0, 0, 0; i < n; {
 		if i >= next {
@@ -277,11 +294,14 @@ func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
 			st.hits[r] = h
 		}
 		e.match(strings.ToLower(unit), mark)
-		if d := decoded(unit); d != "" {
+		if ds := decodeDepths(unit); len(ds) > 0 {
 			for k := i; k <= j; k++ {
 				st.decodable = append(st.decodable, k)
 			}
-			e.match(strings.ToLower(d), mark)
+			st.depths[i] = decodedUnit{last: j, depths: ds}
+			for _, d := range ds {
+				e.match(strings.ToLower(d), mark)
+			}
 		}
 		i, off = j+1, end+1
 	}
@@ -295,6 +315,86 @@ func (st *scanState) unit(i int) (int, int) {
 		return st.units[k][0], st.units[k][1]
 	}
 	return i, i
+}
+
+// decodeWindows are the parts of window w that the decoding detector of a rule with the given
+// reach must see: the lines within reach+1 of a line that decodes (whole decoding units), or
+// all of w for a rule without a bounded reach; none when nothing in w decodes.
+func (st *scanState) decodeWindows(w [2]int, reach int) [][2]int {
+	lo := sort.SearchInts(st.decodable, w[0])
+	hi := sort.SearchInts(st.decodable, w[1]+1)
+	if lo >= hi {
+		return nil
+	}
+	if reach == unbounded {
+		return [][2]int{w}
+	}
+	var out [][2]int
+	for _, d := range st.windows(st.decodable[lo:hi], reach) {
+		if d = [2]int{max(d[0], w[0]), min(d[1], w[1])}; d[0] <= d[1] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// decodedUnit is one decoding unit that decodes: its last line and its text after each pass.
+type decodedUnit struct {
+	last   int
+	depths []string
+}
+
+// decodedTexts are lines d as each of gitleaks' decoding passes over them leaves them,
+// computed once per scan from the units prepare decoded (the decoder finds no segment across a
+// unit's end, so a range decodes unit by unit). A regex that matches none of them finds
+// nothing the decoding detector would.
+func (st *scanState) decodedTexts(d [2]int) []string {
+	if t, ok := st.decodedMemo[d]; ok {
+		return t
+	}
+	if st.decodedMemo == nil {
+		st.decodedMemo = map[[2]int][]string{}
+	}
+	first, _ := st.unit(d[0])
+	if _, last := st.unit(d[1]); first < d[0] || last > d[1] {
+		// d cuts a unit of several lines: decode its text as gitleaks would see it
+		out := decodeDepths(st.text(d))
+		st.decodedMemo[d] = out
+		return out
+	}
+	var out []string
+	for depth := 0; ; depth++ {
+		var b strings.Builder
+		more := false
+		for i := d[0]; i <= d[1]; {
+			u, ok := st.depths[i]
+			if !ok {
+				b.WriteString(st.lines.span(i, i))
+				i++
+				continue
+			}
+			b.WriteString(u.depths[min(depth, len(u.depths)-1)])
+			b.WriteByte('\n')
+			more = more || depth+1 < len(u.depths)
+			i = u.last + 1
+		}
+		out = append(out, b.String())
+		if !more {
+			break
+		}
+	}
+	st.decodedMemo[d] = out
+	return out
+}
+
+// matchesAny reports whether re matches one of texts.
+func matchesAny(re *regexp.Regexp, texts []string) bool {
+	for _, t := range texts {
+		if re.MatchString(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodableIn reports whether a line in [from, to] decodes.
@@ -336,15 +436,18 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 			// decoder has nothing to decode: skip the detector there. Where there is nothing
 			// to decode, the detector without a decoder finds the same (and saves gitleaks'
 			// search for encoded segments, run per rule).
-			decodable := st.decodableIn(w[0], w[1])
-			if re != nil && !decodable && !re.MatchString(raw) {
-				continue
+			if re == nil || re.MatchString(raw) {
+				out = append(out, detectText(e.plain(r), path, raw, startLine+w[0])...)
 			}
-			use := det
-			if !decodable {
-				use = e.plain(r)
+			// The decoder runs only around the lines that decode: a decoded match holds its
+			// rule's keyword in the decoded text, so it lies within reach of its line. Its
+			// plain findings there repeat the pass above and are dropped as repeats.
+			for _, d := range st.decodeWindows(w, e.reachOf(r)) {
+				if re != nil && !matchesAny(re, st.decodedTexts(d)) {
+					continue // nothing the rule finds after decoding
+				}
+				out = append(out, detectText(det, path, st.text(d), startLine+d[0])...)
 			}
-			out = append(out, detectText(use, path, raw, startLine+w[0])...)
 		}
 	}
 	return dedupSecrets(out), nil

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -60,6 +61,8 @@ func unicodeEscaped(s string) string {
 	return b.String()
 }
 
+func b64enc(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
 func codePoints(s, sep string) string {
 	var parts []string
 	for _, r := range s {
@@ -107,6 +110,13 @@ func hardCases() []hardCase {
 		{"keyword-less custom rule, far from anything", "big.txt", filler + filler + "v = itk_" + randText(rnd, "abcdefghijklmnopqrstuvwxyz0123456789", 24) + "\n", true, ""},
 		{"(?s) custom rule over 42 lines", "blob.txt", filler + sealed + filler, true, ""},
 		{"default rules still run with a repository config", "a.go", "t := \"" + tok + "\"\n", true, ""},
+		// Decoded secrets: the decoder runs only near lines that decode, and a rule runs after
+		// decoding only where its regex matches the decoded text.
+		{"base64 token far from any keyword", "notes.txt", filler + "blob " + b64enc(tok) + "\n" + filler, false, ""},
+		{"token encoded twice", "notes.txt", filler + "blob " + b64enc(b64enc("auth "+tok)) + "\n" + filler, false, ""},
+		{"percent-encoded token beside a plain one", "urls.txt", filler + "u=%67%68%70%5F" + tok[4:] + "\nt := \"" + tok + "\"\n" + filler, false, ""},
+		{"(?s) custom rule closed by an encoded line", "blob.txt", filler + "BEGIN_SEALED\n  opaque\n" + b64enc("END_SEALED end of the blob") + "\n" + filler, true, ""},
+		{"(?s) custom rule opened by an encoded line", "blob.txt", filler + b64enc("here BEGIN_SEALED starts") + "\n  opaque\nEND_SEALED\n" + filler + filler, true, ""},
 	}
 }
 
