@@ -348,7 +348,9 @@ var codeRules = []lineRule{
 			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
 			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
 		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
-		anyFold: []string{"7", "6", "3", "2", "511", "0x1ff", "s_iwoth", "s_irwxo", "others_write", "fromstring", "umask", "modeperm"},
+		// Every alternative below names its call or key: one of these words (the mode digits
+		// alone are on most lines of code).
+		anyFold: []string{"chmod", "set_permissions", "posixfilepermission", "umask", "mkdir", "makedirs", "writefile", "open", "mode"},
 		// chmod sets the mode as given: any mode with the others-write bit. A mode given at creation
 		// is cut by the umask (0666 for a new file is the usual idiom): only 0777 there.
 		re: lazyre.New(`(?i)\b(?:chmod\w*|fchmod\w*|lchmod|set_permissions|setPosixFilePermissions)\b[^;]*[(,\s](?:0o?(?:10)?0?[0-7]{2}[2367]|511|0x1ff)\b` +
