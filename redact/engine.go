@@ -2,6 +2,7 @@ package redact
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"regexp"
 	"slices"
@@ -171,29 +172,76 @@ func (e *engine) match(lower string, hit func(rule int)) {
 	}
 }
 
-// mayBeEncoded is a fast superset of what gitleaks' decoder looks for: a run of 16 or more
-// base64 characters ([\w/+-]), a percent escape, or a U+XXXX / \uXXXX (\UXXXX) escape.
+// mayBeEncoded is a fast superset of what gitleaks' decoder decodes on one line: a percent
+// escape, a U+XXXX / \uXXXX (\UXXXX) escape, a run of 32 or more hex digits, or a run of 16
+// or more base64 characters ([\w/+-], then up to two '=') that decodes as gitleaks' decoder
+// decodes it (standard or URL-safe base64 holding printable ASCII only, and one of the
+// characters it looks for first). Most long identifiers and paths in code are no such run.
 func mayBeEncoded(s string) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
 		if i > 0 && escapeStart(s[i-1], c) {
 			return true
 		}
-		if wordByte(c) {
-			run++
-			if run >= 16 {
-				return true
-			}
-			continue
-		}
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			return true
 		}
-		// \w in gitleaks' pattern is ASCII-only: anything else ends the run
-		run = 0
+		if !wordByte(c) { // \w in gitleaks' pattern is ASCII-only: anything else ends a run
+			i++
+			continue
+		}
+		j := i + 1
+		for ; j < len(s) && wordByte(s[j]); j++ {
+			if escapeStart(s[j-1], s[j]) {
+				return true
+			}
+		}
+		if j-i >= 16 && runDecodes(s, i, j) {
+			return true
+		}
+		i = j
 	}
 	return false
+}
+
+// runDecodes reports whether gitleaks' decoder could decode something in the run s[i:j] of
+// base64 characters: a hex run of 32 or more in it, or the run (with up to two '=' after it)
+// as base64.
+func runDecodes(s string, i, j int) bool {
+	hex, likely := 0, false
+	for k := i; k < j; k++ {
+		c := s[k]
+		if isHex(c) {
+			if hex++; hex >= 32 {
+				return true
+			}
+		} else {
+			hex = 0
+		}
+		likely = likely || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+	}
+	if !likely {
+		return false
+	}
+	for n := 0; n < 2 && j < len(s) && s[j] == '='; n++ {
+		j++
+	}
+	run := s[i:j]
+	if b, err := base64.StdEncoding.DecodeString(run); err == nil && printable(b) {
+		return true
+	}
+	b, err := base64.RawURLEncoding.DecodeString(run)
+	return err == nil && printable(b)
+}
+
+// printable reports whether b is printable ASCII as gitleaks' decoder counts it (tab to '~').
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c <= '\x08' || c >= '\x7f' {
+			return false
+		}
+	}
+	return true
 }
 
 // escapeStart reports a U+ code point or a \u / \U escape starting with bytes prev, c.
