@@ -176,6 +176,57 @@ func mayHoldCredential(line string) bool {
 	return false
 }
 
+// keyStems are parts of credAssign's key words: each of those words holds one, and the rest
+// of the word is [a-z0-9_-].
+var keyStems = [...]string{"pass", "pwd", "secret", "api", "access", "auth", "private", "credential"}
+
+// foldLower lower-cases s as (?i) matches it: strings.ToLower, and the long s (U+017F), which
+// case-folds to s, as s.
+func foldLower(s string) string {
+	lower := strings.ToLower(s)
+	if strings.Contains(lower, "\u017f") {
+		lower = strings.ReplaceAll(lower, "\u017f", "s")
+	}
+	return lower
+}
+
+// assignAfterKey is a fast superset of credAssign on lower (the line lower-cased): a key stem,
+// then key characters, an optional quote and ']', spaces, and '=' or ':'.
+func assignAfterKey(lower string) bool {
+	for _, stem := range keyStems {
+		for rest := lower; ; {
+			i := strings.Index(rest, stem)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(stem):]
+			if assignNext(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignNext reports whether s (what follows a key stem) goes on as credAssign's key and then
+// its operator.
+func assignNext(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= '0' && s[i] <= '9' || s[i] == '_' || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		i++
+	}
+	if i < len(s) && s[i] == ']' {
+		i++
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r') {
+		i++
+	}
+	return i < len(s) && (s[i] == '=' || s[i] == ':')
+}
+
 // credentialForms are the ways a credential is written, tried in order.
 var credentialForms = [...]func(line string, o CredentialOptions) (Credential, bool){
 	findURL, findDefine, findElement, findAttribute, findAssign,
@@ -244,6 +295,9 @@ func findAttribute(line string, o CredentialOptions) (Credential, bool) {
 // findAssign finds key = value and friends, where the key names a secret.
 func findAssign(line string, o CredentialOptions) (Credential, bool) {
 	if !o.Assign {
+		return Credential{}, false
+	}
+	if !assignAfterKey(foldLower(line)) {
 		return Credential{}, false
 	}
 	m := credAssign.FindStringSubmatchIndex(line)

@@ -53,6 +53,11 @@ func contains(res ...string) func(string) bool {
 	}
 }
 
+// literal reports text holding s: a cheap test put before a regex that needs s.
+func literal(s string) func(string) bool {
+	return func(text string) bool { return strings.Contains(text, s) }
+}
+
 func all(fs ...func(string) bool) func(string) bool {
 	return func(text string) bool {
 		for _, f := range fs {
@@ -100,7 +105,8 @@ var fileRules = []fileRule{
 	{Rule: credentialFile, what: "PostgreSQL password file", path: re(`(?:^|/)\.pgpass$`), content: contains(`(?m)^[^#:\s][^:]*:[^:]*:[^:]*:[^:]*:\S+`)},
 	{Rule: credentialFile, what: "htpasswd file", path: re(`(?:^|/)\.?htpasswd$`), content: contains(`(?m)^[^:#\s]+:\S{4,}`)},
 	{Rule: credentialFile, what: "password hashes (shadow/passwd style)", path: re(`.`),
-		content: contains(`(?m)^[a-z_][a-z0-9_.\-]*:\$(?:1|2[abxy]?|5|6|y|apr1|sha1|argon2\w*)\$[^:\s]+(?::|$)`)},
+		// (every file: the regex runs only on text holding ":$")
+		content: all(literal(":$"), contains(`(?m)^[a-z_][a-z0-9_.\-]*:\$(?:1|2[abxy]?|5|6|y|apr1|sha1|argon2\w*)\$[^:\s]+(?::|$)`))},
 	{Rule: credentialFile, what: "npm token in .npmrc", path: re(`(?:^|/)\.npmrc$`), content: contains(`(?m)(?:_authToken|_auth|_password)\s*=\s*[^$\s{]\S*`)},
 	{Rule: credentialFile, what: "PyPI password in .pypirc", path: re(`(?:^|/)\.pypirc$`), content: contains(`(?m)^\s*password\s*[:=]\s*[^$\s{]\S*`)},
 	{Rule: credentialFile, what: "Docker registry credentials", path: re(`(?:^|/)(?:\.docker/config\.json|\.dockercfg|config\.json)$`),

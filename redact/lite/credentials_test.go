@@ -1,0 +1,45 @@
+package lite
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzAssignAfterKey: the fast test before credAssign never says no where credAssign matches.
+func FuzzAssignAfterKey(f *testing.F) {
+	for _, s := range []string{
+		`password = "hunter2hunter2"`, `"api_key": "x"`, `DB_PASS='x'`, `config["secret"] = x`,
+		`client-secret:	v`, `PaſſWORD=x`, `auth_token => "x"`, `credentials: x`, `x := map[string]string{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if credAssign.MatchString(line) && !assignAfterKey(foldLower(line)) {
+			t.Fatalf("credAssign matches %q, assignAfterKey says it cannot", line)
+		}
+	})
+}
+
+func TestAssignAfterKey(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`password = "x"`, true},
+		{`"Private_Key" : x`, true},
+		{`cfg['api-key']= x`, true},
+		{`pa` + "\u017f" + `sword=x`, true}, // (?i) folds the long s to s
+		{`if err := checkPassword(p); err != nil {`, false},
+		{`// the secret is read from the environment`, false},
+	} {
+		if got := assignAfterKey(foldLower(c.line)); got != c.want {
+			t.Errorf("assignAfterKey(%q) = %v, want %v", c.line, got, c.want)
+		}
+		if c.want != credAssign.MatchString(c.line) && c.want {
+			t.Errorf("the case is wrong: credAssign does not match %q", c.line)
+		}
+	}
+	if strings.Contains(foldLower("A"), "A") {
+		t.Error("foldLower does not lower-case")
+	}
+}
