@@ -347,7 +347,7 @@ var codeRules = []lineRule{
 			Description: "a file or directory is created or changed with a mode writable by everyone (0777, S_IWOTH, umask 0)",
 			Catches:     example("store.go", `os.MkdirAll(dir, 0777)`),
 			Leaves:      example("store.go", `os.WriteFile(path, data, 0o600)`)},
-		kinds:   []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
+		kinds: []lang.Kind{lang.Go, lang.Python, lang.JS, lang.Java, lang.PHP, lang.Ruby, lang.C},
 		// Every alternative below names its call or key: one of these words (the mode digits
 		// alone are on most lines of code).
 		anyFold: []string{"chmod", "set_permissions", "posixfilepermission", "umask", "mkdir", "makedirs", "writefile", "open", "mode"},
