@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // handler judges one command (args without the command word).
@@ -594,7 +596,7 @@ var interpreterLangs = map[string]string{
 	"awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk",
 }
 
-var pythonName = lazy(`^(?:python|pypy)[0-9.]*$`)
+var pythonName = lazyre.New(`^(?:python|pypy)[0-9.]*$`)
 
 // codeFlags are the options that carry a program in each language.
 var codeFlags = map[string]map[string]bool{
@@ -664,9 +666,9 @@ func inlineCode(lang string, flags map[string]bool, args []arg, i int) (arg, boo
 
 // riskyCode marks one-liners whose effect tollgate cannot read: processes, files, network,
 // dynamic evaluation.
-var riskyCode = lazy(`(?i)\b(?:os|subprocess|shutil|socket|urllib\d?|requests|http|httpx|ctypes|importlib|__import__|eval|exec|execfile|compile|open|system|popen\d?|spawn\w*|fork|child_process|require|process|unlink\w*|rmtree|remove|rmdir|chmod|chown|kill|fetch|write\w*|pathlib|path|glob|pickle|marshal|getattr|setattr|globals|builtins|syscall|file|dir|fileutils|kernel|runtime|deno|bun|function|net|fs|io|pty|signal|shell|backticks|qx|sqlite3|tempfile|webbrowser|sys\.modules|dlopen|ffi|encodedcommand)\b|` + "`" + `|\$\(|%x|\bdo\s+shell\s+script\b|<<|>\s*\S`)
+var riskyCode = lazyre.New(`(?i)\b(?:os|subprocess|shutil|socket|urllib\d?|requests|http|httpx|ctypes|importlib|__import__|eval|exec|execfile|compile|open|system|popen\d?|spawn\w*|fork|child_process|require|process|unlink\w*|rmtree|remove|rmdir|chmod|chown|kill|fetch|write\w*|pathlib|path|glob|pickle|marshal|getattr|setattr|globals|builtins|syscall|file|dir|fileutils|kernel|runtime|deno|bun|function|net|fs|io|pty|signal|shell|backticks|qx|sqlite3|tempfile|webbrowser|sys\.modules|dlopen|ffi|encodedcommand)\b|` + "`" + `|\$\(|%x|\bdo\s+shell\s+script\b|<<|>\s*\S`)
 
-var pyImport = lazy(`(?:^|;|\n)\s*(?:from\s+([\w.]+)\s+import\s+[\w, *]+|import\s+([\w., ]+))`)
+var pyImport = lazyre.New(`(?:^|;|\n)\s*(?:from\s+([\w.]+)\s+import\s+[\w, *]+|import\s+([\w., ]+))`)
 
 var safeModules = set("json", "sys", "math", "re", "base64", "datetime", "time", "collections", "itertools",
 	"functools", "string", "textwrap", "hashlib", "uuid", "random", "platform", "decimal", "fractions",
@@ -702,7 +704,7 @@ func (j *judge) code(name string, c arg) {
 	}
 }
 
-var awkRisky = lazy(`\bsystem\s*\(|\|\s*"|"\s*\|\s*getline|\|&|\bprint[^;}]*>\s*"`)
+var awkRisky = lazyre.New(`\bsystem\s*\(|\|\s*"|"\s*\|\s*getline|\|&|\bprint[^;}]*>\s*"`)
 
 func (j *judge) awk(args []arg) {
 	for i := 0; i < len(args); i++ {

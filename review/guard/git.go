@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // gitSpec is the part of one git subcommand's option table that decides how words are read:
@@ -466,7 +468,7 @@ func gitConfigWords(args []arg) (read, write bool, ops []string) {
 }
 
 // unknownParam marks a word holding a variable tollgate could not resolve.
-var unknownParam = lazy(`\$[A-Za-z_{@*]`)
+var unknownParam = lazyre.New(`\$[A-Za-z_{@*]`)
 
 // hHookManager denies uninstalling another hook manager's hooks (tollgate may run under it).
 func hHookManager(j *judge, name string, args []arg, _ *stdinSrc) {

@@ -3,6 +3,8 @@ package guard
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // under reports whether p is dir or inside it, comparing path components (never a string
@@ -172,7 +174,7 @@ func (j *judge) wide(p string) bool {
 }
 
 var (
-	secretStem = lazy(`(?i)^(?:.*[._-])?(?:credentials?|secrets?|tokens?|passwords?|private[._-]?key)(?:[._-].*)?$`)
+	secretStem = lazyre.New(`(?i)^(?:.*[._-])?(?:credentials?|secrets?|tokens?|passwords?|private[._-]?key)(?:[._-].*)?$`)
 	codeExt    = map[string]bool{".go": true, ".py": true, ".js": true, ".ts": true, ".tsx": true, ".jsx": true,
 		".rs": true, ".java": true, ".rb": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".cs": true,
 		".md": true, ".rst": true, ".html": true, ".css": true, ".kt": true, ".swift": true,
@@ -180,7 +182,7 @@ var (
 		".exs": true, ".lua": true, ".tf": true, ".proto": true, ".sql": true, ".mjs": true, ".cjs": true}
 	keyExt = map[string]bool{".pem": true, ".key": true, ".p12": true, ".pfx": true, ".jks": true,
 		".keystore": true, ".kdbx": true, ".ppk": true, ".asc": true, ".gpg": true}
-	envTemplate = lazy(`(?i)\.(?:example|sample|template|dist|defaults?|schema|tmpl|tpl)$`)
+	envTemplate = lazyre.New(`(?i)\.(?:example|sample|template|dist|defaults?|schema|tmpl|tpl)$`)
 )
 
 // secretWhy returns why p (absolute, clean) holds a secret, or "".

@@ -3,6 +3,8 @@ package guard
 import (
 	"net/url"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 var remoteHandlers = map[string]handler{
@@ -85,7 +87,7 @@ func hPulumi(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 }
 
-var awsMutating = lazy(`^(?:create|delete|put|update|modify|terminate|run|start|stop|reboot|attach|detach|associate|disassociate|remove|add|deregister|register|set|revoke|authorize|import|restore|invoke|send|publish|tag|untag|enable|disable|reset|copy|upload|replace|purge|cancel|execute|deploy|rotate|batch-write|batch-delete|write)\b`)
+var awsMutating = lazyre.New(`^(?:create|delete|put|update|modify|terminate|run|start|stop|reboot|attach|detach|associate|disassociate|remove|add|deregister|register|set|revoke|authorize|import|restore|invoke|send|publish|tag|untag|enable|disable|reset|copy|upload|replace|purge|cancel|execute|deploy|rotate|batch-write|batch-delete|write)\b`)
 
 func hAWS(j *judge, _ string, args []arg, _ *stdinSrc) {
 	ops := firstOperands(args, set("--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-input-json", "--bucket", "--key", "--function-name"))
@@ -163,7 +165,7 @@ func ghAPIDelete(j *judge, args []arg) {
 	}
 }
 
-var sqlWrite = lazy(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
+var sqlWrite = lazyre.New(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
 
 // sqlCall is what a SQL client invocation says: where, and what it runs.
 type sqlCall struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -226,9 +227,9 @@ func (j *judge) writtenText(text string, targets []string) {
 }
 
 var (
-	longToken  = lazy(`[A-Za-z0-9+/=_\-.]{16,}`)
-	secretHint = lazy(`(?i)pass|secret|token|api.?key|auth|cred|private|BEGIN|://[^/\s]*@`)
-	aDigit     = lazy(`[0-9]`)
+	longToken  = lazyre.New(`[A-Za-z0-9+/=_\-.]{16,}`)
+	secretHint = lazyre.New(`(?i)pass|secret|token|api.?key|auth|cred|private|BEGIN|://[^/\s]*@`)
+	aDigit     = lazyre.New(`[0-9]`)
 )
 
 // mayHoldSecret is a cheap pre-filter for shell-written text: a long token with digits, or a
