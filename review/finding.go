@@ -36,6 +36,9 @@ type Finding struct {
 	// Also lists the rules that reported the same problem and were folded into this finding
 	// (one problem is one finding: the more specific rule is kept).
 	Also []string `json:"also,omitempty"`
+	// Origins are other lines of the same file the problem comes from (where a query that a
+	// line runs was built): an inline marker there applies to the finding too.
+	Origins []int `json:"-"`
 
 	// commit is the commit the finding is in ("" for the staged set): findings are the same
 	// only when commit, path, line and rule are.

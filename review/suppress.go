@@ -13,6 +13,9 @@ import (
 //	x := risky() // tollgate:allow=tollgate/some-rule  one rule (also: =some-rule)
 //	// tollgate:allow-next-line[=rule]                 the line below
 //
+// A finding with origins (a query run on one line, built on another) is allowed by a marker on
+// any of its lines.
+//
 // Every suppression is counted in the report. Prompt-injection findings are never suppressed
 // inline (see Suppressed).
 
@@ -145,11 +148,22 @@ func (s *Suppressor) Suppressed(f *Finding) bool {
 	if i := strings.IndexByte(f.RuleID, '/'); i >= 0 {
 		ids = append(ids, f.RuleID[i+1:])
 	}
-	if t, ok := s.line(f.Path, f.Line); ok && markerAllows(t, allowMarker, ids...) {
+	for _, n := range append([]int{f.Line}, f.Origins...) {
+		if s.allowsLine(f.Path, n, ids) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowsLine reports whether line n of path carries a marker for one of ids, or the line above
+// it one for the next line.
+func (s *Suppressor) allowsLine(path string, n int, ids []string) bool {
+	if t, ok := s.line(path, n); ok && markerAllows(t, allowMarker, ids...) {
 		return true
 	}
-	if f.Line > 1 {
-		if t, ok := s.line(f.Path, f.Line-1); ok && markerAllows(t, allowMarker+"-next-line", ids...) {
+	if n > 1 {
+		if t, ok := s.line(path, n-1); ok && markerAllows(t, allowMarker+"-next-line", ids...) {
 			return true
 		}
 	}

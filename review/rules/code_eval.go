@@ -80,7 +80,7 @@ func (f *flow) eval(i int) {
 				break
 			}
 			if o, ok := f.requestTainted(v, i, 0); ok {
-				f.emit(&evalVarRule, 0.85, l, at, " (line "+strconv.Itoa(o.n)+")")
+				f.emit(&evalVarRule, 0.85, l, at, " (line "+strconv.Itoa(o.n)+")", o.n)
 				return
 			}
 		}

@@ -155,7 +155,7 @@ func (f *flow) sqlRun(i int) bool {
 		}
 		if o, ok := f.sqlTainted(v, i, 0); ok {
 			f.consume(o.n)
-			f.emit(&sqlRunRule, 0.75, l, at, " (built on line "+strconv.Itoa(o.n)+")")
+			f.emit(&sqlRunRule, 0.75, l, at, " (built on line "+strconv.Itoa(o.n)+")", o.n)
 			return true
 		}
 	}

@@ -104,11 +104,12 @@ func (f *flow) add(l diff.Line, code string) {
 }
 
 // emit reports a finding of rule on line l, the match at byte focus of its text.
-func (f *flow) emit(rule *review.Rule, confidence float64, l flowLine, focus int, detail string) {
+func (f *flow) emit(rule *review.Rule, confidence float64, l flowLine, focus int, detail string, origins ...int) {
 	sev, msg := testSeverity(f.p, rule.Severity, rule.Description+detail)
 	f.r.Add(review.Finding{
 		RuleID: rule.ID, Severity: sev, Confidence: confidence, CWE: rule.CWE,
 		Path: f.p, Line: l.n, EndLine: l.n, Message: msg + review.InCommit(f.u), Source: "builtin",
+		Origins: origins,
 	}.LineEvidence(l.text, focus))
 }
 
