@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -38,6 +39,7 @@ func Evidence(d *Detector, path, line string, focus int, known ...string) (strin
 // findings on one long line share the work). It is not safe for concurrent use.
 type Masker struct {
 	d    *Detector
+	mu   sync.Mutex // guards memo: a Masker is used by concurrent goroutines
 	memo map[string]lineFound
 }
 
@@ -60,10 +62,14 @@ func (m *Masker) Evidence(path, line string, focus int, known ...string) (string
 	var spans []maskSpan
 	if m.d != nil {
 		key := path + "\x00" + text
+		m.mu.Lock()
 		lf, ok := m.memo[key]
+		m.mu.Unlock()
 		if !ok {
 			lf.values, lf.encoded, lf.err = m.d.lineSecrets(path, text)
+			m.mu.Lock()
 			m.memo[key] = lf
+			m.mu.Unlock()
 		}
 		if lf.err != nil {
 			return "[withheld: the secret detector could not check it]", nil

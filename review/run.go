@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -142,7 +144,8 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	}
 	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
-	mask := func(f *Finding) { maskFinding(opts.Detector, masker, f) }
+	texts := &textMasker{d: opts.Detector, memo: map[string]string{}}
+	mask := func(f *Finding) { maskFinding(texts, masker, f) }
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits, mask)
 	rep.Rejected = nonNil(res.Rejected)
 	rep.NotRun = nonNil(res.NotRun)
@@ -292,18 +295,40 @@ func inUnit(fs []Finding, u *diff.Unit) {
 // (when set) finds on that line masked before the line is cut, and masks every secret in its
 // message, and every part of a secret on its line that a message quotes. No report shows a
 // secret in clear, whichever scanner wrote the text. The finding's raw line is dropped.
-func maskFinding(d *redact.Detector, m *redact.Masker, f *Finding) {
+func maskFinding(t *textMasker, m *redact.Masker, f *Finding) {
 	var onLine []string
 	if f.text != "" {
 		f.Evidence, onLine = m.Evidence(f.Path, f.text, f.focus, f.secrets...)
-	} else if d != nil {
-		f.Evidence = maskText(d, f.Evidence)
+	} else if t.d != nil {
+		f.Evidence = t.mask(f.Evidence)
 	}
-	if d != nil {
-		f.Message = maskText(d, f.Message)
+	if t.d != nil {
+		f.Message = t.mask(f.Message)
 	}
 	f.Message = redact.Scrub(f.Message, onLine...)
 	f.text, f.secrets = "", nil
+}
+
+// textMasker masks every secret the detector finds in a text (each line kept), once per
+// distinct text: many findings share a message. It is safe for concurrent use.
+type textMasker struct {
+	d    *redact.Detector
+	mu   sync.Mutex
+	memo map[string]string
+}
+
+func (t *textMasker) mask(text string) string {
+	t.mu.Lock()
+	out, ok := t.memo[text]
+	t.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = maskText(t.d, text)
+	t.mu.Lock()
+	t.memo[text] = out
+	t.mu.Unlock()
+	return out
 }
 
 // maskText masks every secret the detector finds in text (each line kept).
@@ -320,6 +345,23 @@ func maskText(d *redact.Detector, text string) string {
 		values[i] = x.Value
 	}
 	return redact.MaskAll(text, values...)
+}
+
+// maskAll masks findings on every core: each finding's line goes through the secret detector.
+func maskAll(fs []Finding, mask func(*Finding)) {
+	workers := min(runtime.GOMAXPROCS(0), len(fs)/16+1)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(fs); i = int(next.Add(1)) - 1 {
+				mask(&fs[i])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // order deduplicates (a finding is a repeat only when commit, path, line and rule are the
@@ -374,11 +416,11 @@ func order(fs []Finding, cfg policy.Config, limits []string, mask func(*Finding)
 	// Alike findings (same rule, path and masked evidence) in one commit are numbered from the
 	// top of the file, so each keeps a fingerprint of its own. The kept findings are a prefix
 	// of the sorted ones, so each gets the number it would have among all of them.
+	if mask != nil {
+		maskAll(out, mask)
+	}
 	nth := map[[2]string]int{}
 	for i := range out {
-		if mask != nil {
-			mask(&out[i])
-		}
 		k := [2]string{out[i].commit, fingerprint(&out[i])}
 		nth[k]++
 		out[i].Fingerprint = occurrenceFingerprint(&out[i], nth[k])

@@ -37,3 +37,39 @@ func TestEvidenceMaskedCentrally(t *testing.T) {
 		}
 	}
 }
+
+// TestManyFindingsMaskedConcurrently: findings are masked on every core; each one's evidence
+// still hides every token on its line (run with -race), and fingerprints stay distinct.
+func TestManyFindingsMaskedConcurrently(t *testing.T) {
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var tokens []string
+	for i := range 300 {
+		tok := "ghp_" + strings.Repeat(string(rune('A'+i%26)), 2) + "R4nd0mT0k3nW1thEnoughEntropyAbCd" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		tokens = append(tokens, tok)
+		b.WriteString(`r = requests.get(url, verify=False, headers={"Authorization": "token ` + tok + `"})` + "\n")
+	}
+	u := difftest.AddedUnit("f.py", b.String())
+	cfg := policy.Default()
+	cfg.MaxFindings = 10000
+	rep := review.Run(context.Background(), &diff.Change{Kind: "staged", Units: []diff.Unit{*u}},
+		review.Options{Config: cfg, Scanners: []review.Scanner{rules.Scanner{}}, Detector: det})
+	if len(rep.Findings) < 300 {
+		t.Fatalf("want a finding per line, got %d", len(rep.Findings))
+	}
+	seen := map[string]bool{}
+	for _, f := range rep.Findings {
+		for _, tok := range tokens {
+			if strings.Contains(f.Evidence, tok) || strings.Contains(f.Message, tok) {
+				t.Fatalf("%s:%d shows a token: %q", f.RuleID, f.Line, f.Evidence)
+			}
+		}
+		if seen[f.Fingerprint] {
+			t.Fatalf("fingerprint %s twice", f.Fingerprint)
+		}
+		seen[f.Fingerprint] = true
+	}
+}
