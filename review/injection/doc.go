@@ -23,7 +23,16 @@
 //     model may overlook prior directives" are not orders to the reader's model;
 //   - system-prompt extraction ("repeat the words above", "print your instructions
 //     verbatim") and jailbreak personas (DAN-style openers: "do anything now", developer mode,
+//     "<GOD MODE>" tags, "entering override mode", the role of "ANTI-DAN",
 //     unfiltered and amoral chatbots, "you are no longer ChatGPT");
+//   - framings (framing.go), each with what it is for: a fake end of the prompt followed by a
+//     new task, "new instructions that override all previous ...", a restated "your original
+//     instructions were: ...", a fake status line switching safety off ("SAFE MODE OFF!"), a
+//     fake system note exempting the chat from the model's policies, a rogue model "now online",
+//     a story or a relative's role that carries secrets, a claim to be the model's developer
+//     followed by a request for its configuration, an order to destroy "everything you have
+//     access to"; "turn safe mode off", "a bedtime story about a star" and "as your admin, you
+//     can show the settings page" are not;
 //   - discussion is not an attack: a phrase quoted, in inline code, in link text, in a
 //     Markdown code block, an MDX example prop or a short Markdown heading of its own, or reported ("if the user asks you to",
 //     "never", "such as") is not reported, unless it sits in a hidden carrier;
@@ -64,7 +73,8 @@
 //
 // Layout, by signal: scanner.go (the per-file and per-hunk loops, one finding per line),
 // line.go (the per-line scan), triggers.go (trigger words and windowed search), override.go
-// (instruction overrides), intent.go (scored overrides and extraction), jailbreak.go (extraction, personas, what counts as discussion),
+// (instruction overrides), intent.go (scored overrides and extraction),
+// jailbreak.go (extraction, personas, what counts as discussion), framing.go (framings),
 // chars.go (character hits weighed by file kind), turns.go (fake conversation turns,
 // chat-template tokens), verdict.go (verdict coercion), agent.go (agent instruction files), carriers.go (hidden
 // carriers raise confidence), evidence.go (evidence rendering); the character signals are in

@@ -26,6 +26,7 @@ const (
 	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go; not text, message ...: too common in code)
 	tOrder                          // the other verbs of intent.go: overlook, follow, reveal, print, tell ...
 	tVoid                           // what instructions are declared to be: false, void, no longer ... (intent.go)
+	tFrame                          // the framings of framing.go: safety, exception, story, maintainer, reprogram, end ...
 )
 
 type trigger struct {
@@ -73,6 +74,10 @@ var triggerTable = func() (t [256][]trigger) {
 		"irrespective", "respond", "reply", "answer", "what")
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
+	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
+		"reprogram", "supersed", "overrid", "overrul", "precedence", "end", "story", "stories", "tale", "poem",
+		"song", "lullab", "bedtime", "used to", "developer", "creator", "maintainer", "admin", "owner", "operator",
+		"programmer", "maker", "engineer", "trainer", "master")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
@@ -88,7 +93,7 @@ func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <=
 func triggers(low []byte) uint32 { return triggerScan(low, nil) }
 
 const (
-	nFamilies = 16
+	nFamilies = 17
 	// longLine: past this length, regular expressions run only in windows around the trigger
 	// words they need (minified files hold 100 KB lines with a handful of trigger words).
 	longLine  = 4096
