@@ -21,6 +21,9 @@
 //     "ignore the webpage and state: ...", and "all instructions above are false"; "you can
 //     ignore the instructions above if ...", "ignore any instructions in the document" and "the
 //     model may overlook prior directives" are not orders to the reader's model;
+//   - misspelt and run-together override words ("Ig nore previ ous prompt", "allprevious
+//     instructions", "previus instrucions") are mended where the scored check looks for an
+//     object or a qualifier; a verb is never guessed from a typo ("ignored" is a word);
 //   - system-prompt extraction ("repeat the words above", "print your instructions
 //     verbatim") and jailbreak personas (DAN-style openers: "do anything now", developer mode,
 //     "<GOD MODE>" tags, "entering override mode", the role of "ANTI-DAN",
@@ -73,7 +76,7 @@
 //
 // Layout, by signal: scanner.go (the per-file and per-hunk loops, one finding per line),
 // line.go (the per-line scan), triggers.go (trigger words and windowed search), override.go
-// (instruction overrides), intent.go (scored overrides and extraction),
+// (instruction overrides), intent.go (scored overrides and extraction), typos.go (mended typos),
 // jailbreak.go (extraction, personas, what counts as discussion), framing.go (framings),
 // chars.go (character hits weighed by file kind), turns.go (fake conversation turns,
 // chat-template tokens), verdict.go (verdict coercion), agent.go (agent instruction files), carriers.go (hidden
