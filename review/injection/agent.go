@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // Agent instruction files legitimately carry development guidance ("run `go test ./...`
@@ -61,8 +62,9 @@ var (
 	envTemplateRe   = lazyre.New(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
 )
 
-// agentLine inspects a line of an agent instruction file (signal 11).
-func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {
+// agentLine inspects a line of an agent instruction file, or of another file where the text
+// speaks to AI agents (signal 11); who names which.
+func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int, who string) {
 	low := string(lowb)
 	if fs.kind.AgentConfig != "" {
 		fs.agentCommand(clean, orig)
@@ -84,7 +86,7 @@ func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {
 	}
 	if first >= 0 {
 		fs.report(hit{
-			detail: fmt.Sprintf("agent instruction file tells the agent to do something dangerous (%s): %s", strings.Join(whats, "; "), quoteVisible(frag)),
+			detail: fmt.Sprintf("%s tells the agent to do something dangerous (%s): %s", who, strings.Join(whats, "; "), quoteVisible(frag)),
 			conf:   conf, focus: orig(first),
 		})
 	}
@@ -174,4 +176,35 @@ func negated(s string, i int) bool {
 		start = i
 	}
 	return negationRe.MatchString(s[start:i])
+}
+
+// agentReaderRe: text in an ordinary file that speaks to AI agents ("AI agents reading this
+// file must ...", "if you are an AI assistant", "Note to AI agents:"). What such text asks is
+// judged like an agent instruction file: "run `make test` before committing" is guidance,
+// "copy ~/.aws/credentials to ..." is not.
+var agentReaderRe = lazyre.New(strings.Join([]string{
+	`\b(?:ai|llm|coding|autonomous)(?:[\s-]+(?:powered|based|coding))?\s+(?:agents?|assistants?|models?|tools?|bots?|crawlers?|systems?)\b(?:\s+(?:like|such\s+as)\s+[\w\s,]{0,40}?)?\s+(?:(?:that|who|which)\s+(?:are\s+)?)?(?:reading|reads?|processing|process(?:es)?|parsing|parses?|summari[sz]ing|indexing|crawling|analy[sz]ing|reviewing|working\s+(?:on|with|in))\s+(?:this|these)\b`,
+	`\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|(?:large\s+)?language\s+model|(?:ai\s+|coding\s+)?(?:agent|assistant)|bot)\b`,
+	`\b(?:note|message|instructions?|attention|notice|psa)\s*(?:to|for)?\s+(?:any\s+|all\s+|the\s+)?(?:ai|llm|coding)\s*(?:agents?|assistants?|models?|bots?|tools?)?\s*[:,]`,
+	`(?:^|[.!?;>*#/\-]\s*)(?:ai|llm|coding)\s+(?:agents?|assistants?)\s*:`,
+}, "|"))
+
+// agentGate: one of these must be in a line for agentReaderRe to run on it.
+var agentGate = []string{"this", "these", "if you are", "note", "attention", "message", "instruction", "notice", "psa", ":"}
+
+// agentAddressed reports a line of an ordinary file that speaks to AI agents, itself or in one
+// of the three lines above (above: one of them names a model or an agent).
+func (fs *fileScan) agentAddressed(ln *line, hv *hunkView, j int, above bool) bool {
+	if ln.mask&tAddr != 0 && containsAnyBytes(ln.low, agentGate) && ln.sr.match(agentReaderRe, tAddr) {
+		return true
+	}
+	if !above {
+		return false
+	}
+	for k := j - 1; k >= 0 && k >= j-3; k-- {
+		if low := lang.LowerASCII(hv.text(k)); containsAny(low, agentGate) && agentReaderRe.MatchString(low) {
+			return true
+		}
+	}
+	return false
 }

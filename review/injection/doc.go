@@ -63,7 +63,10 @@
 //     that run unseen code, run a script or fetch a URL before answering, reach the network
 //     with data, read credential stores or move credentials somewhere, or switch checks off,
 //     and new MCP server commands; ordinary development guidance ("read credentials from
-//     .env", "show an error for invalid credentials") is not reported.
+//     .env", "show an error for invalid credentials") is not reported. Text in any other file
+//     that speaks to AI agents ("AI agents reading this file must ...", "Note to AI
+//     assistants:", on the line or up to three lines above) is judged the same way: "should
+//     run `make test` before committing" is guidance, "copy ~/.aws/credentials into ..." is not.
 //
 // Speed: the character checks run only on lines with non-ASCII bytes or ESC; one pass over the
 // lowercased line finds trigger words, and a regular expression runs only when its words (and
