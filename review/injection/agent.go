@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
-	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // Agent instruction files legitimately carry development guidance ("run `go test ./...`
@@ -189,22 +188,21 @@ var agentReaderRe = lazyre.New(strings.Join([]string{
 	`(?:^|[.!?;>*#/\-]\s*)(?:ai|llm|coding)\s+(?:agents?|assistants?)\s*:`,
 }, "|"))
 
-// agentGate: one of these must be in a line for agentReaderRe to run on it.
-var agentGate = []string{"this", "these", "if you are", "note", "attention", "message", "instruction", "notice", "psa", ":"}
+// agentGate: a word of each group must be in a line for agentReaderRe to run on it.
+var agentGate = [][]string{{"ai ", "ai-", "llm", "coding", "autonomous", "if you are"},
+	{"this", "these", "if you are", "note", "attention", "message", "instruction", "notice", "psa", ":"}}
 
-// agentAddressed reports a line of an ordinary file that speaks to AI agents, itself or in one
-// of the three lines above (above: one of them names a model or an agent).
-func (fs *fileScan) agentAddressed(ln *line, hv *hunkView, j int, above bool) bool {
-	if ln.mask&tAddr != 0 && containsAnyBytes(ln.low, agentGate) && ln.sr.match(agentReaderRe, tAddr) {
+// agentSpoken reports a line that speaks to AI agents (agentReaderRe), with its gates first.
+func agentSpoken(mask uint32, low []byte, sr *searcher) bool {
+	return mask&tAddr != 0 && gatesMet(low, agentGate) && sr.match(agentReaderRe, tAddr)
+}
+
+// agentAddressed reports a line of an ordinary file that speaks to AI agents, itself or as
+// one of the three lines after such a line (hv.agentCand), and notes it for the lines after.
+func (fs *fileScan) agentAddressed(ln *line, hv *hunkView, j int) bool {
+	if agentSpoken(ln.mask, ln.low, &ln.sr) {
+		hv.agentCand = j
 		return true
 	}
-	if !above {
-		return false
-	}
-	for k := j - 1; k >= 0 && k >= j-3; k-- {
-		if low := lang.LowerASCII(hv.text(k)); containsAny(low, agentGate) && agentReaderRe.MatchString(low) {
-			return true
-		}
-	}
-	return false
+	return hv.agentCand < j && j-hv.agentCand <= 3
 }

@@ -41,14 +41,13 @@ func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
 	fs.overrides(ln)
 	fs.turns(ln, next)
 	fs.verdict(ln, hv, j)
-	above := hv.addrCand < j && j-hv.addrCand <= 3
 	if ln.mask&tAddr != 0 && len(ln.segs) > 0 {
 		hv.addrCand = j
 	}
 	switch {
 	case fs.kind.Agent:
 		fs.agentLine(ln.clean, ln.low, ln.orig, "agent instruction file")
-	case fs.agentAddressed(ln, hv, j, above):
+	case fs.agentAddressed(ln, hv, j):
 		fs.agentLine(ln.clean, ln.low, ln.orig, "text addressed to AI agents")
 	}
 }

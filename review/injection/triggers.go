@@ -26,7 +26,7 @@ const (
 	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go; not text, message ...: too common in code)
 	tOrder                          // the other verbs of intent.go: overlook, follow, reveal, print, tell ...
 	tVoid                           // what instructions are declared to be: false, void, no longer ... (intent.go)
-	tFrame                          // the framings of framing.go: safety, exception, story, maintainer, reprogram, end ...
+	tFrame                          // words of the framings of framing.go: safety, exception, story, reprogram ...
 )
 
 type trigger struct {
@@ -75,9 +75,7 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
 	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
-		"reprogram", "supersed", "overrid", "overrul", "precedence", "end", "story", "stories", "tale", "poem",
-		"song", "lullab", "bedtime", "used to", "developer", "creator", "maintainer", "admin", "owner", "operator",
-		"programmer", "maker", "engineer", "trainer", "master")
+		"reprogram", "story", "stories", "tale", "poem", "song", "lullab", "bedtime", "used to")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",

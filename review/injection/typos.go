@@ -22,8 +22,17 @@ var joinStop = wordSet("for", "over", "out", "be", "a", "in", "up")
 
 // joinSplit mends a key word split by a space ("ig nore", "previ ous", "guide lines"), in place.
 func joinSplit(ws []word, low []byte) []word {
-	out := ws[:0]
-	for i := 0; i < len(ws); i++ {
+	first := -1
+	for i := 0; i+1 < len(ws) && first < 0; i++ {
+		if canJoin(ws[i], ws[i+1], low) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return ws
+	}
+	out := ws[:first]
+	for i := first; i < len(ws); i++ {
 		w := ws[i]
 		if i+1 < len(ws) && canJoin(w, ws[i+1], low) {
 			var buf [16]byte
