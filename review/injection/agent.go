@@ -61,8 +61,9 @@ var (
 	envTemplateRe   = lazyre.New(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
 )
 
-// agentLine inspects a line of an agent instruction file (signal 11).
-func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {
+// agentLine inspects a line of an agent instruction file, or of another file where the text
+// speaks to AI agents (signal 11); who names which.
+func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int, who string) {
 	low := string(lowb)
 	if fs.kind.AgentConfig != "" {
 		fs.agentCommand(clean, orig)
@@ -84,7 +85,7 @@ func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int) {
 	}
 	if first >= 0 {
 		fs.report(hit{
-			detail: fmt.Sprintf("agent instruction file tells the agent to do something dangerous (%s): %s", strings.Join(whats, "; "), quoteVisible(frag)),
+			detail: fmt.Sprintf("%s tells the agent to do something dangerous (%s): %s", who, strings.Join(whats, "; "), quoteVisible(frag)),
 			conf:   conf, focus: orig(first),
 		})
 	}
@@ -174,4 +175,34 @@ func negated(s string, i int) bool {
 		start = i
 	}
 	return negationRe.MatchString(s[start:i])
+}
+
+// agentReaderRe: text in an ordinary file that speaks to AI agents ("AI agents reading this
+// file must ...", "if you are an AI assistant", "Note to AI agents:"). What such text asks is
+// judged like an agent instruction file: "run `make test` before committing" is guidance,
+// "copy ~/.aws/credentials to ..." is not.
+var agentReaderRe = lazyre.New(strings.Join([]string{
+	`\b(?:ai|llm|coding|autonomous)(?:[\s-]+(?:powered|based|coding))?\s+(?:agents?|assistants?|models?|tools?|bots?|crawlers?|systems?)\b(?:\s+(?:like|such\s+as)\s+[\w\s,]{0,40}?)?\s+(?:(?:that|who|which)\s+(?:are\s+)?)?(?:reading|reads?|processing|process(?:es)?|parsing|parses?|summari[sz]ing|indexing|crawling|analy[sz]ing|reviewing|working\s+(?:on|with|in))\s+(?:this|these)\b`,
+	`\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|(?:large\s+)?language\s+model|(?:ai\s+|coding\s+)?(?:agent|assistant)|bot)\b`,
+	`\b(?:note|message|instructions?|attention|notice|psa)\s*(?:to|for)?\s+(?:any\s+|all\s+|the\s+)?(?:ai|llm|coding)\s*(?:agents?|assistants?|models?|bots?|tools?)?\s*[:,]`,
+	`(?:^|[.!?;>*#/\-]\s*)(?:ai|llm|coding)\s+(?:agents?|assistants?)\s*:`,
+}, "|"))
+
+// agentGate: a word of each group must be in a line for agentReaderRe to run on it.
+var agentGate = [][]string{{"ai ", "ai-", "llm", "coding", "autonomous", "if you are"},
+	{"this", "these", "if you are", "note", "attention", "message", "instruction", "notice", "psa", ":"}}
+
+// agentSpoken reports a line that speaks to AI agents (agentReaderRe), with its gates first.
+func agentSpoken(mask uint32, low []byte, sr *searcher) bool {
+	return mask&tAddr != 0 && gatesMet(low, agentGate) && sr.match(agentReaderRe, tAddr)
+}
+
+// agentAddressed reports a line of an ordinary file that speaks to AI agents, itself or as
+// one of the three lines after such a line (hv.agentCand), and notes it for the lines after.
+func (fs *fileScan) agentAddressed(ln *line, hv *hunkView, j int) bool {
+	if agentSpoken(ln.mask, ln.low, &ln.sr) {
+		hv.agentCand = j
+		return true
+	}
+	return hv.agentCand < j && j-hv.agentCand <= 3
 }

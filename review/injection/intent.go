@@ -106,7 +106,7 @@ var (
 	followVerbs = wordSet("follow", "following", "obey", "obeying", "adhere", "adhering", "heed", "listen",
 		"listening", "comply", "complying", "abide", "abiding")
 	extractVerbs = wordSet("reveal", "print", "output", "display", "repeat", "leak", "dump", "disclose",
-		"expose", "recite")
+		"expose", "recite", "relay", "reproduce", "regurgitate", "transcribe")
 	// weak extraction verbs need "verbatim", "exact", "full", "above", "initial" ... as well.
 	extractWeak = wordSet("show", "share", "list", "provide", "summarize", "summarise", "translate", "echo",
 		"spell", "give", "tell", "explain", "describe")
@@ -259,6 +259,9 @@ func findObject(ws []word, v int) (int, int, bool, bool) {
 			return 0, 0, false, false
 		}
 		w := ws[k].w
+		if !known(w) {
+			w = mended(w)
+		}
 		switch {
 		case strongObjects[w]:
 			return k, objStrong, qual, true
@@ -384,23 +387,23 @@ var (
 	// extractMarks make the object the model's hidden text: "the initial prompt", "the words above".
 	extractMarks = wordSet("initial", "original", "hidden", "secret", "system", "verbatim", "exact", "full",
 		"entire", "complete", "first", "internal", "confidential", "whole", "above", "previous", "preceding", "underlying",
-		"prior", "words")
+		"prior", "words", "comprehensive", "exhaustive", "unabridged", "literal", "system's")
 	extractFiller = wordSet("me", "us", "back", "out", "all", "of", "the", "very", "every", "each", "list", "in",
-		"set", "text", "contents", "content", "copy", "with")
+		"set", "text", "contents", "content", "copy", "with", "and", "parameters", "settings")
 )
 
 // extractionObject finds the object of the extraction verb at v in its clause, with only
 // "your", marks and filler before it: its index (-1 when none) and whether "your" and a mark
 // came before it.
 func extractionObject(ws []word, v int) (obj int, your, mark bool) {
-	for k := v + 1; k < len(ws) && k <= v+7 && !ws[k].clause; k++ {
+	for k := v + 1; k < len(ws) && k <= v+9 && !ws[k].clause; k++ {
 		w := ws[k].w
 		switch {
 		case strongObjects[w] || w == "rules" || w == "configuration":
 			return k, your, mark
 		case w == "your":
 			your = true
-		case extractMarks[w]:
+		case extractMarks[w] || len(w) > 4 && extractMarks[strings.TrimSuffix(w, "s")] || extractMarks[typoOf(w)]:
 			mark = true
 		case !extractFiller[w]:
 			return -1, false, false
@@ -421,7 +424,7 @@ func (fs *fileScan) scored(ln *line) bool {
 	if ln.mask&(tIgnore|tOverride) == 0 && (ln.mask&tObject == 0 || ln.mask&(tRepeat|tOrder|tVoid) == 0) {
 		return false
 	}
-	fs.words = splitWords(ln.low, fs.words)
+	fs.words = joinSplit(splitWords(ln.low, fs.words), ln.low)
 	o, ok := scoreIntent(fs.words)
 	if !ok || fs.discussed(ln, o.s) {
 		return false
@@ -471,8 +474,18 @@ var (
 // sayingFollows reports what to say at word k: after a colon or a quotation, or "that ..."
 // ("respond with a 200" is code).
 func sayingFollows(ws []word, k int) bool {
-	return k >= len(ws) || ws[k].clause || ws[k].w == "that"
+	if k >= len(ws) || ws[k].clause || ws[k].w == "that" {
+		return true
+	}
+	// "state the output is '10'", "say your answer was 42"
+	n := k + btoi(ws[k].w == "the" || ws[k].w == "your")
+	return sayNouns[wordAt(ws, n)] && sayBe[wordAt(ws, n+1)]
 }
+
+var (
+	sayNouns = wordSet("output", "answer", "result", "response", "verdict", "reply", "value", "password", "summary")
+	sayBe    = wordSet("is", "was", "should", "must", "will")
+)
 
 // voidWords: what an injection declares the model's instructions to be.
 var voidWords = wordSet("false", "void", "null", "cancelled", "canceled", "revoked", "overridden", "overruled",
@@ -498,7 +511,7 @@ func scoreVoided(ws []word, o int) (intentOrder, bool) {
 func voidSubject(ws []word, o int) (start, next int) {
 	start = -1
 	for k := o - 1; k >= 0 && k >= o-3 && !ws[k+1].clause; k-- {
-		if strongQuals[ws[k].w] || ws[k].w == "first" {
+		if qualWord(ws[k].w) || ws[k].w == "first" {
 			start = k
 		}
 	}

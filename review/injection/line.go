@@ -44,8 +44,11 @@ func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
 	if ln.mask&tAddr != 0 && len(ln.segs) > 0 {
 		hv.addrCand = j
 	}
-	if fs.kind.Agent {
-		fs.agentLine(ln.clean, ln.low, ln.orig)
+	switch {
+	case fs.kind.Agent:
+		fs.agentLine(ln.clean, ln.low, ln.orig, "agent instruction file")
+	case fs.agentAddressed(ln, hv, j):
+		fs.agentLine(ln.clean, ln.low, ln.orig, "text addressed to AI agents")
 	}
 }
 

@@ -78,9 +78,10 @@ type fileScan struct {
 // spans of the lines a scanned line looks at (the three before it and the next one), and where
 // a reviewer may last have been addressed. Lines are indexed in the hunk's new side.
 type hunkView struct {
-	texts    [viewLines]string
-	segs     [viewLines][]lang.Span
-	addrCand int // index of the last line holding an addressee word
+	texts     [viewLines]string
+	segs      [viewLines][]lang.Span
+	addrCand  int // index of the last line holding an addressee word
+	agentCand int // index of the last line speaking to AI agents (agent.go)
 }
 
 // viewLines is the window of a hunkView: lines j-3 to j+1.
@@ -130,7 +131,7 @@ func (fs *fileScan) scan() {
 // at the next one's prose); it returns false once the review's time is up.
 func (fs *fileScan) scanHunk(h *diff.Hunk) bool {
 	var st lang.State
-	hv := hunkView{addrCand: -100}
+	hv := hunkView{addrCand: -100, agentCand: -100}
 	var prev diff.Line
 	j := -1
 	for _, l := range h.Lines() {
@@ -166,14 +167,19 @@ func (fs *fileScan) step(hv *hunkView, j int, l diff.Line, hasNext bool) bool {
 	return true
 }
 
-// contextLine notes an addressee in the prose of a context line.
+// contextLine notes an addressee, and text speaking to AI agents, in the prose of a context
+// line.
 func (fs *fileScan) contextLine(hv *hunkView, j int) {
 	if len(hv.seg(j)) == 0 {
 		return
 	}
 	fs.lower = lang.AppendLower(fs.lower[:0], hv.text(j))
-	if triggers(fs.lower)&tAddr != 0 {
+	m := triggers(fs.lower)
+	if m&tAddr != 0 {
 		hv.addrCand = j
+	}
+	if !fs.kind.Agent && agentSpoken(m, fs.lower, &searcher{low: fs.lower}) {
+		hv.agentCand = j
 	}
 }
 

@@ -26,6 +26,7 @@ const (
 	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go; not text, message ...: too common in code)
 	tOrder                          // the other verbs of intent.go: overlook, follow, reveal, print, tell ...
 	tVoid                           // what instructions are declared to be: false, void, no longer ... (intent.go)
+	tFrame                          // words of the framings of framing.go: safety, exception, story, reprogram ...
 )
 
 type trigger struct {
@@ -70,9 +71,11 @@ var triggerTable = func() (t [256][]trigger) {
 		"heed", "listen", "comply", "abid", "reveal", "print", "output", "display", "leak", "dump", "disclos",
 		"expos", "recit", "show", "share", "list", "provide", "summar", "translat", "write", "copy", "paste",
 		"return", "echo", "send", "spell", "give", "tell", "type", "explain", "describe", "state", "regardless",
-		"irrespective", "respond", "reply", "answer", "what")
+		"irrespective", "respond", "reply", "answer", "what", "relay", "reproduc", "regurgitat", "transcrib")
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
+	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
+		"reprogram", "story", "stories", "tale", "poem", "song", "lullab", "bedtime", "used to")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
@@ -88,7 +91,7 @@ func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <=
 func triggers(low []byte) uint32 { return triggerScan(low, nil) }
 
 const (
-	nFamilies = 16
+	nFamilies = 17
 	// longLine: past this length, regular expressions run only in windows around the trigger
 	// words they need (minified files hold 100 KB lines with a handful of trigger words).
 	longLine  = 4096
