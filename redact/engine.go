@@ -208,25 +208,35 @@ func mayBeEncoded(s string) bool {
 // base64 characters: a hex run of 32 or more in it, or the run (with up to two '=' after it)
 // as base64.
 func runDecodes(s string, i, j int) bool {
-	hex, likely := 0, false
-	for k := i; k < j; k++ {
-		c := s[k]
-		if isHex(c) {
-			if hex++; hex >= 32 {
-				return true
-			}
-		} else {
-			hex = 0
-		}
-		likely = likely || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+	run := s[i:j]
+	if longHex(run) {
+		return true
 	}
-	if !likely {
+	if !strings.ContainsAny(run, "0123456789+/-_") { // gitleaks' likely base64 characters
 		return false
 	}
 	for n := 0; n < 2 && j < len(s) && s[j] == '='; n++ {
 		j++
 	}
-	run := s[i:j]
+	return decodesAsBase64(s[i:j])
+}
+
+// longHex reports a run of 32 or more hex digits in s.
+func longHex(s string) bool {
+	n := 0
+	for k := 0; k < len(s); k++ {
+		if !isHex(s[k]) {
+			n = 0
+		} else if n++; n >= 32 {
+			return true
+		}
+	}
+	return false
+}
+
+// decodesAsBase64 reports whether gitleaks' base64 decoder decodes run: standard or URL-safe
+// base64 holding printable ASCII only.
+func decodesAsBase64(run string) bool {
 	if b, err := base64.StdEncoding.DecodeString(run); err == nil && printable(b) {
 		return true
 	}

@@ -211,21 +211,32 @@ func assignAfterKey(lower string) bool {
 // assignNext reports whether s (what follows a key stem) goes on as credAssign's key and then
 // its operator.
 func assignNext(s string) bool {
-	i := 0
-	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= '0' && s[i] <= '9' || s[i] == '_' || s[i] == '.' || s[i] == '-') {
-		i++
-	}
+	i := skipWhile(s, 0, keyByte)
 	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
 		i++
 	}
 	if i < len(s) && s[i] == ']' {
 		i++
 	}
-	for i < len(s) && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r') {
-		i++
-	}
+	i = skipWhile(s, i, spaceByte)
 	return i < len(s) && (s[i] == '=' || s[i] == ':')
 }
+
+// skipWhile returns the index of the first byte of s from i on that is not in the class.
+func skipWhile(s string, i int, in func(byte) bool) int {
+	for i < len(s) && in(s[i]) {
+		i++
+	}
+	return i
+}
+
+// keyByte is a byte of credAssign's key ([a-z0-9_.-], the line lower-cased).
+func keyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// spaceByte is \s (and \v).
+func spaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
 // credentialForms are the ways a credential is written, tried in order.
 var credentialForms = [...]func(line string, o CredentialOptions) (Credential, bool){
