@@ -36,6 +36,13 @@
 //     followed by a request for its configuration, an order to destroy "everything you have
 //     access to"; "turn safe mode off", "a bedtime story about a star" and "as your admin, you
 //     can show the settings page" are not;
+//   - indirect injections (indirect.go), planted in content for the AI that reads it: a fake
+//     "[SYSTEM NOTE: ...]" that tells the reader what it must do, "if you are X's assistant,
+//     follow my instructions", a worm's "contain the same instructions as this e-mail" and
+//     "send it to all your contacts", instructions to be fetched from a URL or stored in "your
+//     memory", a fake emergency status line, a broken <im_start>system token, a fake
+//     replacement of the assistant; "if you received this e-mail in error", "instructions are
+//     on the wiki" and a runbook's "emergency procedures are activated when ..." are not;
 //   - discussion is not an attack: a phrase quoted, in inline code, in link text, in a
 //     Markdown code block, an MDX example prop or a short Markdown heading of its own, or reported ("if the user asks you to",
 //     "never", "such as") is not reported, unless it sits in a hidden carrier;

@@ -26,7 +26,7 @@ const (
 	tObject                         // what an order is about: instructions, prompt, rules, told ... (intent.go; not text, message ...: too common in code)
 	tOrder                          // the other verbs of intent.go: overlook, follow, reveal, print, tell ...
 	tVoid                           // what instructions are declared to be: false, void, no longer ... (intent.go)
-	tFrame                          // words of the framings of framing.go: safety, exception, story, reprogram ...
+	tFrame                          // words of the framings of framing.go and indirect.go: safety, exception, story, emergency ...
 )
 
 type trigger struct {
@@ -75,7 +75,8 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
 	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
-		"reprogram", "story", "stories", "tale", "poem", "song", "lullab", "bedtime", "used to")
+		"reprogram", "story", "stories", "tale", "poem", "song", "lullab", "bedtime", "used to",
+		"emergency", "offline", "new model", "new assistant", "new ai", "new bot", "new chatbot")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
