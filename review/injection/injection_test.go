@@ -163,6 +163,8 @@ var injCases = []injCase{
 	{name: "zw/bom-not-line-1", path: "a.go", start: 5, lines: []string{" x := 0", "+\uFEFFy := 1"}, want: []int{6}, msg: []string{"<U+FEFF>"}},
 	{name: "zw/word-joiner", path: "a.txt", lines: []string{"+pass\u2060word"}, want: []int{1}},
 	{name: "zw/not-bom", path: "main.go", lines: []string{"+\uFEFFpackage main"}},
+	{name: "zw/not-handle-before-address", path: "locale/pt_BR/LC_MESSAGES/messages.po", lines: []string{"+# ma\u200Brcelo <mrc@example.org>, 2024", "+# ana lu\u200Bz <al@example.org>"}},
+	{name: "zw/handle-not-before-address", path: "locale/pt_BR/LC_MESSAGES/messages.po", lines: []string{"+msgid \"ad\u200Bmin\" <root@example.org>", "+# user: ro\u200Bot, mail root@example.org"}, want: []int{1, 2}},
 	{name: "zw/not-persian", path: "locales/fa.json", lines: []string{`+  "want": "می` + "\u200C" + `خواهم",`, `+  "books": "کتاب` + "\u200C" + `ها"`}},
 	{name: "zw/not-arabic-hebrew", path: "locales/ar.txt", lines: []string{"+مرحبا بالعالم", "+שלום עולם"}},
 	{name: "zw/not-hindi", path: "hi.txt", lines: []string{"+क्\u200Dष and क्\u200Cष"}},
