@@ -319,8 +319,20 @@ func findAssign(line string, o CredentialOptions) (Credential, bool) {
 	if op == "==" || !passKey(key) || namesObject(key) || secretsFlag.MatchString(line[:m[2]]) {
 		return Credential{}, false
 	}
-	if v := secretValue(line[m[6]:m[7]], o.QuotedOnly); v != "" {
+	raw := strings.TrimSpace(line[m[6]:m[7]])
+	if inTemplateAction(line[:m[2]]) && raw != "" && !strings.ContainsRune("\"'`", rune(raw[0])) {
+		return Credential{}, false
+	}
+	if v := secretValue(raw, o.QuotedOnly); v != "" {
 		return Credential{Key: key, Value: v}, true
 	}
 	return Credential{}, false
+}
+
+// inTemplateAction reports text that ends inside an open {{ ... }} action (Go, Helm, Jinja): a
+// bare word there is a function or a variable ({{ $secret := index .Values "secret" }}); only
+// a quoted literal can be a secret.
+func inTemplateAction(before string) bool {
+	i := strings.LastIndex(before, "{{")
+	return i >= 0 && !strings.Contains(before[i:], "}}")
 }

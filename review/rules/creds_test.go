@@ -25,6 +25,8 @@ func TestCredentialReferences(t *testing.T) {
 		{"templates/secret.yaml", `  password: $dbPassword`},
 		{"templates/secret.yaml", `  {{- $secret := (lookup "v1" "Secret" .Release.Namespace "db") }}`},
 		{"templates/secret.yaml", `  password: (get $secret "password")`},
+		{"templates/_helpers.tpl", `{{- $tlsSecret := index $serverConfig "tlsSecret" | default dict -}}`},
+		{"templates/_helpers.tpl", `{{ $apiKey := default "" .Values.auth.apiKey }}`},
 		{"templates/secret.yaml", `  password: {{ get $secret.data "password" }}`},
 		{"config/database.yml.erb", `  password: <%= ENV['DB_PASSWORD'] %>`},
 		{"deploy.sh", `mysql --password="$DB_PASSWORD" -e "select 1"`},
@@ -60,6 +62,8 @@ func TestCredentialReferences(t *testing.T) {
 	catches := []struct{ path, text string }{
 		{"main.tf", `  password = "Zq8mK2vR9x"`},
 		{"values.yaml", `  password: Zq8mK2vR9x`},
+		{"templates/_helpers.tpl", `{{- $password := "Zq8mK2vR9x" -}}`},
+		{"templates/secret.yaml", `{{- if .Values.enabled }}  password: Zq8mK2vR9x`},
 		{"deploy.sh", `mysql --password="Zq8mK2vR9x" -e "select 1"`},
 		{"deploy.sh", `kubectl create secret generic db --from-literal=password=Zq8mK2vR9x`},
 		{"deploy.sh", `cli --client-secret=Zq8mK2vR9x`},
