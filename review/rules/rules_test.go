@@ -100,6 +100,8 @@ func TestRules(t *testing.T) {
 		{"sftp-config.json", `{"host": "example.com", "password": "hunter22"}`, "tollgate/credential-file"},
 		{"backup/dump.sql", "-- MySQL dump 10.13\nCREATE TABLE t (a int);\nINSERT INTO t VALUES (1);", "tollgate/database-dump"},
 		{"schema.sql", "CREATE TABLE t (a int);", ""},
+		{"db/structure.sql", "-- PostgreSQL database dump\nCREATE TABLE public.ticket (id int);\nINSERT INTO public.schema_migrations (version) VALUES ('20240101');\nINSERT INTO \"ar_internal_metadata\" VALUES ('environment', 'development');", ""},
+		{"db/dev.sql", "-- PostgreSQL database dump\nCREATE TABLE public.ticket (id int);\nINSERT INTO public.schema_migrations (version) VALUES ('20240101');\nINSERT INTO public.ticket VALUES (7);", "tollgate/database-dump"},
 		// credentials in config and code
 		{"app/settings.py", `DATABASES = {"default": {"PASSWORD": "Zq8mK2vR9"}}`, "tollgate/hardcoded-credential"},
 		{"app/settings.py", `PASSWORD = os.environ["DB_PASSWORD"]`, ""},
