@@ -65,6 +65,9 @@ func secretValue(raw string, quotedOnly bool) string {
 	if raw == "" {
 		return ""
 	}
+	if v, ok := escapedQuoted(raw); ok {
+		return v
+	}
 	var v string
 	switch q := raw[0]; q {
 	case '"', '\'', '`':
@@ -87,6 +90,20 @@ func secretValue(raw string, quotedOnly bool) string {
 		return ""
 	}
 	return v
+}
+
+// escapedQuoted reads a literal whose quotes are escaped because it sits inside another
+// string (generated code: "session({ secret: \'...\' })"): ok is true when raw starts so, and
+// v is the plausible secret between the escaped quotes, or "".
+func escapedQuoted(raw string) (v string, ok bool) {
+	if len(raw) < 3 || raw[0] != '\\' || (raw[1] != '"' && raw[1] != '\'') {
+		return "", false
+	}
+	end := strings.Index(raw[2:], raw[:2])
+	if end < 0 || !plausibleSecret(raw[2:2+end]) {
+		return "", true
+	}
+	return raw[2 : 2+end], true
 }
 
 // plausibleSecret rejects placeholders, references, labels and locations.
