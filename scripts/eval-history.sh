@@ -9,8 +9,11 @@
 # repository; the labels hold paths, lines and rules, never a secret's value.
 # Ranges: the last 1,000 first-parent commits before the pinned head (fewer where the history
 # is shorter), so merged branches add commits. Split: "tune" projects were studied while
-# fixing rules; "holdout" ones (expressjs/express, terraform-aws-modules/terraform-aws-eks)
-# were not looked at until the final measurement.
+# fixing rules; "holdout" ones were not looked at until a final measurement. expressjs/express
+# and terraform-aws-modules/terraform-aws-eks were held out until 2026-12-02 (measured once at
+# 405fa15: express tollgate 0 true / 1 false at medium+ against gitleaks 0 / 0, goal missed;
+# eks 0 / 1 against 0 / 1, met); express's false finding was then studied and fixed, so express
+# is a tuning project now and only terraform-aws-eks stays held out.
 # djangoproject.com's snapshot lacks one blob of 4 MiB or more (a .jar deleted in the range):
 # tollgate reports that commit as not run and goes on; gitleaks' git log would stop there, so
 # its pathspec leaves the file out.
@@ -45,7 +48,7 @@ djangoproject.com|tune|django+djangoproject.com|d9a6a9f1e6333ba8366ad5c9ec64315b
 helm-charts|tune|prometheus-community+helm-charts|914305992692cc3ff3580157c5e517be4f9b4e7d|cf408a290aec489277a94450bb3511432477a53a|
 tldr|tune|tldr-pages+tldr|94d6d2ae7a3ab3997dd22cfd1f22506fb5a41b81|08e345f42639f67d99282813247ac670dc6e87cb|
 nvm|tune|nvm-sh+nvm|a55130627516519c21d9449b2daa773ae72325d2|b17550a0b9ab691439815dfccc8b73e3a59fa103|
-express|holdout|expressjs+express|362c96c8c1ba47c57b094f5c92fc6ad058c38cb4|a3714473feb3d2908add734d340e7755fd85e0a3|
+express|tune|expressjs+express|362c96c8c1ba47c57b094f5c92fc6ad058c38cb4|a3714473feb3d2908add734d340e7755fd85e0a3|
 terraform-aws-eks|holdout|terraform-aws-modules+terraform-aws-eks|6005cecd8aa53febe5f97e3259e1b4da233540dc|bef29c4d9523523e57fe898643fde2895106b339|'
 
 # gitdir NAME: the clone of owner+name inside the clones folder.
