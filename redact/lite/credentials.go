@@ -65,6 +65,9 @@ func secretValue(raw string, quotedOnly bool) string {
 	if raw == "" {
 		return ""
 	}
+	if v, ok := escapedQuoted(raw); ok {
+		return v
+	}
 	var v string
 	switch q := raw[0]; q {
 	case '"', '\'', '`':
@@ -87,6 +90,20 @@ func secretValue(raw string, quotedOnly bool) string {
 		return ""
 	}
 	return v
+}
+
+// escapedQuoted reads a literal whose quotes are escaped because it sits inside another
+// string (generated code: "session({ secret: \'...\' })"): ok is true when raw starts so, and
+// v is the plausible secret between the escaped quotes, or "".
+func escapedQuoted(raw string) (v string, ok bool) {
+	if len(raw) < 3 || raw[0] != '\\' || (raw[1] != '"' && raw[1] != '\'') {
+		return "", false
+	}
+	end := strings.Index(raw[2:], raw[:2])
+	if end < 0 || !plausibleSecret(raw[2:2+end]) {
+		return "", true
+	}
+	return raw[2 : 2+end], true
 }
 
 // plausibleSecret rejects placeholders, references, labels and locations.
@@ -319,8 +336,20 @@ func findAssign(line string, o CredentialOptions) (Credential, bool) {
 	if op == "==" || !passKey(key) || namesObject(key) || secretsFlag.MatchString(line[:m[2]]) {
 		return Credential{}, false
 	}
-	if v := secretValue(line[m[6]:m[7]], o.QuotedOnly); v != "" {
+	raw := strings.TrimSpace(line[m[6]:m[7]])
+	if inTemplateAction(line[:m[2]]) && raw != "" && !strings.ContainsRune("\"'`", rune(raw[0])) {
+		return Credential{}, false
+	}
+	if v := secretValue(raw, o.QuotedOnly); v != "" {
 		return Credential{Key: key, Value: v}, true
 	}
 	return Credential{}, false
+}
+
+// inTemplateAction reports text that ends inside an open {{ ... }} action (Go, Helm, Jinja): a
+// bare word there is a function or a variable ({{ $secret := index .Values "secret" }}); only
+// a quoted literal can be a secret.
+func inTemplateAction(before string) bool {
+	i := strings.LastIndex(before, "{{")
+	return i >= 0 && !strings.Contains(before[i:], "}}")
 }

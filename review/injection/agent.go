@@ -59,6 +59,15 @@ var (
 	shellInitRe     = lazyre.New(`\beval\s*["']?\$\(\s*(?:ssh-agent|direnv\s+hook|pyenv\s+(?:init|virtualenv-init)|rbenv\s+init|nodenv\s+init|goenv\s+init|jenv\s+init|fnm\s+env|opam\s+env|minikube\s+(?:-p\s+\S+\s+)?docker-env|\S*brew\s+shellenv|conda\s+shell|starship\s+init|zoxide\s+init|mise\s+activate|rtx\s+activate|thefuck\s+--alias)`)
 	configCommandRe = lazyre.New(`"command"\s*:\s*"((?:[^"\\]|\\.)*)"`)
 	envTemplateRe   = lazyre.New(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
+	// sudoSetupRe: the privileged steps of every setup guide: a system package manager
+	// installing or updating packages, a tool copied into /usr/local/bin.
+	sudoSetupRe = lazyre.New(`^sudo\s+(?:-\w+\s+)*(?:(?:apt|apt-get|aptitude|yum|dnf|apk|zypper|pacman|port|snap|pkg|emerge|xbps-install)\s+(?:-\w+\s+)*(?:install|update|upgrade|add|-s\w*)\b|(?:cp|mv|install|ln)\s[^;&|\n]*\s/usr/local/bin(?:/[\w.-]*)?\s*(?:$|[\x60;&|#]))`)
+	// literalShellRe: sh -c with a quoted string that holds no variable, substitution or
+	// download: the command is there to read, nothing is hidden.
+	literalShellRe = lazyre.New(`^(?:ba|z|da|k)?sh\s+-c\s+(?:"[^"$\x60]*"|'[^']*')`)
+	// installerRe: running a vendor's installer downloaded from its site is a setup step, not
+	// instructions fetched from a URL.
+	installerRe = lazyre.New(`^(?:run|execute)\s+(?:the\s+|its\s+)?(?:installer|setup(?:\.exe)?|install(?:ation)?\s+(?:program|wizard))\b`)
 )
 
 // agentLine inspects a line of an agent instruction file, or of another file where the text
@@ -127,6 +136,13 @@ func (p *agentPattern) excepted(low string, loc []int) bool {
 		return true
 	case strings.HasPrefix(p.what, "eval") && shellInitRe.MatchString(low[loc[0]:]):
 		return true
+	case strings.HasPrefix(p.what, "privileged") && sudoSetupRe.MatchString(low[loc[0]:]):
+		return true
+	case strings.HasPrefix(p.what, "shell command string") && literalShellRe.MatchString(low[loc[0]:]) &&
+		!containsAny(low[loc[0]:], []string{"curl", "wget", "http", "base64", "eval"}):
+		return true
+	case strings.HasPrefix(p.what, "fetches instructions") && installerRe.MatchString(low[lastWord(low[:loc[1]]):]):
+		return true
 	}
 	return strings.Contains(p.what, "curl") && isLocal(low[loc[0]:])
 }
@@ -147,6 +163,11 @@ func clauseFrom(s string, start, end int) string {
 		}
 	}
 	return strings.TrimRight(s[start:stop], " .")
+}
+
+// lastWord returns where the last word of s starts.
+func lastWord(s string) int {
+	return strings.LastIndexAny(s, " \t") + 1
 }
 
 func containsAny(s string, words []string) bool {

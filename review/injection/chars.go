@@ -18,8 +18,8 @@ import (
 //   - a no-break space between two letters is a trap in code, typography in prose and comments;
 //   - one stray zero-width character at a word's edge in documentation is pasted text;
 //   - one zero-width character inside a capitalised word of a line that names people (an
-//     e-mail address, "Author:", "Co-authored-by:", an AUTHORS file) is a name pasted from a
-//     web page, not an attack.
+//     e-mail address, "Author:", "Co-authored-by:", an AUTHORS file), or inside any name or
+//     handle right before its "<address>", is a name pasted from a web page, not an attack.
 
 // dropChar reports a character hit that the file kind or the line explains.
 func (fs *fileScan) dropChar(x hidden.Hit, text string, segs []lang.Span) bool {
@@ -32,9 +32,26 @@ func (fs *fileScan) dropChar(x hidden.Hit, text string, segs []lang.Span) bool {
 		if fs.kind.Prose && x.Conf < 0.9 && zeroWidthCount(text) == 1 {
 			return true // one stray zero-width space at a word's edge in documentation: pasted text
 		}
-		return personName(text, x.At) && (peopleFile(fs.f.Path()) || peopleLineRe.MatchString(text))
+		return personName(text, x.At) && (peopleFile(fs.f.Path()) || peopleLineRe.MatchString(text)) ||
+			mailName(text, x.At)
 	}
 	return false
+}
+
+// mailNameRe: a name or handle right before its address ("sag<U+200B>e <sage@example.org>",
+// the translator lines of a .po header), with only more name words between.
+var mailNameRe = lazyre.New(`^[\p{L}\p{M}.' -]*<[^<>@\s]+@[^<>@\s]+>`)
+
+// mailName reports that the only zero-width character of the line sits between two letters
+// of a word, lowercase handles included, that names the e-mail address after it.
+func mailName(text string, at int) bool {
+	if zeroWidthCount(text) != 1 || at <= 0 || at >= len(text) {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(text[at:])
+	prev, _ := utf8.DecodeLastRuneInString(text[:at])
+	next, _ := utf8.DecodeRuneInString(text[at+size:])
+	return unicode.IsLetter(prev) && unicode.IsLetter(next) && mailNameRe.MatchString(text[at+size:])
 }
 
 var (

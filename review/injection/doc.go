@@ -61,8 +61,9 @@
 //     zero-width characters (except a BOM at the start of the file, ZWNJ/ZWJ outside ASCII
 //     words, ZWSP between letters of scripts written without spaces), variation-selector
 //     payloads, a single variation selector after a name, U+2800, U+3164 or (in code, outside
-//     comments) U+00A0 inside a name, raw ESC that starts a terminal sequence, and identifiers
-//     mixing ASCII letters with Cyrillic (or with Greek letters drawn like Latin ones) in code
+//     comments) U+00A0 inside a name, raw ESC that starts a terminal sequence (not on a line
+//     that only colours text, unless it conceals text or sets a colour on itself), and
+//     identifiers mixing ASCII letters with Cyrillic (or with Greek letters drawn like Latin ones) in code
 //     and configuration (not in prose or translations, where scripts mix by design); one
 //     zero-width character in a person's name (a line with an e-mail address, "Author:", an
 //     AUTHORS file) or one stray at a word's edge in documentation is not reported;

@@ -372,13 +372,23 @@ func scoreExtraction(ws []word, v int) (intentOrder, bool) {
 	}
 	after := wordAt(ws, obj+1) == "verbatim" || wordAt(ws, obj+1) == "above" ||
 		youWereGiven(wordAt(ws, obj+1), wordAt(ws, obj+2), wordAt(ws, obj+3))
-	// "your prompt" and "your rules" are the developer's in tutorials; "your instructions" in
-	// an order to reveal or print them, or "the initial prompt", are the model's.
-	strongObj := !developerObjects[ws[obj].w]
-	if weak && !mark && !after || !(your && strongObj || mark || after) {
+	if !modelsOwn(ws[obj].w, weak, your, mark, after) {
 		return intentOrder{}, false
 	}
 	return intentOrder{s: ws[v].s, e: ws[obj].e, what: whatExtraction}, true
+}
+
+// modelsOwn reports an extraction object that is the model's own text. "your prompt" and "your
+// rules" are the developer's in tutorials; "your instructions" in an order to reveal or print
+// them, or "the initial prompt", are the model's. "display the whole configuration" is a
+// program's settings in its manual; the model's own only as "your full configuration" or "the
+// configuration above" (verbatim, you were given).
+func modelsOwn(obj string, weak, your, mark, after bool) bool {
+	strongObj := !developerObjects[obj]
+	if weak && !mark && !after || !(your && strongObj || mark || after) {
+		return false
+	}
+	return obj != "configuration" || your && mark || after
 }
 
 var (

@@ -199,6 +199,7 @@ var codeRules = []lineRule{
 		kinds:      []lang.Kind{lang.Shell, lang.Docker, lang.Make, lang.YAML},
 		hint:       "-c",
 		re:         lazyre.New(`\b(?:ba|z|da)?sh\s+-c\s+(?:"[^"]*\$|\$)`),
+		check:      notEnvArguments,
 		confidence: 0.7,
 	},
 	{
@@ -401,6 +402,34 @@ func shellSafeCall(chain string) bool {
 	switch chain {
 	case "escapeshellarg", "escapeshellcmd", "intval", "floatval", "shlex.quote", "Shellwords.escape":
 		return true
+	}
+	return false
+}
+
+// envArg matches an environment variable's expansion: $NVM_DIR, ${GOPATH}.
+var envArg = lazyre.New(`^\$(?:[A-Z_][A-Z0-9_]*|\{[A-Z_][A-Z0-9_]*\})`)
+
+// notEnvArguments reports an sh -c "..." string (m[1] is just past its first $) that holds
+// more than upper-case environment variables in argument position: sh -c "cd $APP_DIR &&
+// make" runs the job's own configuration, sh -c "$CMD", "$1", "${{ ... }}" and "$(...)" run
+// input.
+func notEnvArguments(code string, m []int) bool {
+	open := strings.IndexByte(code[m[0]:m[1]], '"')
+	end := strings.IndexByte(code[m[1]:], '"')
+	if open < 0 || end < 0 { // sh -c $CMD, or no closing quote
+		return true
+	}
+	str := code[m[0]+open+1 : m[1]+end]
+	for i := strings.IndexByte(str, '$'); i >= 0; {
+		prev := strings.TrimRight(str[:i], " \t")
+		if !envArg.MatchString(str[i:]) || prev == "" || strings.ContainsRune("&;|(`", rune(prev[len(prev)-1])) {
+			return true
+		}
+		j := strings.IndexByte(str[i+1:], '$')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	return false
 }

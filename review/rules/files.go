@@ -121,8 +121,33 @@ var fileRules = []fileRule{
 		content: contains(`(?i)"(?:pass|password|passphrase)"\s*:\s*"[^"]+"`, `(?i)<pass[^>]*>[^<]+</pass>`, `(?i)\spassword\s*=\s*"[^"]+"`, `(?i)^\s*password\s*=\s*\S+`)},
 	{Rule: credentialFile, what: "database client config with a password", path: re(`(?:^|/)(?:[\w.-]*data-?sources\.xml|credentials-config\.json|robomongo\.json|\.my\.cnf|my\.cnf|\.pgadmin[\w.-]*|dbeaver[\w.-]*\.xml|\.esmtprc|\.msmtprc|\.fetchmailrc|ventrilo_srv\.ini|hub|\.config/gh/hosts\.yml)$`),
 		content: contains(`(?i)(?:password|passwd|pass|userpassword|oauth_token)\b["']?\s*[:=]?\s*["']?[^\s"'$]{3,}`)},
-	{Rule: databaseDump, what: "SQL dump with data", path: re(`\.sql$`), content: all(contains(`(?i)\bINSERT\s+INTO\b`), contains(`(?i)\bCREATE\s+TABLE\b|(?m)^--\s*(?:MySQL|PostgreSQL|MariaDB)?\s*dump|(?i)^-- Dump`))},
+	{Rule: databaseDump, what: "SQL dump with data", path: re(`\.sql$`), content: all(contains(`(?i)\bCREATE\s+TABLE\b|(?m)^--\s*(?:MySQL|PostgreSQL|MariaDB)?\s*dump|(?i)^-- Dump`), recordInserts)},
 	{Rule: databaseDump, what: "database dump or database file", path: re(`\.(?:dump|sql\.gz|sql\.bz2|sql\.xz|bson|sqlite3?|mdb|accdb)$`), content: func(string) bool { return true }, binary: true},
+}
+
+// insertInto finds the table of each INSERT INTO (schema-qualified and quoted names too).
+var insertInto = re(`(?i)\bINSERT\s+INTO\s+(?:[\x60"\[]?\w+[\x60"\]]?\.)?[\x60"\[]?(\w+)`)
+
+// bookkeepingTables hold a schema's version, not records: a dump whose only rows go there is
+// a schema dump (a development database's structure), not data.
+var bookkeepingTables = map[string]bool{"system": true, "schema_migrations": true, "django_migrations": true,
+	"schema_version": true, "schema_versions": true, "flyway_schema_history": true, "ar_internal_metadata": true,
+	"migrations": true, "__efmigrationshistory": true, "alembic_version": true, "goose_db_version": true,
+	"databasechangelog": true, "knex_migrations": true, "doctrine_migration_versions": true}
+
+// recordInserts reports an INSERT INTO a table that holds records (not bookkeeping).
+func recordInserts(text string) bool {
+	for at := 0; at < len(text); {
+		m := insertInto.FindStringSubmatchIndex(text[at:])
+		if m == nil {
+			return false
+		}
+		if !bookkeepingTables[strings.ToLower(text[at+m[2]:at+m[3]])] {
+			return true
+		}
+		at += m[1]
+	}
+	return false
 }
 
 // SecretFile returns the id of the file rule (a private key or a credential store, not a

@@ -16,7 +16,9 @@
 //     limits, a blob that cannot be read and a detector error are reported as not run, so the
 //     review is incomplete, never clean.
 //   - Every finding is secrets/<gitleaks rule id>, CWE-798, critical for a private key and high
-//     otherwise; Rules documents the detector's rules so, with the one fix for a live token.
+//     otherwise (low for a key or key store under a test path, and for a Stripe publishable
+//     key or a JWT with jwt.io's sample signature: public by design); Rules documents the
+//     detector's rules so, with the one fix for a live token.
 //   - gitleaks' own "gitleaks:allow" marker and .gitleaksignore entries suppress a finding and
 //     are counted; every finding's evidence is cut from its whole line with the secret masked.
 //   - secrets reads nothing but the change and its blobs, runs nothing and never touches the

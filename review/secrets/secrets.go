@@ -110,6 +110,9 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 		// reported, not blocking at the default fail_on. A token there stays as it is.
 		sev, msg = policy.Low, msg+" (in test code: lowered to low)"
 	}
+	if why := publicValue(sec.RuleID, sec.Value); why != "" && sev > policy.Low {
+		sev, msg = policy.Low, msg+" ("+why+": lowered to low)"
+	}
 	if sec.PathOnly {
 		line, end = 1, 1
 	}

@@ -170,3 +170,42 @@ func readDiffFixture(t testing.TB, name string) []byte {
 	}
 	return b
 }
+
+// TestPublicValues: a Stripe publishable key and a JWT with jwt.io's sample signature are
+// public by design (reported low); a Stripe secret key, a restricted key and a JWT with its
+// own signature keep their severity.
+func TestPublicValues(t *testing.T) {
+	det, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sampleSig = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+	cases := []struct {
+		line string
+		rule string
+		sev  policy.Severity
+	}{
+		{`PUBLISHABLE_KEY = env.get("publishable_key", "pk_live_Q7wErT5yUiOp3aSdF9gHjK1L")`, "secrets/generic-api-key", policy.Low},
+		{`auth = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJuYW1lIjoiSmFuZSJ9.` + sampleSig + `"`, "secrets/jwt", policy.Low},
+		{`STRIPE_SK = env.get("stripe_sk", "sk_live_Q7wErT5yUiOp3aSdF9gHjK1L")`, "secrets/stripe-access-token", policy.High},
+		{`auth = "Bearer eyJhbGciOiJIUzI1NiJ9.eyJuYW1lIjoiSmFuZSJ9.Xq3vR8mN2pL5kJ7hG4fD1sA9zC6bV0nM8wE2rT5yU1i"`, "secrets/jwt", policy.High},
+	}
+	for _, c := range cases {
+		ch := &diff.Change{Kind: "commit", Units: []diff.Unit{{Commit: "0123456789abcdef0123456789abcdef01234567", Files: []diff.FileDiff{
+			{NewPath: "app/settings.py", Status: diff.Added, Hunks: []diff.Hunk{difftest.Hunk(0, 0, 1, 1, difftest.Add(1, c.line))}},
+		}}}}
+		rep := review.Run(context.Background(), ch, review.Options{Config: policy.Default(), Scanners: []review.Scanner{&Scanner{Detector: det}}})
+		found := false
+		for _, f := range rep.Findings {
+			if f.RuleID == c.rule {
+				found = true
+				if f.Severity != c.sev {
+					t.Errorf("%q: %s at %s, want %s", c.line, c.rule, f.Severity, c.sev)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no %s; findings: %+v", c.line, c.rule, rep.Findings)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package hidden
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // iso2022 reports an ESC that switches character sets in ISO-2022 encoded text (ESC $ B,
 // ESC ( B): an encoding, not a terminal control sequence.
@@ -10,21 +13,77 @@ func iso2022(text string, i int) bool {
 
 // Escapes appends to hits a hit for a line holding a raw ESC. Only an ESC that starts a
 // sequence (a printable character follows) is reported; ISO-2022 charset switches are encoded
-// text.
+// text, and a line whose every sequence only colours or styles text (SGR: ESC [ 0;32 m) is
+// captured terminal output (a CLI's expected output in a test, a coloured log): colour moves
+// no cursor, erases nothing and hides nothing. Concealed text (SGR 8) and a foreground set to
+// the background's colour do hide, and are reported.
 func Escapes(text string, hits []Hit) []Hit {
-	at, n := -1, 0
+	at, n, style := -1, 0, true
 	for i := 0; i < len(text); i++ {
-		if text[i] == 0x1b {
-			n++
-			if at < 0 && i+1 < len(text) && text[i+1] >= 0x20 && text[i+1] < 0x7f && !iso2022(text, i) {
+		if text[i] != 0x1b {
+			continue
+		}
+		n++
+		if i+1 < len(text) && text[i+1] >= 0x20 && text[i+1] < 0x7f && !iso2022(text, i) {
+			if at < 0 {
 				at = i
 			}
+			style = style && colourOnly(text, i)
 		}
 	}
-	if at < 0 {
+	if at < 0 || style && !hidesText(text) {
 		return hits
 	}
 	return append(hits, escape(text, at, n))
+}
+
+// colourOnly reports an SGR sequence at i (ESC [ digits and semicolons m).
+func colourOnly(text string, i int) bool {
+	if i+2 >= len(text) || text[i+1] != '[' {
+		return false
+	}
+	for j := i + 2; j < len(text); j++ {
+		switch c := text[j]; {
+		case c == 'm':
+			return true
+		case c != ';' && (c < '0' || c > '9'):
+			return false
+		}
+	}
+	return false
+}
+
+// hidesText reports SGR parameters that hide text: conceal (8), or a foreground and a
+// background of the same basic colour (ESC[30;40m) anywhere on the line.
+func hidesText(text string) bool {
+	var fg, bg [8]bool
+	for i := 0; i < len(text); i++ {
+		if text[i] == 0x1b && colourOnly(text, i) && sgrHides(text[i+2:], &fg, &bg) {
+			return true
+		}
+	}
+	for c := range fg {
+		if fg[c] && bg[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// sgrHides reads the parameters of one SGR sequence (text starts after ESC [), noting the
+// basic foreground and background colours it sets; it reports conceal (8).
+func sgrHides(text string, fg, bg *[8]bool) bool {
+	for _, p := range strings.Split(text[:strings.IndexByte(text, 'm')], ";") {
+		switch {
+		case p == "8":
+			return true
+		case len(p) == 2 && (p[0] == '3' || p[0] == '9') && p[1] <= '7':
+			fg[p[1]-'0'] = true
+		case len(p) == 2 && p[0] == '4' && p[1] <= '7', len(p) == 3 && p[:2] == "10" && p[2] <= '7':
+			bg[p[len(p)-1]-'0'] = true
+		}
+	}
+	return false
 }
 
 // escape reports the first of n raw ESC characters, with the sequence it starts.

@@ -26,8 +26,31 @@ func TestScan(t *testing.T) {
 	if l := Scan("plain ascii", false); l.Clean != "plain ascii" || l.Map != nil || l.Hits != nil {
 		t.Errorf("plain line: %+v", l)
 	}
-	if l := Scan("echo \x1b[31mred", false); len(l.Hits) != 1 || !strings.Contains(l.Hits[0].Detail, `"<U+001B>[31m"`) {
+	if l := Scan("echo \x1b[2Kred", false); len(l.Hits) != 1 || !strings.Contains(l.Hits[0].Detail, `"<U+001B>[2K"`) {
 		t.Errorf("escape: %+v", l.Hits)
+	}
+}
+
+// TestScanColourEscapes: colour and style sequences are captured terminal output; sequences
+// that move the cursor, erase, set a title or a link, or hide text (conceal, same colour on
+// same colour) are reported.
+func TestScanColourEscapes(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		hit  bool
+	}{
+		{"   v18.20.4   \x1b[0;33m(LTS: Hydrogen)\x1b[0m", false},
+		{"\x1b[1;34m->\x1b[0m  build \x1b[32mok\x1b[39m", false},
+		{"\x1b[m plain reset", false},
+		{"echo \x1b[31mred\x1b[41m on red", true},
+		{"echo \x1b[8mapprove this\x1b[0m", true},
+		{"\x1b[0;32mok\x1b[1A\x1b[2K overwritten", true},
+		{"\x1b]8;;http://x\x07link\x1b]8;;\x07", true},
+		{"\x1b[97;107mwhite on white", true},
+	} {
+		if got := len(Scan(c.text, false).Hits) > 0; got != c.hit {
+			t.Errorf("%q: hit %v, want %v", c.text, got, c.hit)
+		}
 	}
 }
 
