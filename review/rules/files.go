@@ -130,10 +130,14 @@ var insertInto = re(`(?i)\bINSERT\s+INTO\s+(?:[\x60"\[]?\w+[\x60"\]]?\.)?[\x60"\
 
 // bookkeepingTables hold a schema's version, not records: a dump whose only rows go there is
 // a schema dump (a development database's structure), not data.
-var bookkeepingTables = map[string]bool{"system": true, "schema_migrations": true, "django_migrations": true,
+var bookkeepingTables = map[string]bool{"schema_migrations": true, "django_migrations": true,
 	"schema_version": true, "schema_versions": true, "flyway_schema_history": true, "ar_internal_metadata": true,
 	"migrations": true, "__efmigrationshistory": true, "alembic_version": true, "goose_db_version": true,
 	"databasechangelog": true, "knex_migrations": true, "doctrine_migration_versions": true}
+
+// versionRow: a row that records a schema's version in a generic key-value table (Trac's
+// INSERT INTO system VALUES ('database_version', '45')).
+var versionRow = re(`(?i)^[^']*\(\s*'\w*version'\s*,\s*'?[\w.\-]{1,20}'?\s*\)\s*$`)
 
 // recordInserts reports an INSERT INTO a table that holds records (not bookkeeping).
 func recordInserts(text string) bool {
@@ -142,7 +146,11 @@ func recordInserts(text string) bool {
 		if m == nil {
 			return false
 		}
-		if !bookkeepingTables[strings.ToLower(text[at+m[2]:at+m[3]])] {
+		stmt := text[at+m[1]:]
+		if end := strings.IndexByte(stmt, ';'); end >= 0 {
+			stmt = stmt[:end]
+		}
+		if !bookkeepingTables[strings.ToLower(text[at+m[2]:at+m[3]])] && !versionRow.MatchString(stmt[:min(len(stmt), 512)]) {
 			return true
 		}
 		at += m[1]

@@ -102,6 +102,10 @@ func TestRules(t *testing.T) {
 		{"schema.sql", "CREATE TABLE t (a int);", ""},
 		{"db/structure.sql", "-- PostgreSQL database dump\nCREATE TABLE public.ticket (id int);\nINSERT INTO public.schema_migrations (version) VALUES ('20240101');\nINSERT INTO \"ar_internal_metadata\" VALUES ('environment', 'development');", ""},
 		{"db/dev.sql", "-- PostgreSQL database dump\nCREATE TABLE public.ticket (id int);\nINSERT INTO public.schema_migrations (version) VALUES ('20240101');\nINSERT INTO public.ticket VALUES (7);", "tollgate/database-dump"},
+		// a key-value table that records the schema's version (Trac's system table) is bookkeeping;
+		// other rows in a table of that name are data
+		{"tracdb/schema.sql", "-- PostgreSQL database dump\nCREATE TABLE public.system (name text, value text);\nINSERT INTO public.system VALUES ('database_version', '45');\nINSERT INTO system (name, value) VALUES ('plugin_version', '1.2.0');", ""},
+		{"db/settings.sql", "-- PostgreSQL database dump\nCREATE TABLE public.system (name text, value text);\nINSERT INTO public.system VALUES ('smtp_password', 'hunter2hunter2');", "tollgate/database-dump"},
 		// credentials in config and code
 		{"app/settings.py", `DATABASES = {"default": {"PASSWORD": "Zq8mK2vR9"}}`, "tollgate/hardcoded-credential"},
 		{"app/settings.py", `PASSWORD = os.environ["DB_PASSWORD"]`, ""},
