@@ -23,19 +23,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 clones=${1:?usage: scripts/eval-history.sh CLONES_DIR [TOLLGATE_BINARY]}
-work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-evalhist.XXXXXX")
-[ -n "${HIST_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-bin=${2:-}
-if [ -z "$bin" ]; then
-	bin="$work/tollgate"
-	go build -o "$bin" "$root/cmd/tollgate"
-fi
-# Keep Go's caches where they are; give git and tollgate a pristine HOME.
-GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
-export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" NO_COLOR=1
-mkdir -p "$HOME/.config/tollgate"
-# Thousands of commits: no cap on findings, time enough for every scanner.
-printf '[review]\nmax_findings = 1000000\ntimeout = "900s"\n' >"$HOME/.config/tollgate/config.toml"
+# shellcheck source=scripts/evallib.sh
+. "$root/scripts/evallib.sh"
+eval_setup evalhist "${HIST_KEEP:-}" "${2:-}"
 if ! command -v gitleaks >/dev/null 2>&1; then
 	echo "eval-history: gitleaks is not on PATH" >&2
 	exit 2
@@ -51,18 +41,6 @@ nvm|tune|nvm-sh+nvm|a55130627516519c21d9449b2daa773ae72325d2|b17550a0b9ab6914398
 express|tune|expressjs+express|362c96c8c1ba47c57b094f5c92fc6ad058c38cb4|a3714473feb3d2908add734d340e7755fd85e0a3|
 terraform-aws-eks|holdout|terraform-aws-modules+terraform-aws-eks|6005cecd8aa53febe5f97e3259e1b4da233540dc|bef29c4d9523523e57fe898643fde2895106b339|'
 
-# gitdir NAME: the clone of owner+name inside the clones folder.
-gitdir() {
-	local d="$clones/$1"
-	for c in "$d/repo" "$d"; do
-		if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
-			echo "$c"
-			return
-		fi
-	done
-	echo "eval-history: no clone of $1 in $clones" >&2
-	return 1
-}
 
 : >"$work/projects.tsv"
 while IFS='|' read -r name split src base head skip; do

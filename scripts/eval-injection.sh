@@ -27,19 +27,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 clones=${1:?usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]}
-work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-evalinj.XXXXXX")
-[ -n "${INJ_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-bin=${2:-}
-if [ -z "$bin" ]; then
-	bin="$work/tollgate"
-	go build -o "$bin" "$root/cmd/tollgate"
-fi
-# Keep Go's caches where they are; give git and tollgate a pristine HOME.
-GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
-export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" NO_COLOR=1
-mkdir -p "$HOME/.config/tollgate"
-# Thousands of files: no cap on findings, time enough for every scanner.
-printf '[review]\nmax_findings = 1000000\ntimeout = "900s"\n' >"$HOME/.config/tollgate/config.toml"
+# shellcheck source=scripts/evallib.sh
+. "$root/scripts/evallib.sh"
+eval_setup evalinj "${INJ_KEEP:-}" "${2:-}"
 
 # set | class (override, extraction, persona: goal >= 80% found; docs: goal <= 3% flagged; info:
 # in-the-wild jailbreaks, not all of them overrides, no goal) | split | repository | commit |
@@ -75,18 +65,6 @@ bigprompt-system|docs|tune|0xeb+TheBigPromptLibrary|655667d2dd43bad65f189ec49d86
 psfuzz-attacks|persona|holdout|prompt-security+ps-fuzz|9c2138a820cc91c0f6d03d84b93c1ca5e0aeeccd|file|.py||ps_fuzz/attacks/aim.py;ps_fuzz/attacks/dan.py;ps_fuzz/attacks/ucar.py;ps_fuzz/attacks/self_refine.py;ps_fuzz/attacks/rag_poisoning.py
 psfuzz-prompts|docs|holdout|prompt-security+ps-fuzz|9c2138a820cc91c0f6d03d84b93c1ca5e0aeeccd|file|.txt||system_prompt.examples'
 
-# gitdir NAME: the clone of owner+name inside the clones folder.
-gitdir() {
-	local d="$clones/$1"
-	for c in "$d/repo" "$d"; do
-		if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
-			echo "$c"
-			return
-		fi
-	done
-	echo "eval-injection: no clone of $1 in $clones" >&2
-	return 1
-}
 
 repo="$work/corpus"
 mkdir -p "$repo"
