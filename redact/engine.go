@@ -56,6 +56,13 @@ type lazyDetector struct {
 	pOnce sync.Once
 	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
 	err   error
+	// may is a fast superset of re where one is known (generic.go), nil otherwise
+	may func(string) bool
+}
+
+// matches reports whether the rule's regex matches text (the fast superset first).
+func (l *lazyDetector) matches(text string) bool {
+	return (l.may == nil || l.may(text)) && l.re.MatchString(text)
 }
 
 func newEngine(set ruleSet) *engine {
@@ -68,6 +75,9 @@ func newEngine(set ruleSet) *engine {
 		src := set.regexSrc(i)
 		if src == "" {
 			continue // path-only rules run in ScanPath
+		}
+		if src == genericAPIKeySrc {
+			e.dets[i].may = genericMayMatch
 		}
 		kws := set.keywords(i)
 		usable := len(kws) > 0
@@ -445,16 +455,6 @@ func (st *scanState) decodedTexts(d [2]int) []string {
 	return out
 }
 
-// matchesAny reports whether re matches one of texts.
-func matchesAny(re *regexp.Regexp, texts []string) bool {
-	for _, t := range texts {
-		if re.MatchString(t) {
-			return true
-		}
-	}
-	return false
-}
-
 // decodableIn reports whether a line in [from, to] decodes.
 func (st *scanState) decodableIn(from, to int) bool {
 	k := sort.SearchInts(st.decodable, from)
@@ -483,7 +483,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 		if err != nil {
 			return nil, err
 		}
-		re := e.dets[r].re
+		l := &e.dets[r]
 		pieces := e.pieces(st, r, st.lines.n)
 		for _, w := range pieces {
 			if err := ctx.Err(); err != nil {
@@ -494,14 +494,14 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 			// decoder has nothing to decode: skip the detector there. Where there is nothing
 			// to decode, the detector without a decoder finds the same (and saves gitleaks'
 			// search for encoded segments, run per rule).
-			if re == nil || re.MatchString(raw) {
+			if l.re == nil || l.matches(raw) {
 				out = append(out, detectText(e.plain(r), path, raw, startLine+w[0])...)
 			}
 			// The decoder runs only around the lines that decode: a decoded match holds its
 			// rule's keyword in the decoded text, so it lies within reach of its line. Its
 			// plain findings there repeat the pass above and are dropped as repeats.
 			for _, d := range st.decodeWindows(w, e.reachOf(r)) {
-				if re != nil && !matchesAny(re, st.decodedTexts(d)) {
+				if l.re != nil && !slices.ContainsFunc(st.decodedTexts(d), l.matches) {
 					continue // nothing the rule finds after decoding
 				}
 				out = append(out, detectText(det, path, st.text(d), startLine+d[0])...)

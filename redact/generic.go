@@ -1,0 +1,55 @@
+package redact
+
+import "strings"
+
+// gitleaks' generic-api-key is the rule whose regex costs most (a case-insensitive, unanchored
+// [\w.-]{0,50}? before its keyword, so the regexp engine starts a match at every word byte), and
+// its keywords are on most lines of code. genericMayMatch is a fast superset of that regex: it
+// runs first, and only where it says yes does the regex. It applies only while the rule's regex
+// is exactly genericAPIKeySrc (a config that changes the rule, or another gitleaks, turns it off).
+const genericAPIKeySrc = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
+
+// genericKeywords are the regex's keywords, lower-cased (passw(or)?d spelled out).
+var genericKeywords = [...]string{"access", "auth", "api", "credential", "creds", "key", "passwd", "password", "secret", "token"}
+
+// genericMayMatch reports whether text may hold a match of genericAPIKeySrc: a keyword, then at
+// most 20 bytes of [ \t\w.-] and 3 of [\s'"], then an assignment operator's first byte.
+func genericMayMatch(text string) bool {
+	lower := strings.ToLower(text)
+	if strings.Contains(lower, "\u017f") { // the long s, which (?i) folds to s
+		lower = strings.ReplaceAll(lower, "\u017f", "s")
+	}
+	for _, kw := range genericKeywords {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], kw)
+			if i < 0 {
+				break
+			}
+			at += i + len(kw)
+			if operatorNext(lower[at:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operatorNext reports an assignment operator's first byte (= > : | ? ,) after at most 23 bytes
+// that are [ \t\w.-] or [\s'"] at the start of s.
+func operatorNext(s string) bool {
+	for k := 0; k <= 23 && k < len(s); k++ {
+		switch c := s[k]; {
+		case c == '=' || c == '>' || c == ':' || c == '|' || c == '?' || c == ',':
+			return true
+		case !genericGapByte(c):
+			return false
+		}
+	}
+	return false
+}
+
+// genericGapByte is a byte of [ \t\w.-] or [\s'"].
+func genericGapByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' ||
+		c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\'' || c == '"'
+}
