@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
@@ -227,8 +228,7 @@ func (s *session) writeReport(rep *review.Report, o output, stdout io.Writer) er
 	} else {
 		color = !o.noColor && isTerminal(stdout)
 	}
-	fixes := report.Fixes(rules.All(), []review.Rule{injection.Rule}, secrets.Rules(s.detector))
-	if err := report.New(o.format, report.Options{Color: color, Rules: rules.All(), Fixes: fixes}).Write(w, rep); err != nil {
+	if err := report.New(o.format, report.Options{Color: color, Rules: rules.All(), Fixes: reportFixes(rep)}).Write(w, rep); err != nil {
 		return fmt.Errorf("failed to write report: %w", err)
 	}
 	if f, ok := w.(*os.File); ok && o.path != "" {
@@ -402,4 +402,17 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// reportFixes is the fix of each rule the text report may show: the built-in and injection
+// rules', and the secrets rules' (one fix for every token) of the findings at hand; listing all
+// of gitleaks' rules for an empty report would read each one's description.
+func reportFixes(rep *review.Report) map[string]string {
+	fixes := report.Fixes(rules.All(), []review.Rule{injection.Rule})
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.RuleID, secrets.RulePrefix) {
+			fixes[f.RuleID] = secrets.Fix
+		}
+	}
+	return fixes
 }

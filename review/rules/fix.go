@@ -5,9 +5,9 @@ import "github.com/tollgate-dev/tollgate/review"
 // fixes says, per rule, what to do about a finding (review.Rule.Fix; PATH is the finding's
 // path). All sets them; a test holds that every rule has one.
 var fixes = map[string]string{
-	privateKeyFile.ID:  "stop tracking the key: `git rm --cached PATH`, add it to .gitignore, and replace the key (revoke it wherever it is trusted) if it ever left this machine",
-	credentialFile.ID:  "stop tracking the file: `git rm --cached PATH`, add it to .gitignore (commit a template without values instead), and rotate every credential in it that ever left this machine",
-	databaseDump.ID:    "stop tracking the dump: `git rm --cached PATH` and add it to .gitignore; commit the schema or a migration instead, and treat the data as exposed if it ever left this machine",
+	privateKeyFile.ID:  "stop tracking the key: `git rm --cached PATH`, add it to .gitignore, and replace the key (revoke it wherever it is trusted) if it ever left your machine",
+	credentialFile.ID:  "stop tracking the file: `git rm --cached PATH`, add it to .gitignore (commit a template without values instead), and rotate every credential in it that ever left your machine",
+	databaseDump.ID:    "stop tracking the dump: `git rm --cached PATH` and add it to .gitignore; commit the schema or a migration instead, and treat the data as exposed if it ever left your machine",
 	credentialRule.ID:  "rotate the credential, then read it at run time from an environment variable or a secret manager instead of writing it into the file",
 	credentialEntry.ID: "rotate the credential, remove the entry, and keep the store it belongs to out of the repository (`git rm --cached PATH` and .gitignore if the file is one)",
 

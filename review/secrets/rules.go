@@ -36,6 +36,9 @@ func publicValue(ruleID, value string) string {
 	return ""
 }
 
+// RulePrefix starts the id of every finding of a gitleaks rule ("secrets/github-pat").
+const RulePrefix = "secrets/"
+
 // Fix is what to do about a live token in a file.
 const Fix = "rotate it now (revoke it where it was issued: it is compromised once pushed), then read it at run time from an environment variable or a secret manager instead of writing it into the file"
 
@@ -45,7 +48,7 @@ func Rules(d *redact.Detector) []review.Rule {
 	var out []review.Rule
 	for _, r := range d.Rules() {
 		out = append(out, review.Rule{
-			ID: "secrets/" + r.ID, Severity: severity(r.ID), CWE: cwe,
+			ID: RulePrefix + r.ID, Severity: severity(r.ID), CWE: cwe,
 			Description: r.Description, Fix: Fix,
 		})
 	}

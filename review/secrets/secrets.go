@@ -92,7 +92,7 @@ func (s *Scanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *r
 // reportAt reports sec at path; a non-empty where ("in binary file, ...") is added to the
 // message, and a secret found in a binary's printable runs has no line (0).
 func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, r *review.Result) {
-	ruleID := "secrets/" + sec.RuleID
+	ruleID := RulePrefix + sec.RuleID
 	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in review.Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
 		r.Suppress(&review.Finding{RuleID: ruleID, Path: path, Line: sec.Line}, "gitleaks:allow")
