@@ -32,6 +32,7 @@ type engine struct {
 	always []int    // rules without usable keywords: they see the whole text of every scan
 	index  [1 << 16][]kwEntry
 	reach  []lazyReach // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
+	paths  []lazyPath  // per rule: its path regex, for path-only rules
 	dets   []lazyDetector
 }
 
@@ -65,9 +66,15 @@ func (l *lazyDetector) matches(text string) bool {
 	return (l.may == nil || l.may(text)) && l.re.MatchString(text)
 }
 
+// lazyPath is a path-only rule's path regex, compiled on first use.
+type lazyPath struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
 func newEngine(set ruleSet) *engine {
 	n := set.size()
-	e := &engine{set: set, ids: make([]string, n), reach: make([]lazyReach, n), dets: make([]lazyDetector, n)}
+	e := &engine{set: set, ids: make([]string, n), reach: make([]lazyReach, n), dets: make([]lazyDetector, n), paths: make([]lazyPath, n)}
 	byKW := map[string][]int{}
 	for i := 0; i < n; i++ {
 		id := set.id(i)
@@ -531,11 +538,23 @@ func (e *engine) pieces(st *scanState, r, lines int) [][2]int {
 	return pieces
 }
 
+// pathMayMatch reports whether rule i's path regex matches path (true when its source is not
+// known): gitleaks' path-only rule finds nothing elsewhere, and its detector is not built.
+func (e *engine) pathMayMatch(i int, path string) bool {
+	l := &e.paths[i]
+	l.once.Do(func() {
+		if src := e.set.pathSrc(i); src != "" {
+			l.re, _ = regexp.Compile(src) // a source that does not compile leaves it to gitleaks
+		}
+	})
+	return l.re == nil || l.re.MatchString(path)
+}
+
 // scanPath runs the path-only rules on a file name.
 func (e *engine) scanPath(path string) ([]Secret, error) {
 	var out []Secret
 	for i := range e.ids {
-		if e.set.regexSrc(i) != "" || !e.set.hasPath(i) {
+		if e.set.regexSrc(i) != "" || !e.set.hasPath(i) || !e.pathMayMatch(i, path) {
 			continue
 		}
 		det, err := e.detector(i)

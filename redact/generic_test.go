@@ -56,3 +56,26 @@ func FuzzGenericMayMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestPathRegexKnown: every default rule with a path has its path regex read from the config
+// text, so a path-only rule's detector is built only for paths it matches.
+func TestPathRegexKnown(t *testing.T) {
+	d := newDetectorT(t)
+	n := 0
+	for i := range d.e.ids {
+		if !d.e.set.hasPath(i) {
+			continue
+		}
+		n++
+		r, err := d.e.set.rule(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src := d.e.set.pathSrc(i); src == "" || r.Path == nil || src != r.Path.String() {
+			t.Errorf("%s: path source %q, compiled %v", d.e.ids[i], src, r.Path)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no default rule has a path")
+	}
+}

@@ -20,6 +20,7 @@ type ruleSet interface {
 	keywords(i int) []string // lower-cased
 	regexSrc(i int) string   // "" for a path-only rule
 	hasPath(i int) bool
+	pathSrc(i int) string // the path regex's source, "" if none or not known
 	rule(i int) (config.Rule, error)
 	globals() ([]*config.Allowlist, error)
 }
@@ -42,6 +43,12 @@ func newCompiledSet(cfg config.Config) *compiledSet {
 func (c *compiledSet) size() int          { return len(c.ids) }
 func (c *compiledSet) id(i int) string    { return c.ids[i] }
 func (c *compiledSet) hasPath(i int) bool { return c.cfg.Rules[c.ids[i]].Path != nil }
+func (c *compiledSet) pathSrc(i int) string {
+	if p := c.cfg.Rules[c.ids[i]].Path; p != nil {
+		return p.String()
+	}
+	return ""
+}
 func (c *compiledSet) keywords(i int) []string {
 	var out []string
 	for _, k := range c.cfg.Rules[c.ids[i]].Keywords {
@@ -68,6 +75,7 @@ type defaultSet struct {
 	kws      [][]string
 	regexes  []string
 	paths    []bool
+	pathRes  []string // the path regex's source where it is a '''...''' string
 	gOnce    sync.Once
 	global   []*config.Allowlist
 	gErr     error
@@ -170,6 +178,7 @@ func splitDefault(text string) (*defaultSet, error) {
 		s.kws = append(s.kws, kws)
 		s.regexes = append(s.regexes, c.regex)
 		s.paths = append(s.paths, c.path)
+		s.pathRes = append(s.pathRes, c.pathRe)
 	}
 	s.compiled = make([]compiledRule, len(s.ids))
 	return s, nil
@@ -177,8 +186,8 @@ func splitDefault(text string) (*defaultSet, error) {
 
 // chunk is what splitDefault needs of one rule's TOML text.
 type chunk struct {
-	id, keywords, regex string
-	path, table         bool
+	id, keywords, regex, pathRe string
+	path, table                 bool
 }
 
 // readChunk reads a rule's TOML text line by line, taking the first line that sets each key at
@@ -202,6 +211,9 @@ func (c *chunk) readLine(line, rest string) {
 	}
 	if _, ok := keyValue(line, "path"); ok {
 		c.path = true
+		if c.pathRe == "" {
+			c.pathRe = delimited(line, rest, "path", "'''", "'''")
+		}
 	}
 	if c.id == "" {
 		c.id = delimited(line, rest, "id", `"`, `"`)
@@ -248,6 +260,7 @@ func (s *defaultSet) id(i int) string         { return s.ids[i] }
 func (s *defaultSet) keywords(i int) []string { return s.kws[i] }
 func (s *defaultSet) regexSrc(i int) string   { return s.regexes[i] }
 func (s *defaultSet) hasPath(i int) bool      { return s.paths[i] }
+func (s *defaultSet) pathSrc(i int) string    { return s.pathRes[i] }
 
 func (s *defaultSet) rule(i int) (config.Rule, error) {
 	c := &s.compiled[i]
