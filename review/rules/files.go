@@ -121,7 +121,7 @@ var fileRules = []fileRule{
 		content: contains(`(?i)"(?:pass|password|passphrase)"\s*:\s*"[^"]+"`, `(?i)<pass[^>]*>[^<]+</pass>`, `(?i)\spassword\s*=\s*"[^"]+"`, `(?i)^\s*password\s*=\s*\S+`)},
 	{Rule: credentialFile, what: "database client config with a password", path: re(`(?:^|/)(?:[\w.-]*data-?sources\.xml|credentials-config\.json|robomongo\.json|\.my\.cnf|my\.cnf|\.pgadmin[\w.-]*|dbeaver[\w.-]*\.xml|\.esmtprc|\.msmtprc|\.fetchmailrc|ventrilo_srv\.ini|hub|\.config/gh/hosts\.yml)$`),
 		content: contains(`(?i)(?:password|passwd|pass|userpassword|oauth_token)\b["']?\s*[:=]?\s*["']?[^\s"'$]{3,}`)},
-	{Rule: databaseDump, what: "SQL dump with data", path: re(`\.sql$`), content: all(contains(`(?i)\bCREATE\s+TABLE\b|(?m)^--\s*(?:MySQL|PostgreSQL|MariaDB)?\s*dump|(?i)^-- Dump`), recordInserts)},
+	{Rule: databaseDump, what: "SQL dump with data", path: re(`\.sql$`), content: all(contains(`(?i)\bCREATE\s+TABLE\b|(?m)^--\s*(?:MySQL|PostgreSQL|MariaDB)?\s*dump|(?i)^-- Dump`), recordRows)},
 	{Rule: databaseDump, what: "database dump or database file", path: re(`\.(?:dump|sql\.gz|sql\.bz2|sql\.xz|bson|sqlite3?|mdb|accdb)$`), content: func(string) bool { return true }, binary: true},
 }
 
@@ -138,6 +138,37 @@ var bookkeepingTables = map[string]bool{"schema_migrations": true, "django_migra
 // versionRow: a row that records a schema's version in a generic key-value table (Trac's
 // INSERT INTO system VALUES ('database_version', '45')).
 var versionRow = re(`(?i)^[^']*\(\s*'\w*version'\s*,\s*'?[\w.\-]{1,20}'?\s*\)\s*$`)
+
+// recordRows reports rows of records in a dump: INSERT statements or pg_dump's COPY ... FROM
+// stdin blocks.
+func recordRows(text string) bool { return recordInserts(text) || recordCopies(text) }
+
+// copyFrom finds pg_dump's COPY [schema.]table (columns) FROM stdin; the rows follow, one per
+// line, up to a line "\.".
+var copyFrom = re(`(?im)^COPY\s+(?:[\x60"\[]?\w+[\x60"\]]?\.)?[\x60"\[]?(\w+)[^\n]*\bFROM\s+stdin;[ \t]*\r?\n`)
+
+// recordCopies reports a COPY block with a row that is a record: in a table that is not
+// bookkeeping, and not a ('<name>_version', value) row of a key-value table.
+func recordCopies(text string) bool {
+	for _, m := range copyFrom.FindAllStringSubmatchIndex(text, -1) {
+		if bookkeepingTables[strings.ToLower(text[m[2]:m[3]])] {
+			continue
+		}
+		rows := text[m[1]:]
+		for n := 0; n < 1000 && rows != ""; n++ {
+			row, rest, _ := strings.Cut(rows, "\n")
+			row = strings.TrimSuffix(row, "\r")
+			if row == `\.` {
+				break
+			}
+			if key, _, _ := strings.Cut(row, "\t"); !strings.HasSuffix(strings.ToLower(key), "version") {
+				return true
+			}
+			rows = rest
+		}
+	}
+	return false
+}
 
 // recordInserts reports an INSERT INTO a table that holds records (not bookkeeping).
 func recordInserts(text string) bool {

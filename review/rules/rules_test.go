@@ -106,6 +106,9 @@ func TestRules(t *testing.T) {
 		// other rows in a table of that name are data
 		{"tracdb/schema.sql", "-- PostgreSQL database dump\nCREATE TABLE public.system (name text, value text);\nINSERT INTO public.system VALUES ('database_version', '45');\nINSERT INTO system (name, value) VALUES ('plugin_version', '1.2.0');", ""},
 		{"db/settings.sql", "-- PostgreSQL database dump\nCREATE TABLE public.system (name text, value text);\nINSERT INTO public.system VALUES ('smtp_password', 'hunter2hunter2');", "tollgate/database-dump"},
+		// pg_dump writes data as COPY ... FROM stdin blocks, not INSERTs
+		{"db/prod.sql", "-- PostgreSQL database dump\nCREATE TABLE public.users (id int, email text);\nCOPY public.users (id, email) FROM stdin;\n1\tann@example.com\n\\.\n", "tollgate/database-dump"},
+		{"db/schema.sql", "-- PostgreSQL database dump\nCREATE TABLE public.users (id int, email text);\nCOPY public.users (id, email) FROM stdin;\n\\.\nCOPY public.schema_migrations (version) FROM stdin;\n20240101\n\\.\nCOPY public.system (name, value) FROM stdin;\ndatabase_version\t45\n\\.\n", ""},
 		// credentials in config and code
 		{"app/settings.py", `DATABASES = {"default": {"PASSWORD": "Zq8mK2vR9"}}`, "tollgate/hardcoded-credential"},
 		{"app/settings.py", `PASSWORD = os.environ["DB_PASSWORD"]`, ""},
