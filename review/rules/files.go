@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
@@ -209,6 +211,39 @@ func SecretFile(path, text string) string {
 	return ""
 }
 
+// ruleSet64 holds the indexes of fileRules whose path (and not their except) matches a path.
+type ruleSet64 uint64
+
+func (m ruleSet64) has(i int) bool { return m&(1<<i) != 0 }
+
+// pathRuleMemo: lower-cased path -> the file rules its name matches. A history has the same
+// paths in thousands of commits, and some of the path expressions are slow to try. It keeps
+// at most maxPathMemo paths (a few MB), so a huge history's memory stays bounded.
+var (
+	pathRuleMemo sync.Map
+	pathMemoSize atomic.Int64
+)
+
+const maxPathMemo = 50000
+
+// pathRules returns the file rules whose path expression matches lower (a lower-cased path).
+func pathRules(lower string) ruleSet64 {
+	if m, ok := pathRuleMemo.Load(lower); ok {
+		return m.(ruleSet64)
+	}
+	var m ruleSet64
+	for i := range fileRules {
+		fr := &fileRules[i]
+		if fr.path.MatchString(lower) && (fr.except == nil || !fr.except.MatchString(lower)) {
+			m |= 1 << i
+		}
+	}
+	if pathMemoSize.Add(1) <= maxPathMemo {
+		pathRuleMemo.Store(lower, m)
+	}
+	return m
+}
+
 // scanFile runs the file rules on one changed file. Each rule reports once per file, at the
 // first added line (line 1 for a binary or empty file).
 func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
@@ -219,7 +254,7 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 	first, hasAdded := firstAdded(f)
 	for i := range fileRules {
 		fr := &fileRules[i]
-		if reported[fr.ID] || !fr.path.MatchString(lower) || (fr.except != nil && fr.except.MatchString(lower)) {
+		if reported[fr.ID] || !pathRules(lower).has(i) {
 			continue
 		}
 		hit := false

@@ -404,3 +404,10 @@ func TestColumnOfCodeFinding(t *testing.T) {
 		}
 	}
 }
+
+// TestFileRulesFitTheMask: pathRules keeps one bit per file rule.
+func TestFileRulesFitTheMask(t *testing.T) {
+	if len(fileRules) > 64 {
+		t.Fatalf("%d file rules: ruleSet64 holds 64", len(fileRules))
+	}
+}
