@@ -73,13 +73,13 @@ func FindTokens(line string) []Token {
 		add(TelegramBotToken, telegramToken, func(v string) bool { return mixedCase(v[strings.IndexByte(v, ':')+3:]) })
 	}
 	word, hex := longestRuns(line)
-	if word >= 27 && strings.Count(line, ".") >= 2 {
+	if word >= 27 && discordShape(line) {
 		add(DiscordBotToken, discordToken, discordUserID)
 	}
 	if word >= 60 && strings.Contains(line, "/webhooks/") {
 		add(DiscordWebhook, discordHook, mixedCase)
 	}
-	if hex >= 32 && strings.Contains(line, "-") {
+	if hex >= 32 && mailgunShape(line) {
 		add(MailgunAPIKey, mailgunKey, hexMixed)
 	}
 	if hashPrefix(line) {
@@ -87,6 +87,66 @@ func FindTokens(line string) []Token {
 	}
 	return out
 }
+
+// discordShape is a fast superset of discordToken's body: 23 or more [A-Za-z0-9], a dot, six
+// [A-Za-z0-9_-], a dot, then 27 or more [A-Za-z0-9_-].
+func discordShape(line string) bool {
+	for i := strings.IndexByte(line, '.'); i >= 0 && i+8 < len(line); {
+		if line[i+7] == '.' && runLen(line[i+1:i+7], tokenByte) == 6 &&
+			runBefore(line[:i], alnumByte) >= 23 && runLen(line[i+8:], tokenByte) >= 27 {
+			return true
+		}
+		j := strings.IndexByte(line[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// mailgunShape is a fast superset of mailgunKey's body: "key-" or a '-' right after 32 hex
+// digits.
+func mailgunShape(line string) bool {
+	if strings.Contains(line, "key-") {
+		return true
+	}
+	for i := strings.IndexByte(line, '-'); i >= 0; {
+		if runBefore(line[:i], isHex) >= 32 {
+			return true
+		}
+		j := strings.IndexByte(line[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// runLen is the length of the run of bytes in class at the start of s.
+func runLen(s string, in func(byte) bool) int {
+	n := 0
+	for n < len(s) && in(s[n]) {
+		n++
+	}
+	return n
+}
+
+// runBefore is the length of the run of bytes in class at the end of s.
+func runBefore(s string, in func(byte) bool) int {
+	n := 0
+	for n < len(s) && in(s[len(s)-1-n]) {
+		n++
+	}
+	return n
+}
+
+func alnumByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func tokenByte(c byte) bool { return alnumByte(c) || c == '_' || c == '-' }
 
 // longestRuns returns the lengths of the longest run of [A-Za-z0-9_-] and of hex digits in
 // line: every token but a hash has one long run, most lines of code none.
