@@ -49,7 +49,11 @@ func operatorNext(s string) bool {
 }
 
 // genericGapByte is a byte of [ \t\w.-] or [\s'"].
-func genericGapByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' ||
-		c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\'' || c == '"'
-}
+func genericGapByte(c byte) bool { return genericGap[c] }
+
+var genericGap = func() (t [256]bool) {
+	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.- \t\n\f\r'\"") {
+		t[c] = true
+	}
+	return t
+}()
