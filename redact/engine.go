@@ -57,13 +57,13 @@ type lazyDetector struct {
 	pOnce sync.Once
 	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
 	err   error
-	// may is a fast superset of re where one is known (generic.go), nil otherwise
-	may func(string) bool
+	// keys: the identifiers of a semi-generic regex (generic.go), tried first; nil otherwise
+	keys []string
 }
 
 // matches reports whether the rule's regex matches text (the fast superset first).
 func (l *lazyDetector) matches(text string) bool {
-	return (l.may == nil || l.may(text)) && l.re.MatchString(text)
+	return (l.keys == nil || keysMayMatch(text, l.keys)) && l.re.MatchString(text)
 }
 
 // lazyPath is a path-only rule's path regex, compiled on first use.
@@ -83,9 +83,7 @@ func newEngine(set ruleSet) *engine {
 		if src == "" {
 			continue // path-only rules run in ScanPath
 		}
-		if src == genericAPIKeySrc {
-			e.dets[i].may = genericMayMatch
-		}
+		e.dets[i].keys = semiGenericKeys(src)
 		kws := set.keywords(i)
 		usable := len(kws) > 0
 		for _, k := range kws {

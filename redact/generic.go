@@ -12,14 +12,51 @@ const genericAPIKeySrc = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|crede
 // genericKeywords are the regex's keywords, lower-cased (passw(or)?d spelled out).
 var genericKeywords = [...]string{"access", "auth", "api", "credential", "creds", "key", "passwd", "password", "secret", "token"}
 
-// genericMayMatch reports whether text may hold a match of genericAPIKeySrc: a keyword, then at
-// most 20 bytes of [ \t\w.-] and 3 of [\s'"], then an assignment operator's first byte.
-func genericMayMatch(text string) bool {
+// semiGenericPrefix and semiGenericGap frame the identifiers of the rules gitleaks generates
+// with its semi-generic template: (?i), up to 50 word bytes, one of the identifiers, a gap,
+// an assignment operator, then the secret. generic-api-key is one of them.
+const (
+	semiGenericPrefix = `(?i)[\w.-]{0,50}?(?:`
+	semiGenericGap    = `)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+)
+
+// semiGenericKeys returns, lower-cased, the identifiers of a regex written with gitleaks'
+// semi-generic template, whose match holds one of them followed by the gap and an operator;
+// nil for any other regex, or one whose identifiers are not plain words.
+func semiGenericKeys(src string) []string {
+	if src == genericAPIKeySrc {
+		return genericKeywords[:]
+	}
+	rest, ok := strings.CutPrefix(src, semiGenericPrefix)
+	if !ok {
+		return nil
+	}
+	i := strings.Index(rest, semiGenericGap)
+	if i <= 0 {
+		return nil
+	}
+	var keys []string
+	for _, k := range strings.Split(rest[:i], "|") {
+		if k == "" || strings.IndexFunc(k, func(r rune) bool { return r > 127 || !tokenByte(byte(r)) }) >= 0 {
+			return nil
+		}
+		keys = append(keys, strings.ToLower(k))
+	}
+	return keys
+}
+
+// genericMayMatch reports whether text may hold a match of genericAPIKeySrc.
+func genericMayMatch(text string) bool { return keysMayMatch(text, genericKeywords[:]) }
+
+// keysMayMatch reports whether text may hold a match of a semi-generic regex with these
+// identifiers: one of them, then at most 20 bytes of [ \t\w.-] and 3 of [\s'"], then an
+// assignment operator's first byte.
+func keysMayMatch(text string, keys []string) bool {
 	lower := strings.ToLower(text)
 	if strings.Contains(lower, "\u017f") { // the long s, which (?i) folds to s
 		lower = strings.ReplaceAll(lower, "\u017f", "s")
 	}
-	for _, kw := range genericKeywords {
+	for _, kw := range keys {
 		for at := 0; ; {
 			i := strings.Index(lower[at:], kw)
 			if i < 0 {

@@ -14,12 +14,47 @@ func TestGenericPrefilterIsOn(t *testing.T) {
 	on := false
 	for i, id := range d.e.ids {
 		if id == "generic-api-key" {
-			on = d.e.dets[i].may != nil
+			on = d.e.dets[i].keys != nil
 		}
 	}
 	if !on {
 		t.Fatal("generic-api-key's regex is not genericAPIKeySrc: the prefilter is off")
 	}
+	n := 0
+	for i := range d.e.ids {
+		if d.e.dets[i].keys != nil {
+			n++
+		}
+	}
+	if n < 80 {
+		t.Fatalf("only %d default rules are read as semi-generic (85 in gitleaks 8.30.1)", n)
+	}
+}
+
+// FuzzSemiGenericKeys: for every default rule read as semi-generic, wherever its regex matches
+// a text, keysMayMatch says it may.
+func FuzzSemiGenericKeys(f *testing.F) {
+	d := newDetector(f, Options{})
+	type rule struct {
+		re   *regexp.Regexp
+		keys []string
+	}
+	var rules []rule
+	for i := range d.e.ids {
+		if k := d.e.dets[i].keys; k != nil {
+			rules = append(rules, rule{regexp.MustCompile(d.e.set.regexSrc(i)), k})
+		}
+	}
+	for _, s := range []string{"lob_key = 'live_0123456789abcdef0123456789abcdef012'", "HEROKU_API_KEY=12345678-1234-1234-1234-123456789012", "x", "twitch_secret: 'abcdefghijklmnopqrstuvwxyz0123'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range rules {
+			if r.re.MatchString(text) && !keysMayMatch(text, r.keys) {
+				t.Fatalf("%s matches %q, keysMayMatch says it cannot", r.re, text)
+			}
+		}
+	})
 }
 
 func TestGenericMayMatch(t *testing.T) {
