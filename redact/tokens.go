@@ -91,37 +91,29 @@ func FindTokens(line string) []Token {
 // discordShape is a fast superset of discordToken's body: 23 or more [A-Za-z0-9], a dot, six
 // [A-Za-z0-9_-], a dot, then 27 or more [A-Za-z0-9_-].
 func discordShape(line string) bool {
-	for i := strings.IndexByte(line, '.'); i >= 0 && i+8 < len(line); {
-		if line[i+7] == '.' && runLen(line[i+1:i+7], tokenByte) == 6 &&
-			runBefore(line[:i], alnumByte) >= 23 && runLen(line[i+8:], tokenByte) >= 27 {
-			return true
-		}
-		j := strings.IndexByte(line[i+1:], '.')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return false
+	return anyByteAt(line, '.', func(i int) bool {
+		return i+8 < len(line) && line[i+7] == '.' && runLen(line[i+1:i+7], tokenByte) == 6 &&
+			runBefore(line[:i], alnumByte) >= 23 && runLen(line[i+8:], tokenByte) >= 27
+	})
 }
 
 // mailgunShape is a fast superset of mailgunKey's body: "key-" or a '-' right after 32 hex
 // digits.
 func mailgunShape(line string) bool {
-	if strings.Contains(line, "key-") {
-		return true
-	}
-	for i := strings.IndexByte(line, '-'); i >= 0; {
-		if runBefore(line[:i], isHex) >= 32 {
+	return strings.Contains(line, "key-") || anyByteAt(line, '-', func(i int) bool { return runBefore(line[:i], isHex) >= 32 })
+}
+
+// anyByteAt reports whether at reports true at an index of b in s.
+func anyByteAt(s string, b byte, at func(i int) bool) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], b)
+		if j < 0 {
+			return false
+		}
+		if i += j; at(i) {
 			return true
 		}
-		j := strings.IndexByte(line[i+1:], '-')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
-	return false
 }
 
 // runLen is the length of the run of bytes in class at the start of s.
@@ -172,19 +164,14 @@ func longestRuns(line string) (word, hex int) {
 
 // hashPrefix reports a crypt(3) hash's prefix in line.
 func hashPrefix(line string) bool {
-	for i := strings.IndexByte(line, '$'); i >= 0 && i+3 < len(line); {
-		switch rest := line[i+1:]; {
-		case rest[0] == '2' && rest[2] == '$', strings.HasPrefix(rest, "5$"), strings.HasPrefix(rest, "6$"),
-			strings.HasPrefix(rest, "1$"), strings.HasPrefix(rest, "y$"), strings.HasPrefix(rest, "apr1$"):
-			return true
+	return anyByteAt(line, '$', func(i int) bool {
+		if i+3 >= len(line) {
+			return false
 		}
-		j := strings.IndexByte(line[i+1:], '$')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return false
+		rest := line[i+1:]
+		return rest[0] == '2' && rest[2] == '$' || strings.HasPrefix(rest, "5$") || strings.HasPrefix(rest, "6$") ||
+			strings.HasPrefix(rest, "1$") || strings.HasPrefix(rest, "y$") || strings.HasPrefix(rest, "apr1$")
+	})
 }
 
 // placeholderToken reports an example or a redacted value in a token's shape.
