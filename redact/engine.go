@@ -281,16 +281,6 @@ func wordByte(c byte) bool {
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
-// decoded returns text with its encoded segments decoded, as gitleaks' decoding passes would
-// (up to five levels), or "" when nothing decodes.
-func decoded(text string) string {
-	out := ""
-	for _, d := range decodeDepths(text) {
-		out += "\n" + d
-	}
-	return out
-}
-
 // decodeDepths returns text as each of gitleaks' decoding passes leaves it (up to five), or
 // none when nothing decodes.
 func decodeDepths(text string) []string {
@@ -495,10 +485,8 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 				return nil, err
 			}
 			raw := st.text(w)
-			// gitleaks finds nothing where the rule's regex does not match the text and its
-			// decoder has nothing to decode: skip the detector there. Where there is nothing
-			// to decode, the detector without a decoder finds the same (and saves gitleaks'
-			// search for encoded segments, run per rule).
+			// gitleaks finds nothing plain where the rule's regex does not match the text: the
+			// detector without a decoder runs only where it does.
 			if l.re == nil || l.matches(raw) {
 				out = append(out, detectText(e.plain(r), path, raw, startLine+w[0])...)
 			}

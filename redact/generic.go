@@ -1,12 +1,17 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/redact/lite"
+)
 
 // gitleaks' generic-api-key is the rule whose regex costs most (a case-insensitive, unanchored
 // [\w.-]{0,50}? before its keyword, so the regexp engine starts a match at every word byte), and
-// its keywords are on most lines of code. genericMayMatch is a fast superset of that regex: it
-// runs first, and only where it says yes does the regex. It applies only while the rule's regex
-// is exactly genericAPIKeySrc (a config that changes the rule, or another gitleaks, turns it off).
+// its keywords are on most lines of code. keysMayMatch is a fast superset of that regex and of
+// the other rules gitleaks writes with the same template: it runs first, and only where it says
+// yes does the regex. For generic-api-key it applies only while the rule's regex is exactly
+// genericAPIKeySrc (a config that changes the rule, or another gitleaks, turns it off).
 const genericAPIKeySrc = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
 
 // genericKeywords are the regex's keywords, lower-cased (passw(or)?d spelled out).
@@ -45,30 +50,11 @@ func semiGenericKeys(src string) []string {
 	return keys
 }
 
-// genericMayMatch reports whether text may hold a match of genericAPIKeySrc.
-func genericMayMatch(text string) bool { return keysMayMatch(text, genericKeywords[:]) }
-
 // keysMayMatch reports whether text may hold a match of a semi-generic regex with these
 // identifiers: one of them, then at most 20 bytes of [ \t\w.-] and 3 of [\s'"], then an
 // assignment operator's first byte.
 func keysMayMatch(text string, keys []string) bool {
-	lower := strings.ToLower(text)
-	if strings.Contains(lower, "\u017f") { // the long s, which (?i) folds to s
-		lower = strings.ReplaceAll(lower, "\u017f", "s")
-	}
-	for _, kw := range keys {
-		for at := 0; ; {
-			i := strings.Index(lower[at:], kw)
-			if i < 0 {
-				break
-			}
-			at += i + len(kw)
-			if operatorNext(lower[at:]) {
-				return true
-			}
-		}
-	}
-	return false
+	return lite.WordFollowedBy(lite.FoldLower(text), keys, operatorNext)
 }
 
 // operatorNext reports an assignment operator's first byte (= > : | ? ,) after at most 23 bytes
@@ -78,16 +64,14 @@ func operatorNext(s string) bool {
 		switch c := s[k]; {
 		case c == '=' || c == '>' || c == ':' || c == '|' || c == '?' || c == ',':
 			return true
-		case !genericGapByte(c):
+		case !genericGap[c]:
 			return false
 		}
 	}
 	return false
 }
 
-// genericGapByte is a byte of [ \t\w.-] or [\s'"].
-func genericGapByte(c byte) bool { return genericGap[c] }
-
+// genericGap holds the bytes of [ \t\w.-] and [\s'"].
 var genericGap = func() (t [256]bool) {
 	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.- \t\n\f\r'\"") {
 		t[c] = true

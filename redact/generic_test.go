@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// genericMayMatch is the prefilter of generic-api-key's regex.
+func genericMayMatch(text string) bool { return keysMayMatch(text, genericKeywords[:]) }
+
 // TestGenericPrefilterIsOn: the default rules' generic-api-key is the regex genericMayMatch
 // was written for, so the prefilter runs (a gitleaks that changes the rule turns it off and
 // fails this test, to look again).

@@ -197,9 +197,9 @@ func mayHoldCredential(line string) bool {
 // of the word is [a-z0-9_-].
 var keyStems = [...]string{"pass", "pwd", "secret", "api", "access", "auth", "private", "credential"}
 
-// foldLower lower-cases s as (?i) matches it: strings.ToLower, and the long s (U+017F), which
+// FoldLower lower-cases s as (?i) matches it: strings.ToLower, and the long s (U+017F), which
 // case-folds to s, as s.
-func foldLower(s string) string {
+func FoldLower(s string) string {
 	lower := strings.ToLower(s)
 	if strings.Contains(lower, "\u017f") {
 		lower = strings.ReplaceAll(lower, "\u017f", "s")
@@ -207,23 +207,28 @@ func foldLower(s string) string {
 	return lower
 }
 
-// assignAfterKey is a fast superset of credAssign on lower (the line lower-cased): a key stem,
-// then key characters, an optional quote and ']', spaces, and '=' or ':'.
-func assignAfterKey(lower string) bool {
-	for _, stem := range keyStems {
+// WordFollowedBy reports whether one of words occurs in lower with next true of what follows
+// it: the cheap test put before a case-insensitive regex whose match holds one of the words and
+// then a shape next can check.
+func WordFollowedBy(lower string, words []string, next func(rest string) bool) bool {
+	for _, w := range words {
 		for rest := lower; ; {
-			i := strings.Index(rest, stem)
+			i := strings.Index(rest, w)
 			if i < 0 {
 				break
 			}
-			rest = rest[i+len(stem):]
-			if assignNext(rest) {
+			rest = rest[i+len(w):]
+			if next(rest) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// assignAfterKey is a fast superset of credAssign on lower (the line lower-cased): a key stem,
+// then key characters, an optional quote and ']', spaces, and '=' or ':'.
+func assignAfterKey(lower string) bool { return WordFollowedBy(lower, keyStems[:], assignNext) }
 
 // assignNext reports whether s (what follows a key stem) goes on as credAssign's key and then
 // its operator.
@@ -325,7 +330,7 @@ func findAssign(line string, o CredentialOptions) (Credential, bool) {
 	if !o.Assign {
 		return Credential{}, false
 	}
-	if !assignAfterKey(foldLower(line)) {
+	if !assignAfterKey(FoldLower(line)) {
 		return Credential{}, false
 	}
 	m := credAssign.FindStringSubmatchIndex(line)

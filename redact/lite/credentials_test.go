@@ -14,7 +14,7 @@ func FuzzAssignAfterKey(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		if credAssign.MatchString(line) && !assignAfterKey(foldLower(line)) {
+		if credAssign.MatchString(line) && !assignAfterKey(FoldLower(line)) {
 			t.Fatalf("credAssign matches %q, assignAfterKey says it cannot", line)
 		}
 	})
@@ -32,14 +32,14 @@ func TestAssignAfterKey(t *testing.T) {
 		{`if err := checkPassword(p); err != nil {`, false},
 		{`// the secret is read from the environment`, false},
 	} {
-		if got := assignAfterKey(foldLower(c.line)); got != c.want {
+		if got := assignAfterKey(FoldLower(c.line)); got != c.want {
 			t.Errorf("assignAfterKey(%q) = %v, want %v", c.line, got, c.want)
 		}
 		if c.want != credAssign.MatchString(c.line) && c.want {
 			t.Errorf("the case is wrong: credAssign does not match %q", c.line)
 		}
 	}
-	if strings.Contains(foldLower("A"), "A") {
-		t.Error("foldLower does not lower-case")
+	if strings.Contains(FoldLower("A"), "A") {
+		t.Error("FoldLower does not lower-case")
 	}
 }
