@@ -36,11 +36,13 @@ func Evidence(d *Detector, path, line string, focus int, known ...string) (strin
 }
 
 // Masker renders evidence like Evidence, running the detector once per distinct line (several
-// findings on one long line share the work). It is not safe for concurrent use.
+// findings on one long line share the work), and masks whole texts (Text) once per distinct
+// text. It is safe for concurrent use.
 type Masker struct {
-	d    *Detector
-	mu   sync.Mutex // guards memo: a Masker is used by concurrent goroutines
-	memo map[string]lineFound
+	d     *Detector
+	mu    sync.Mutex // guards memo and texts
+	memo  map[string]lineFound
+	texts map[string]string
 }
 
 type lineFound struct {
@@ -50,7 +52,41 @@ type lineFound struct {
 }
 
 // NewMasker returns a Masker that uses d (nil: only the known secrets are masked).
-func NewMasker(d *Detector) *Masker { return &Masker{d: d, memo: map[string]lineFound{}} }
+func NewMasker(d *Detector) *Masker {
+	return &Masker{d: d, memo: map[string]lineFound{}, texts: map[string]string{}}
+}
+
+// Text masks every secret the detector finds in text, each line kept; a text the detector could
+// not check is withheld. Without a detector it returns text as it is. Many findings share a
+// message: each distinct text is checked once.
+func (m *Masker) Text(text string) string {
+	if m.d == nil {
+		return text
+	}
+	m.mu.Lock()
+	out, ok := m.texts[text]
+	m.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = withheld
+	if found, err := m.d.Find(text); err == nil && len(found) == 0 {
+		out = text // MaskAll bounds what it masks: a clean text stays whole
+	} else if err == nil {
+		values := make([]string, len(found))
+		for i, x := range found {
+			values[i] = x.Value
+		}
+		out = MaskAll(text, values...)
+	}
+	m.mu.Lock()
+	m.texts[text] = out
+	m.mu.Unlock()
+	return out
+}
+
+// withheld replaces text the secret detector could not check.
+const withheld = "[withheld: the secret detector could not check it]"
 
 // Evidence is the package's Evidence, with the detector's findings on a line remembered.
 func (m *Masker) Evidence(path, line string, focus int, known ...string) (string, []string) {
@@ -72,7 +108,7 @@ func (m *Masker) Evidence(path, line string, focus int, known ...string) (string
 			m.mu.Unlock()
 		}
 		if lf.err != nil {
-			return "[withheld: the secret detector could not check it]", nil
+			return withheld, nil
 		}
 		secrets = append(secrets, lf.values...)
 		secrets = append(secrets, m.d.splitSecrets(path, text)...)

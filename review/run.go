@@ -144,8 +144,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	}
 	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
-	texts := &textMasker{d: opts.Detector, memo: map[string]string{}}
-	mask := func(f *Finding) { maskFinding(texts, masker, f) }
+	mask := func(f *Finding) { maskFinding(masker, f) }
 	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits, mask)
 	rep.Rejected = nonNil(res.Rejected)
 	rep.NotRun = nonNil(res.NotRun)
@@ -295,56 +294,15 @@ func inUnit(fs []Finding, u *diff.Unit) {
 // (when set) finds on that line masked before the line is cut, and masks every secret in its
 // message, and every part of a secret on its line that a message quotes. No report shows a
 // secret in clear, whichever scanner wrote the text. The finding's raw line is dropped.
-func maskFinding(t *textMasker, m *redact.Masker, f *Finding) {
+func maskFinding(m *redact.Masker, f *Finding) {
 	var onLine []string
 	if f.text != "" {
 		f.Evidence, onLine = m.Evidence(f.Path, f.text, f.focus, f.secrets...)
-	} else if t.d != nil {
-		f.Evidence = t.mask(f.Evidence)
+	} else {
+		f.Evidence = m.Text(f.Evidence)
 	}
-	if t.d != nil {
-		f.Message = t.mask(f.Message)
-	}
-	f.Message = redact.Scrub(f.Message, onLine...)
+	f.Message = redact.Scrub(m.Text(f.Message), onLine...)
 	f.text, f.secrets = "", nil
-}
-
-// textMasker masks every secret the detector finds in a text (each line kept), once per
-// distinct text: many findings share a message. It is safe for concurrent use.
-type textMasker struct {
-	d    *redact.Detector
-	mu   sync.Mutex
-	memo map[string]string
-}
-
-func (t *textMasker) mask(text string) string {
-	t.mu.Lock()
-	out, ok := t.memo[text]
-	t.mu.Unlock()
-	if ok {
-		return out
-	}
-	out = maskText(t.d, text)
-	t.mu.Lock()
-	t.memo[text] = out
-	t.mu.Unlock()
-	return out
-}
-
-// maskText masks every secret the detector finds in text (each line kept).
-func maskText(d *redact.Detector, text string) string {
-	found, err := d.Find(text)
-	if err != nil {
-		return "[withheld: the secret detector could not check it]"
-	}
-	if len(found) == 0 {
-		return text
-	}
-	values := make([]string, len(found))
-	for i, x := range found {
-		values[i] = x.Value
-	}
-	return redact.MaskAll(text, values...)
 }
 
 // maskAll masks findings on every core: each finding's line goes through the secret detector.
