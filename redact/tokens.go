@@ -2,8 +2,10 @@ package redact
 
 import (
 	"encoding/base64"
-	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/redact/lite"
 )
 
 // Secrets that identify themselves by their shape, found with no keyword next to them, where
@@ -92,8 +94,8 @@ func FindTokens(line string) []Token {
 // [A-Za-z0-9_-], a dot, then 27 or more [A-Za-z0-9_-].
 func discordShape(line string) bool {
 	return anyByteAt(line, '.', func(i int) bool {
-		return i+8 < len(line) && line[i+7] == '.' && runLen(line[i+1:i+7], tokenByte) == 6 &&
-			runBefore(line[:i], alnumByte) >= 23 && runLen(line[i+8:], tokenByte) >= 27
+		return i+8 < len(line) && line[i+7] == '.' && lite.SkipWhile(line[i+1:i+7], 0, tokenByte) == 6 &&
+			runBefore(line[:i], alnumByte) >= 23 && lite.SkipWhile(line[i+8:], 0, tokenByte) >= 27
 	})
 }
 
@@ -114,15 +116,6 @@ func anyByteAt(s string, b byte, at func(i int) bool) bool {
 			return true
 		}
 	}
-}
-
-// runLen is the length of the run of bytes in class at the start of s.
-func runLen(s string, in func(byte) bool) int {
-	n := 0
-	for n < len(s) && in(s[n]) {
-		n++
-	}
-	return n
 }
 
 // runBefore is the length of the run of bytes in class at the end of s.

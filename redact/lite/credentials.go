@@ -233,19 +233,19 @@ func assignAfterKey(lower string) bool { return WordFollowedBy(lower, keyStems[:
 // assignNext reports whether s (what follows a key stem) goes on as credAssign's key and then
 // its operator.
 func assignNext(s string) bool {
-	i := skipWhile(s, 0, keyByte)
+	i := SkipWhile(s, 0, keyByte)
 	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
 		i++
 	}
 	if i < len(s) && s[i] == ']' {
 		i++
 	}
-	i = skipWhile(s, i, spaceByte)
+	i = SkipWhile(s, i, spaceByte)
 	return i < len(s) && (s[i] == '=' || s[i] == ':')
 }
 
 // skipWhile returns the index of the first byte of s from i on that is not in the class.
-func skipWhile(s string, i int, in func(byte) bool) int {
+func SkipWhile(s string, i int, in func(byte) bool) int {
 	for i < len(s) && in(s[i]) {
 		i++
 	}
