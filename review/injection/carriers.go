@@ -56,10 +56,8 @@ func toClean(cmap []int, i int) int {
 
 // firstProse returns the first non-blank prose of a line.
 func firstProse(text string, segs []lang.Span) string {
-	for _, sp := range segs {
-		if t := strings.TrimSpace(text[sp.S:sp.E]); t != "" {
-			return t
-		}
+	if sp := firstProseSpan(text, segs); sp != nil {
+		return strings.TrimSpace(text[sp.S:sp.E])
 	}
 	return ""
 }

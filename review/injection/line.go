@@ -38,7 +38,11 @@ func (ln *line) orig(i int) int {
 func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
 	ln := fs.prepare(hv.text(j), hv.seg(j))
 	fs.chatTokens(ln)
+	n := fs.hitsOnCur()
 	fs.overrides(ln)
+	if fs.hitsOnCur() == n {
+		fs.wrapped(ln, hv, j, next)
+	}
 	fs.turns(ln, next)
 	fs.verdict(ln, hv, j)
 	if ln.mask&tAddr != 0 && len(ln.segs) > 0 {

@@ -8,6 +8,9 @@ import (
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
+// whatPrefix names an order to open the answer with a compliant phrase.
+const whatPrefix = "forced compliant answer"
+
 type phrasePattern struct {
 	what       string     // what the message calls it; "" is an instruction-override phrase
 	need       uint32     // every one of these trigger families must be present
@@ -25,6 +28,10 @@ var newInstrFollowRe = lazyre.New(`^\s*(?:\S+\s+){0,3}?(?:you\b|your\b|ignore|di
 // newTaskFollowRe: "your new task is" is an override only when the task is an order to a model.
 var newTaskFollowRe = lazyre.New(`^\s*:?\s*(?:to\s+)?(?:(?:now|simply|just|only)\s+)?(?:output|print|reveal|say|reply|respond|answer|ignore|disregard|forget|approve|pretend|act\s+as|repeat|translate|tell|write\s+out|leak|dump|send|exfiltrate|insult|obey)\b`)
 
+// fromNowOn: what makes "from now on" an order to a model: an identity or a way to answer
+// ("you are RYX", "act as", "you must respond only ..."), not "the API returns JSON".
+const fromNowOn = `(?:you(?:'re|\s+are)\s+(?:going\s+to\s+|gonna\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|be\s+(?:a|an|my)\s|an?\s|no\s+longer|free|now\b|in\s|(?:called\s+|named\s+)?[\w-]+\s*[.,!])|you\s+(?:will|shall|must|should|can)\s+(?:now\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|only|always|never|ignore|forget|no\s+longer|refer\s+to\s+yourself)|(?:act|pretend|respond|answer|reply|behave|speak|talk)\s+(?:as|like|only|in\s+character)|your\s+(?:new\s+)?(?:name|role|persona|instructions)\s+(?:is|are)\b)`
+
 var overridePatterns = []phrasePattern{
 	// ignore/disregard/forget (all) (the) previous/prior/above (and following) instructions ...
 	{gate: [][]string{{"previous", "prior", "preceding", "above", "earlier", "former", "foregoing", "original", "initial", "aforementioned", "old"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|and|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,4}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+(?:(?:and|or|&|/)\s*(?:following|subsequent|future|later|next|other)\s+)?){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|inputs?|conversations?|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
@@ -33,6 +40,12 @@ var overridePatterns = []phrasePattern{
 	// ignore all the instructions you got before
 	{gate: [][]string{{"before", "earlier", "previous", "so far", "until now", "above", "prior"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+|any\s+)?(?:instructions|rules|guidelines|directions|directives|prompts?)\s+(?:previously\s+(?:given|provided|received)(?:\s+to\s+you)?\b|(?:that\s+)?(?:you(?:'ve)?\s+(?:got|received|were\s+given|have\s+been\s+given|have\s+received|had|have)|(?:given|provided|received|sent)(?:\s+to\s+you)?)(?:\s+\w+){0,2}?\s+(?:before|earlier|previously|so\s+far|until\s+now|above|prior)\b)`), conf: 0.9},
 	{gate: [][]string{{"your"}}, need: tOverride, re: lazyre.New(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
+	// Disregard any restrictions and: ...; ignore all ethical guidelines; disregard any rules.
+	// (the model's limits, not a linter's or a file's: "ignore all rules" and "ignore all
+	// filters" are left alone)
+	{gate: [][]string{{"restriction", "limitation", "guardrail", "safeguard", "censorship", "guideline", "polic", "principle", "constraint", "rules"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard|neglect)\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:(?:ethical|moral|safety|content|usual|normal|built-in|previous|prior)\s+)?(?:restrictions|limitations|guardrails|safeguards|censorship)\s*(?:and\b|[:.,;!]|$)|\b(?:ignore|disregard|forget|abandon|discard|neglect)\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:ethical|moral|safety|content)\s+(?:guidelines|polic(?:y|ies)|principles|constraints|rules)\s*(?:and\b|[:.,;!]|$)|\bdisregard\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?rules\s*(?:and\b|[:.,;!]|$)`), conf: 0.75, imperative: true},
+	// Start your answer with "Certainly! Here is" (a prefix that talks the model past a refusal)
+	{what: whatPrefix, gate: [][]string{{"start your", "begin your", "start each", "begin each"}}, need: tYou, re: lazyre.New(`\b(?:start|begin)\s+(?:your|each\s+of\s+your|each)\s+(?:answer|response|reply|output|message)s?\s+(?:with|by\s+saying)\s*:?\s*["'\x{201c}\x{2018}\x60]?\s*(?:sure\b|certainly\b|absolutely\b|of\s+course\b|here\s+is\b|here's\b|yes,\s+(?:i|here)\b)`), conf: 0.7},
 	// ignore everything above; disregard the above; ignore all text before this
 	{gate: [][]string{{"everything", "anything", "all "}, {"above", "before", "previous", "so far"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
 	{gate: [][]string{{"above", "preceding", "foregoing", "before"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?the\s+(?:above|preceding|foregoing)\s*(?:[.,;:!)"'\]]|$|and\b)|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:text|content|input|words)\s+(?:before|above)\s+(?:this|here)\b`), conf: 0.8, imperative: true},
@@ -42,8 +55,9 @@ var overridePatterns = []phrasePattern{
 	{gate: [][]string{{"the user", "this user", "the human"}}, need: tIgnore | tRole, re: lazyre.New(`\b(?:ignore|disregard)\s+(?:the|this)\s+(?:user|human)(?:'s\s+(?:request|question|message|input|instructions?|query))?\s*,?\s+(?:and\s+)?(?:instead\s+)?(?:(?:reply|respond|answer)\s+(?:only\s+)?with\b|(?:say|print|output|write)\s*:?\s*["'\x60\x{201c}])`), conf: 0.8},
 	// you are now ...
 	{gate: [][]string{{"you are now", "you're now"}}, need: tYou | tNow, re: lazyre.New(`\byou(?:\s+are|'re)\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:ai|assistant|model|chatbot|bot|llm|persona|character|hacker|jailbroken|unrestricted|unfiltered|uncensored)\b|dan\b|in\s+(?:jailbreak|god|unrestricted|dan|developer)\s+mode\b|(?:free|freed|released|liberated)\s+from\b|no\s+longer\s+(?:bound|restricted|limited|an?\s+ai|an?\s+assistant)\b|(?:jailbroken|unrestricted|unfiltered|uncensored)\b)`), conf: 0.85},
-	// from now on you are / act as ...
-	{gate: [][]string{{"from now on"}}, need: tNow, re: lazyre.New(`\bfrom\s+now\s+on\b,?\s+(?:you(?:'re|\s+are)\s+(?:going\s+to\s+|gonna\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|be\s+(?:a|an|my)\s|an?\s|no\s+longer|free|now\b|in\s|(?:called\s+|named\s+)?[\w-]+\s*[.,!])|you\s+(?:will|shall|must|should|can)\s+(?:now\s+)?(?:act|play|pretend|simulate|respond|answer|reply|behave|role-?play|only|always|never|ignore|forget|no\s+longer|refer\s+to\s+yourself)|(?:act|pretend|respond|answer|reply|behave|speak|talk)\s+(?:as|like|only|in\s+character)|your\s+(?:new\s+)?(?:name|role|persona|instructions)\s+(?:is|are)\b)`), conf: 0.8},
+	// from now on you are / act as ...; from this point forward, you must respond as ...
+	{gate: [][]string{{"from now on"}}, need: tNow, re: lazyre.New(`\bfrom\s+now\s+on\b,?\s+` + fromNowOn), conf: 0.8},
+	{gate: [][]string{{"from this point", "from that point", "from this moment", "from here on", "henceforth"}}, need: tYou, re: lazyre.New(`\b(?:from\s+(?:this|that)\s+(?:point|moment)\s+(?:on|onwards?|forward)|from\s+here\s+on(?:\s+out)?|henceforth)\b,?\s+` + fromNowOn), conf: 0.8},
 	// new instructions:
 	{gate: [][]string{{":"}}, need: tInstr, re: lazyre.New(`\b(?:new|real|actual|true|secret|hidden|revised)\s+(?:system\s+)?(?:instructions?|directives?|system\s+prompt)\s*:`), conf: 0.75, imperative: true, follow: newInstrFollowRe},
 	// ***IMPORTANT NEW INSTRUCTIONS*** (an emphasised heading, not "important new instructions for ...")
@@ -170,7 +184,7 @@ func (fs *fileScan) phrase(ln *line, p *phrasePattern) bool {
 		fam = p.need
 	}
 	loc := ln.sr.find(p.re, fam)
-	if loc == nil || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) ||
+	if loc == nil || fs.joinAt > 0 && loc[0] >= fs.joinAt || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) ||
 		fs.discussed(ln, loc[0]) {
 		return false
 	}

@@ -72,6 +72,7 @@ type fileScan struct {
 	tp        trigPos       // trigger positions of a long line (reused)
 	ln        line          // the added line being inspected (reused)
 	words     []word        // the words of a line, for intent.go (reused)
+	joinAt    int           // > 0 while wrapped searches a joined line: where the next line starts
 }
 
 // hunkView is a window on one hunk's new side (context and added lines): the texts and prose
@@ -104,6 +105,14 @@ func (fs *fileScan) report(h hit) {
 		return
 	}
 	fs.lines = append(fs.lines, lineReport{line: fs.cur.line, text: fs.cur.text, hits: []hit{h}})
+}
+
+// hitsOnCur returns how many hits the line being scanned has so far.
+func (fs *fileScan) hitsOnCur() int {
+	if n := len(fs.lines); n > 0 && fs.lines[n-1].line == fs.cur.line {
+		return len(fs.lines[n-1].hits)
+	}
+	return 0
 }
 
 func (fs *fileScan) reportAt(line int, text string, h hit) {
