@@ -159,7 +159,7 @@ func (fs *fileScan) overrides(ln *line) {
 }
 
 func (fs *fileScan) englishOverride(ln *line) bool {
-	if ln.mask&(tIgnore|tOverride|tYou|tNow|tInstr|tRepeat|tPersona|tObject|tFrame) == 0 {
+	if ln.mask&phraseFamilies == 0 {
 		return false
 	}
 	for _, set := range phraseSets {
