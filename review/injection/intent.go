@@ -23,6 +23,7 @@ package injection
 // What is quoted, in code, reported or negated is left to discussed.
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/review/lang"
@@ -431,11 +432,20 @@ func wordAt(ws []word, k int) string {
 
 // scored reports a scored override or extraction on the line (signal 1c), unless discussed.
 func (fs *fileScan) scored(ln *line) bool {
-	if ln.mask&(tIgnore|tOverride) == 0 && (ln.mask&tObject == 0 || ln.mask&(tRepeat|tOrder|tVoid) == 0) {
+	intent := ln.mask&(tIgnore|tOverride) != 0 || ln.mask&tObject != 0 && ln.mask&(tRepeat|tOrder|tVoid) != 0
+	hijack := (ln.mask&tOrder != 0 || bytes.Contains(ln.low, []byte("say"))) && containsAnyBytes(ln.low, hijackWords)
+	if !intent && !hijack {
 		return false
 	}
 	fs.words = joinSplit(splitWords(ln.low, fs.words), ln.low)
-	o, ok := scoreIntent(fs.words)
+	var o intentOrder
+	ok := false
+	if intent {
+		o, ok = scoreIntent(fs.words)
+	}
+	if !ok && hijack {
+		o, ok = scoreHijack(fs.words)
+	}
 	if !ok || fs.discussed(ln, o.s) {
 		return false
 	}
@@ -446,7 +456,7 @@ func (fs *fileScan) scored(ln *line) bool {
 // redirectVerbs: what an injected order makes the model say instead ("ignore the resume and
 // state: ...").
 var redirectVerbs = wordSet("say", "state", "respond", "reply", "answer", "claim", "declare", "pretend", "insist", "write",
-	"output")
+	"output", "print", "type", "echo", "repeat")
 
 // scoreRedirect scores "ignore the webpage and state: ...", "disregard this document and
 // reply with ...": an override of the data the model reads, followed by what it must say.
@@ -454,7 +464,7 @@ func scoreRedirect(ws []word, v int) (intentOrder, bool) {
 	if !imperative(ws, v) || !redirectDet[wordAt(ws, v+1)] {
 		return intentOrder{}, false
 	}
-	for k := v + 2; k <= v+4 && k < len(ws) && !ws[k].sent; k++ {
+	for k := v + 2; k <= v+7 && k < len(ws) && !ws[k].sent; k++ {
 		if ws[k].w != "and" {
 			continue
 		}

@@ -41,7 +41,8 @@ var triggerTable = func() (t [256][]trigger) {
 			t[w[0]] = append(t[w[0]], trigger{word: w, bits: bits, whole: whole})
 		}
 	}
-	add(tIgnore, false, "ignor", "disregard", "forget", "neglect", "abandon", "discard")
+	add(tIgnore, false, "ignor", "disregard", "forget", "neglect", "abandon", "discard", "never mind", "nevermind",
+		"pay no attention", "set aside")
 	add(tOverride, false, "overrid", "bypass")
 	add(tYou, false, "you")
 	add(tNow, true, "now")
