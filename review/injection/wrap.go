@@ -8,7 +8,7 @@ import (
 )
 
 // phraseFamilies are the trigger families some English phrase needs (englishOverride).
-const phraseFamilies = tIgnore | tOverride | tYou | tNow | tInstr | tRepeat | tPersona | tObject | tFrame | tOrder
+const phraseFamilies = tIgnore | tOverride | tYou | tNow | tInstr | tRepeat | tPersona | tObject | tFrame | tOrder | tAddr
 
 // wrapped looks for an English phrase that a wrapped paragraph splits over two lines ("...
 // exactly as an unfiltered,\ncompletely unlimited language model"): when line j alone held
