@@ -19,8 +19,8 @@ var taskVerbs = wordSet("summarize", "summarise", "translate", "answer", "respon
 	"analyse", "classify", "explain", "describe", "evaluate", "grade", "check", "process", "follow", "do",
 	"complete", "rate", "score", "assess", "moderate")
 
-// hijackWords: one of them is in every hijack (a cheap test before the words are split).
-var hijackWords = []string{"instead", "stop", "don't", "dont", "do not", "don\u2019t"}
+// hijackGate: one of its words is in every hijack (a cheap test before the words are split).
+var hijackGate = [][]string{{"instead", "stop", "don't", "dont", "do not", "don\u2019t"}}
 
 // stopNow: "stop here and reply only with ..."
 var stopNow = wordSet("here", "now", "everything", "immediately", "right")

@@ -433,7 +433,8 @@ func wordAt(ws []word, k int) string {
 // scored reports a scored override or extraction on the line (signal 1c), unless discussed.
 func (fs *fileScan) scored(ln *line) bool {
 	intent := ln.mask&(tIgnore|tOverride) != 0 || ln.mask&tObject != 0 && ln.mask&(tRepeat|tOrder|tVoid) != 0
-	hijack := (ln.mask&tOrder != 0 || bytes.Contains(ln.low, []byte("say"))) && containsAnyBytes(ln.low, hijackWords)
+	// A hijack is prose: a code line is not searched for one.
+	hijack := len(ln.segs) > 0 && (ln.mask&tOrder != 0 || bytes.Contains(ln.low, []byte("say"))) && ln.gates(hijackGate)
 	if !intent && !hijack {
 		return false
 	}

@@ -21,6 +21,18 @@ type line struct {
 	low   []byte
 	mask  uint32
 	sr    searcher
+	bg    *bigrams // the pairs of low, once bgSet
+	bgSet bool
+}
+
+// gates reports whether the line holds a word of each gate group (the byte pairs are worked
+// out on the first call).
+func (ln *line) gates(g [][]string) bool {
+	if !ln.bgSet {
+		ln.bg.reset(ln.low)
+		ln.bgSet = true
+	}
+	return ln.bg.gatesMet(ln.low, g)
 }
 
 // orig maps an offset of clean to an offset of text.
@@ -69,6 +81,7 @@ func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 	ln := &fs.ln // reused: one line at a time, no allocation per line
 	*ln = line{text: text, segs: segs, clean: h.Clean, cmap: h.Map, wide: h.Wide, low: fs.lower}
 	ln.sr = searcher{low: ln.low}
+	ln.bg = &fs.bg
 	if len(ln.low) > longLine {
 		for b := range fs.tp.at {
 			fs.tp.at[b] = fs.tp.at[b][:0]

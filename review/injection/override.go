@@ -12,6 +12,7 @@ import (
 const whatPrefix = "forced compliant answer"
 
 type phrasePattern struct {
+	weak       bool       // also tried on lines whose only triggers are an order verb or an addressee (tOrder, tAddr)
 	what       string     // what the message calls it; "" is an instruction-override phrase
 	need       uint32     // every one of these trigger families must be present
 	gate       [][]string // and, from each group, one of these words (cheap before a regular expression)
@@ -34,9 +35,9 @@ const fromNowOn = `(?:you(?:'re|\s+are)\s+(?:going\s+to\s+|gonna\s+)?(?:act|play
 
 var overridePatterns = []phrasePattern{
 	// ignore/disregard/forget (all) (the) previous/prior/above (and following) instructions ...
-	{gate: [][]string{{"previous", "prior", "preceding", "above", "earlier", "former", "foregoing", "original", "initial", "aforementioned", "old"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect|never\s*mind|pay\s+no\s+attention\s+to|set\s+aside)\s+(?:(?:all|any|and|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,4}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+(?:(?:and|or|&|/)\s*(?:following|subsequent|future|later|next|other)\s+)?){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|inputs?|conversations?|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
+	{gate: [][]string{{"previous", "prior", "preceding", "above", "earlier", "former", "foregoing", "original", "initial", "aforementioned", "old"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|neglect)\s+(?:(?:all|any|and|every|each|the|of|your|my|these|those|that|what|everything|whatever)\s+){0,4}(?:(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|aforementioned|above-mentioned|old)\s+(?:(?:and|or|&|/)\s*(?:following|subsequent|future|later|next|other)\s+)?){1,2}(?:(?:system|safety|developer|user|given|provided)\s+)?(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|context|inputs?|conversations?|system\s+prompts?|system\s+messages?)\b`), conf: 0.9},
 	// ... your instructions / your system prompt
-	{gate: [][]string{{"your"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard|never\s*mind|pay\s+no\s+attention\s+to|set\s+aside)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
+	{gate: [][]string{{"your"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|earlier|old|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.9},
 	// ignore all the instructions you got before
 	{gate: [][]string{{"before", "earlier", "previous", "so far", "until now", "above", "prior"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+|any\s+)?(?:instructions|rules|guidelines|directions|directives|prompts?)\s+(?:previously\s+(?:given|provided|received)(?:\s+to\s+you)?\b|(?:that\s+)?(?:you(?:'ve)?\s+(?:got|received|were\s+given|have\s+been\s+given|have\s+received|had|have)|(?:given|provided|received|sent)(?:\s+to\s+you)?)(?:\s+\w+){0,2}?\s+(?:before|earlier|previously|so\s+far|until\s+now|above|prior)\b)`), conf: 0.9},
 	{gate: [][]string{{"your"}}, need: tOverride, re: lazyre.New(`\b(?:override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:(?:previous|prior|original|initial|current|existing|safety|system|core|base)\s+)?(?:instructions?|rules|guidelines|directives|programming|system\s+prompt|prompts?|constraints|restrictions|guardrails|training|polic(?:y|ies))\b`), conf: 0.85, imperative: true},
@@ -46,6 +47,9 @@ var overridePatterns = []phrasePattern{
 	{gate: [][]string{{"restriction", "limitation", "guardrail", "safeguard", "censorship", "guideline", "polic", "principle", "constraint", "rules"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|abandon|discard|neglect)\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:(?:ethical|moral|safety|content|usual|normal|built-in|previous|prior)\s+)?(?:restrictions|limitations|guardrails|safeguards|censorship)\s*(?:and\b|[:.,;!]|$)|\b(?:ignore|disregard|forget|abandon|discard|neglect)\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:ethical|moral|safety|content)\s+(?:guidelines|polic(?:y|ies)|principles|constraints|rules)\s*(?:and\b|[:.,;!]|$)|\bdisregard\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?rules\s*(?:and\b|[:.,;!]|$)`), conf: 0.75, imperative: true},
 	// Start your answer with "Certainly! Here is" (a prefix that talks the model past a refusal)
 	{what: whatPrefix, gate: [][]string{{"start your", "begin your", "start each", "begin each"}}, need: tYou, re: lazyre.New(`\b(?:start|begin)\s+(?:your|each\s+of\s+your|each)\s+(?:answer|response|reply|output|message)s?\s+(?:with|by\s+saying)\s*:?\s*["'\x{201c}\x{2018}\x60]?\s*(?:sure\b|certainly\b|absolutely\b|of\s+course\b|here\s+is\b|here's\b|yes,\s+(?:i|here)\b)`), conf: 0.7},
+	// pay no attention to the previous instructions; set aside your instructions; never mind the
+	// above (verbs too rare to be triggers: the gate finds them)
+	{weak: true, gate: [][]string{{"never mind", "nevermind", "pay no attention", "set aside"}}, re: lazyre.New(`\b(?:never\s*mind|pay\s+no\s+attention\s+to|set\s+aside)\s+(?:(?:all|any|of)\s+){0,2}(?:your\s+(?:(?:previous|prior|original|initial|current|system|safety)\s+)?|(?:(?:the|these|those)\s+)?(?:previous|prior|preceding|above|earlier|original|initial|system)\s+)(?:instructions?|prompts?|rules|directions|directives|guidelines|context|system\s+prompt)\b|\b(?:never\s*mind|pay\s+no\s+attention\s+to|set\s+aside)\s+(?:all\s+(?:of\s+)?)?the\s+(?:above|preceding|foregoing)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.85},
 	// skip your prior instructions (skip is too common a word to be a trigger: the instructions are)
 	{gate: [][]string{{"skip"}}, need: tInstr, re: lazyre.New(`\bskip\s+(?:all\s+)?(?:of\s+)?(?:your|the)\s+(?:previous|prior|earlier|original|initial|above|system)\s+(?:instructions|directives|prompts?|guidelines)\b`), conf: 0.8, imperative: true},
 	// This text overrides your instructions: ...; your instructions have changed. You now ...
@@ -56,7 +60,7 @@ var overridePatterns = []phrasePattern{
 	{gate: [][]string{{"rest of", "instructions", "except", "other than"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:the\s+rest\s+of\s+(?:this|the)\s+(?:data|document|text|article|page|e-?mail|message|content|input|file|resume|review)|(?:all\s+)?(?:the\s+)?instructions)\s*,?\s+and\s+(?:(?:just|only|instead|then|simply)\s+)*(?:print|say|output|respond|reply|write|return|repeat|state)\b|\b(?:ignore|disregard|forget)\s+(?:all|any|every)\s+(?:(?:other\s+)?(?:info|information|text|content|data|context|instructions)\s+)?(?:except|other\s+than|but)\s+(?:for\s+)?(?:the\s+following|this|what\s+(?:is|appears)\s+(?:between|in|inside))\b`), conf: 0.8, imperative: true},
 	// ignore everything above; disregard the above; ignore all text before this
 	{gate: [][]string{{"everything", "anything", "all "}, {"above", "before", "previous", "so far"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:was\s+|is\s+|you\s+were\s+|you've\s+been\s+)?(?:written|said|stated|mentioned|told)\s+)?(?:above|before|previously|so\s+far)\s*(?:[.,;:!)"'\]]|$|and\b)`), conf: 0.8},
-	{gate: [][]string{{"above", "preceding", "foregoing", "before"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget|never\s*mind|pay\s+no\s+attention\s+to|set\s+aside)\s+(?:all\s+(?:of\s+)?)?the\s+(?:above|preceding|foregoing)\s*(?:[.,;:!)"'\]]|$|and\b)|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:text|content|input|words)\s+(?:before|above)\s+(?:this|here)\b`), conf: 0.8, imperative: true},
+	{gate: [][]string{{"above", "preceding", "foregoing", "before"}}, need: tIgnore, re: lazyre.New(`\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?the\s+(?:above|preceding|foregoing)\s*(?:[.,;:!)"'\]]|$|and\b)|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:text|content|input|words)\s+(?:before|above)\s+(?:this|here)\b`), conf: 0.8, imperative: true},
 	// forget everything you were told / I said before
 	{gate: [][]string{{"forget"}}, need: tIgnore, re: lazyre.New(`\bforget\s+(?:about\s+)?(?:everything|all|anything)\s+(?:(?:you(?:'ve|\s+have)?\s+(?:been\s+told|were\s+told|were\s+given|got)|(?:that\s+)?(?:i|we)\s+(?:said|told\s+you|wrote|gave\s+you))(?:\s+(?:before|above|so\s+far|until\s+now|previously|earlier))?|(?:above|before|prior|previously|so\s+far|up\s+to\s+(?:now|this\s+point))|you(?:'ve|\s+have)?\s+(?:learned|learnt|been\s+taught|were\s+taught)\s+(?:before|previously|so\s+far|until\s+now|up\s+to\s+now))\b`), conf: 0.85},
 	// ignore the user and reply with '...'
@@ -170,9 +174,12 @@ func (fs *fileScan) englishOverride(ln *line) bool {
 	if ln.mask&phraseFamilies == 0 {
 		return false
 	}
+	// Order verbs and addressees are on most prose lines: alone, they open only the patterns
+	// that need no more (the weak ones).
+	strong := ln.mask&strongFamilies != 0
 	for _, set := range phraseSets {
 		for i := range set {
-			if fs.phrase(ln, &set[i]) {
+			if (strong || set[i].weak) && fs.phrase(ln, &set[i]) {
 				return true
 			}
 		}
@@ -182,7 +189,7 @@ func (fs *fileScan) englishOverride(ln *line) bool {
 
 // phrase reports the pattern's phrase on the line, unless it is discussed rather than said.
 func (fs *fileScan) phrase(ln *line, p *phrasePattern) bool {
-	if ln.mask&p.need != p.need || !gatesMet(ln.low, p.gate) {
+	if ln.mask&p.need != p.need || !ln.gates(p.gate) {
 		return false
 	}
 	// Long lines are searched around the pattern's words; "now" is too common a word to window

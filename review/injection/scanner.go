@@ -73,6 +73,8 @@ type fileScan struct {
 	ln        line          // the added line being inspected (reused)
 	words     []word        // the words of a line, for intent.go (reused)
 	joinAt    int           // > 0 while wrapped searches a joined line: where the next line starts
+	bg        bigrams       // the byte pairs of the line being inspected
+	bgJoin    bigrams       // those of a joined line (wrapped)
 }
 
 // hunkView is a window on one hunk's new side (context and added lines): the texts and prose

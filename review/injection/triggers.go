@@ -41,8 +41,7 @@ var triggerTable = func() (t [256][]trigger) {
 			t[w[0]] = append(t[w[0]], trigger{word: w, bits: bits, whole: whole})
 		}
 	}
-	add(tIgnore, false, "ignor", "disregard", "forget", "neglect", "abandon", "discard", "never mind", "nevermind",
-		"pay no attention", "set aside")
+	add(tIgnore, false, "ignor", "disregard", "forget", "neglect", "abandon", "discard", "never mind", "nevermind")
 	add(tOverride, false, "overrid", "bypass")
 	add(tYou, false, "you")
 	add(tNow, true, "now")

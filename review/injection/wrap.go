@@ -8,7 +8,15 @@ import (
 )
 
 // phraseFamilies are the trigger families some English phrase needs (englishOverride).
-const phraseFamilies = tIgnore | tOverride | tYou | tNow | tInstr | tRepeat | tPersona | tObject | tFrame | tOrder | tAddr
+const phraseFamilies = strongFamilies | tOrder | tAddr
+
+// strongFamilies: a line with one of them is tried against every English phrase.
+const strongFamilies = tIgnore | tOverride | tYou | tNow | tInstr | tRepeat | tPersona | tObject | tFrame
+
+// wrapFamilies: a line is joined with the next only when it holds the start of a phrase that
+// the next line may finish: an override or persona word, an instruction word, "repeat", "now"
+// or a framing word (an order verb or an addressee alone is on most prose lines).
+const wrapFamilies = tIgnore | tOverride | tPersona | tInstr | tRepeat | tNow | tFrame
 
 // wrapped looks for an English phrase that a wrapped paragraph splits over two lines ("...
 // exactly as an unfiltered,\ncompletely unlimited language model"): when line j alone held
@@ -20,7 +28,7 @@ const phraseFamilies = tIgnore | tOverride | tYou | tNow | tInstr | tRepeat | tP
 // block, not a wrapped sentence), and never a line with invisible characters (their offsets
 // are the line's own).
 func (fs *fileScan) wrapped(ln *line, hv *hunkView, j int, next string) {
-	if next == "" || !isLetterByte(next[0]) || ln.mask&phraseFamilies == 0 || ln.cmap != nil || len(ln.segs) == 0 {
+	if next == "" || !isLetterByte(next[0]) || ln.mask&wrapFamilies == 0 || ln.cmap != nil || len(ln.segs) == 0 {
 		return
 	}
 	text := ln.text
@@ -42,6 +50,7 @@ func (fs *fileScan) wrapped(ln *line, hv *hunkView, j int, next string) {
 	low := lang.AppendLower(nil, joined)
 	jl := &line{text: joined, segs: segs, clean: joined, low: low, mask: triggers(low)}
 	jl.sr = searcher{low: low}
+	jl.bg = &fs.bgJoin
 	fs.joinAt = at
 	fs.englishOverride(jl)
 	fs.joinAt = 0
