@@ -54,6 +54,7 @@ while IFS='|' read -r name split src base head skip; do
 	done
 	n=$(git -C "$dir" rev-list --count "$base..$head")
 	status=0
+	t0=$(date +%s%N)
 	(cd "$dir" && "$bin" review --range "$base..$head" --format json --output "$work/$name.tg.json" --fail-on critical 2>"$work/$name.tg.err") || status=$?
 	if [ "$status" -gt 3 ] || [ "$status" -eq 2 ]; then
 		echo "eval-history: review of $name exited $status: $(head -c 2000 "$work/$name.tg.err")" >&2
@@ -67,11 +68,18 @@ while IFS='|' read -r name split src base head skip; do
 			opts="$opts :(exclude)$p"
 		done
 	fi
+	t1=$(date +%s%N)
 	(cd "$dir" && gitleaks git --no-banner --log-level error --log-opts="$opts" --exit-code 0 \
 		--report-format json --report-path "$work/$name.gl.json" . >/dev/null)
-	echo "$name: $n commits ($base..$head), tollgate exit $status"
+	t2=$(date +%s%N)
+	tms=$(((t1 - t0) / 1000000)) gms=$(((t2 - t1) / 1000000))
+	ttot=$((${ttot:-0} + tms)) gtot=$((${gtot:-0} + gms)) ctot=$((${ctot:-0} + n))
+	echo "$name: $n commits ($base..$head), tollgate exit $status, tollgate ${tms} ms, gitleaks ${gms} ms"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$src" "$work/$name.tg.json" "$work/$name.gl.json" >>"$work/projects.tsv"
 done <<<"$projects"
 
+# Time, once per tool and project (scripts/bench.sh measures whole histories with repeats): the
+# issue's comparison of the eight ranges together.
+awk -v t="${ttot:-0}" -v g="${gtot:-0}" -v c="${ctot:-0}" 'BEGIN {printf "time: %d commits, tollgate %d ms, gitleaks %d ms, ratio %.2f\n", c, t, g, (g > 0 ? t / g : 0)}'
 go run "$root/scripts/histreport.go" -labels "$root/scripts/history-labels.tsv" -projects "$work/projects.tsv" \
 	${HIST_VERBOSE:+-v} ${HIST_EMIT:+-emit}
