@@ -59,7 +59,7 @@ func hijackAt(ws []word, i int) (start, from int, needInstead bool) {
 // isTaskGerund reports the -ing form of a task verb ("summarizing", "translating", "doing").
 func isTaskGerund(w string) bool {
 	stem, ok := strings.CutSuffix(w, "ing")
-	return ok && (taskVerbs[stem] || taskVerbs[stem+"e"] || strings.HasSuffix(stem, "y") && taskVerbs[stem])
+	return ok && (taskVerbs[stem] || taskVerbs[stem+"e"])
 }
 
 // redirectAfter finds, within a dozen words after from, a clause that opens with a redirect
