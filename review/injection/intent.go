@@ -430,7 +430,8 @@ func wordAt(ws []word, k int) string {
 	return ""
 }
 
-// scored reports a scored override or extraction on the line (signal 1c), unless discussed.
+// scored reports a scored override, extraction or task hijack (hijack.go) on the line (signal
+// 1c), unless discussed.
 func (fs *fileScan) scored(ln *line) bool {
 	intent := ln.mask&(tIgnore|tOverride) != 0 || ln.mask&tObject != 0 && ln.mask&(tRepeat|tOrder|tVoid) != 0
 	// A hijack is prose: a code line is not searched for one.
