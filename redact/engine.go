@@ -56,14 +56,16 @@ type lazyDetector struct {
 	one   config.Config    // the rule alone, for plain
 	pOnce sync.Once
 	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
-	err   error
+	// gate matches exactly the texts re matches, cheaper (semiGenericGate); re if none
+	gate *regexp.Regexp
+	err  error
 	// keys: the identifiers of a semi-generic regex (generic.go), tried first; nil otherwise
 	keys []string
 }
 
 // matches reports whether the rule's regex matches text (the fast superset first).
 func (l *lazyDetector) matches(text string) bool {
-	return (l.keys == nil || keysMayMatch(text, l.keys)) && l.re.MatchString(text)
+	return (l.keys == nil || keysMayMatch(text, l.keys)) && l.gate.MatchString(text)
 }
 
 // lazyPath is a path-only rule's path regex, compiled on first use.
@@ -158,7 +160,10 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
 		l.d, l.one = d, one
-		l.re = r.Regex
+		l.re, l.gate = r.Regex, r.Regex
+		if l.keys != nil {
+			l.gate = semiGenericGate(r.Regex)
+		}
 	})
 	return l.d, l.err
 }
