@@ -260,6 +260,20 @@ func keyByte(c byte) bool {
 // spaceByte is \s (and \v).
 func spaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
+// userInfoAfterScheme is a fast superset of credURL: a ':' and then an '@' after the first
+// "://" (a match's "://" is that one or a later one, and its user part, ':' and '@' follow it).
+// Most URLs in code and docs have no user part, and the regex tried at every letter of such a
+// line is most of what finding credentials costs.
+func userInfoAfterScheme(line string) bool {
+	i := strings.Index(line, "://")
+	if i < 0 {
+		return false
+	}
+	rest := line[i+3:]
+	j := strings.IndexByte(rest, ':')
+	return j >= 0 && strings.IndexByte(rest[j+1:], '@') >= 0
+}
+
 // credentialForms are the ways a credential is written, tried in order.
 var credentialForms = [...]func(line string, o CredentialOptions) (Credential, bool){
 	findURL, findDefine, findElement, findAttribute, findAssign,
@@ -280,6 +294,9 @@ func FindCredential(line string, o CredentialOptions) (Credential, bool) {
 
 // findURL finds scheme://user:password@host.
 func findURL(line string, _ CredentialOptions) (Credential, bool) {
+	if !userInfoAfterScheme(line) {
+		return Credential{}, false
+	}
 	if m := credURL.FindStringSubmatch(line); m != nil && plausibleSecret(m[2]) && !strings.HasPrefix(m[2], "$") {
 		return Credential{Key: "a password in a connection URL", Value: m[2]}, true
 	}
