@@ -27,6 +27,22 @@ const djangoDevKey = "django-insecure-"
 // and CI configurations (GitHub Actions services:, GitLab services, CircleCI images).
 var localServiceFile = lazyre.New(`(?i)(?:^|/)(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$|(?:^|/)\.github/workflows/[^/]+\.ya?ml$|(?:^|/)\.gitlab-ci\.ya?ml$|(?:^|/)\.gitlab/ci/[^/]+\.ya?ml$|(?:^|/)\.circleci/config\.ya?ml$|(?:^|/)\.travis\.ya?ml$|(?:^|/)bitbucket-pipelines\.ya?ml$|(?:^|/)\.drone\.ya?ml$|(?:^|/)\.woodpecker\.ya?ml$`)
 
+// isLocalServiceFile reports whether localServiceFile matches p. Every path it matches ends in
+// .yml or .yaml (y, a, m and l fold to nothing but their ASCII cases): that test first, as
+// the regex, which has no literal to look for first, costs as much as a line rule on each of
+// the many files of a history.
+func isLocalServiceFile(p string) bool {
+	if !hasFoldSuffix(p, ".yml") && !hasFoldSuffix(p, ".yaml") {
+		return false
+	}
+	return localServiceFile.MatchString(p)
+}
+
+// hasFoldSuffix reports whether s ends in suffix, ASCII case ignored.
+func hasFoldSuffix(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
 // wellKnownDefault is a default password of a local service image or a tutorial.
 var wellKnownDefault = lazyre.New(`(?i)^(?:postgres|postgresql|root|toor|mysql|mariadb|redis|mongo|mongodb|guest|rabbitmq|elastic|changeme\w*|keycloak|minio\w*|docker|circle_?test|ci|local|dev|development|password\d*|pass(?:word)?123|secret\d*|mysecretpassword|supersecret\w*|test\w*|\w*_?test|example|admin\d*|sa|pgpass|app)$`)
 

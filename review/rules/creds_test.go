@@ -118,3 +118,18 @@ func TestCredentialThrowaway(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLocalServiceFile: the suffix test before localServiceFile changes none of its answers.
+func FuzzLocalServiceFile(f *testing.F) {
+	for _, s := range []string{
+		"docker-compose.yml", "deploy/compose.prod.YAML", ".github/workflows/ci.yml", ".gitlab-ci.yaml",
+		"app/.circleci/config.yml", "x.yml", "compose.yml.bak", "README.md", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := isLocalServiceFile(p), localServiceFile.MatchString(p); got != want {
+			t.Fatalf("isLocalServiceFile(%q) = %v, localServiceFile says %v", p, got, want)
+		}
+	})
+}

@@ -74,7 +74,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	hashesTold := reported(r, p, credentialFile.ID)
 	var entries entryLines
 	var names map[string]bool
-	if localServiceFile.MatchString(p) {
+	if isLocalServiceFile(p) {
 		names = serviceNames(f)
 	}
 	var fl *flow
