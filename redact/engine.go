@@ -61,11 +61,13 @@ type lazyDetector struct {
 	err  error
 	// keys: the identifiers of a semi-generic regex (generic.go), tried first; nil otherwise
 	keys []string
+	// shape, if set, is a fast superset of the regex written for it (shapes.go), tried first
+	shape func(text string) bool
 }
 
 // matches reports whether the rule's regex matches text (the fast superset first).
 func (l *lazyDetector) matches(text string) bool {
-	return (l.keys == nil || keysMayMatch(text, l.keys)) && l.gate.MatchString(text)
+	return (l.keys == nil || keysMayMatch(text, l.keys)) && (l.shape == nil || l.shape(text)) && l.gate.MatchString(text)
 }
 
 // lazyPath is a path-only rule's path regex, compiled on first use.
@@ -86,6 +88,7 @@ func newEngine(set ruleSet) *engine {
 			continue // path-only rules run in ScanPath
 		}
 		e.dets[i].keys = semiGenericKeys(src)
+		e.dets[i].shape = shapeOf(src)
 		kws := set.keywords(i)
 		usable := len(kws) > 0
 		for _, k := range kws {
