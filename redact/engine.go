@@ -482,6 +482,9 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if e.set.hasPath(r) && !e.pathMayMatch(r, path) {
+			continue // gitleaks runs a rule with a path and a regex only on the paths it matches
+		}
 		det, err := e.detector(r)
 		if err != nil {
 			return nil, err

@@ -54,3 +54,19 @@ func TestVaultShape(t *testing.T) {
 		}
 	}
 }
+
+// TestPathAndRegexRules: a rule with a path and a regex finds what gitleaks finds on a path it
+// matches, and (skipped by the engine) nothing where gitleaks finds nothing.
+func TestPathAndRegexRules(t *testing.T) {
+	d := newDetectorT(t)
+	text := "resource \"db\" {\n  password = \"Xk29vLq8Rt3m\"\n}\n" +
+		"$cfg = array('secret_key' => 'sk_" + strings.Repeat("aB3", 9) + "xy');\n"
+	found := map[string]int{}
+	for _, p := range []string{"infra/main.tf", "web/config.php", "app/settings.py", "infra/main.tf.md"} {
+		n, _ := compareScans(t, d, p, p, text)
+		found[p] = n
+	}
+	if found["infra/main.tf"] == 0 || found["web/config.php"] == 0 {
+		t.Fatalf("the case is wrong: findings by path %v", found)
+	}
+}
