@@ -196,7 +196,8 @@ func (e *engine) match(lower string, hit func(rule int)) {
 }
 
 // mayBeEncoded is a fast superset of what gitleaks' decoder decodes on one line: a percent
-// escape, a U+XXXX / \uXXXX (\UXXXX) escape, a run of 32 or more hex digits, or a run of 16
+// escape, a U+XXXX / \uXXXX (\UXXXX) escape, a run of 32 or more hex digits that may decode to
+// printable ASCII (hexMayDecode: hashes and commit ids do not), or a run of 16
 // or more base64 characters ([\w/+-], then up to two '=') that decodes as gitleaks' decoder
 // decodes it (standard or URL-safe base64 holding printable ASCII only, and one of the
 // characters it looks for first). Most long identifiers and paths in code are no such run.
@@ -228,11 +229,11 @@ func mayBeEncoded(s string) bool {
 }
 
 // runDecodes reports whether gitleaks' decoder could decode something in the run s[i:j] of
-// base64 characters: a hex run of 32 or more in it, or the run (with up to two '=' after it)
+// base64 characters: a hex run in it that may decode, or the run (with up to two '=' after it)
 // as base64.
 func runDecodes(s string, i, j int) bool {
 	run := s[i:j]
-	if longHex(run) {
+	if hexMayDecode(run) {
 		return true
 	}
 	if !strings.ContainsAny(run, "0123456789+/-_") { // gitleaks' likely base64 characters
@@ -244,14 +245,24 @@ func runDecodes(s string, i, j int) bool {
 	return decodesAsBase64(s[i:j])
 }
 
-// longHex reports a run of 32 or more hex digits in s.
-func longHex(s string) bool {
-	n := 0
+// hexMayDecode reports whether s holds what gitleaks' hex decoder could decode: 32 or more hex
+// digits in a row whose every byte pair decodes to printable ASCII (tab to '~'), so the first
+// digit of each pair is 0 to 7 — 16 such digits two apart, with hex digits between them. A
+// SHA-256 or a commit id, on most lines of lock files and CI configs, has one such run in
+// 65536; decoding them costs the decoder's regex over the line for nothing.
+func hexMayDecode(s string) bool {
+	var low [2]int // per parity of the index: digits 0-7 two apart so far, hex digits between
 	for k := 0; k < len(s); k++ {
-		if !isHex(s[k]) {
-			n = 0
-		} else if n++; n >= 32 {
-			return true
+		c := s[k]
+		switch {
+		case c >= '0' && c <= '7':
+			if low[k&1]++; low[k&1] >= 16 {
+				return true
+			}
+		case isHex(c):
+			low[k&1] = 0
+		default:
+			low = [2]int{}
 		}
 	}
 	return false
