@@ -73,13 +73,19 @@ func throwaway(value string, names map[string]bool) bool {
 	return lower != "admin" && wellKnownDefault.MatchString(value)
 }
 
-// scanCredentials reports a secret written on an added line; names is non-nil in a file that
-// configures local services (see throwaway).
-func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, names map[string]bool, r *review.Result) {
-	text := l.Text
+// credentialText returns the code part of a line of a code or config file ("" for any other
+// kind) and the text the credential rule reads on it: that code part, or the whole line.
+func credentialText(k lang.Kind, line string) (code, text string) {
 	if k.IsCode() || k.IsConfig() {
-		text = lang.CodePart(k, text)
+		code = lang.CodePart(k, line)
+		return code, code
 	}
+	return "", line
+}
+
+// scanCredentials reports a secret written on text, the credential text of an added line
+// (credentialText); names is non-nil in a file that configures local services (see throwaway).
+func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text string, names map[string]bool, r *review.Result) {
 	if text == "" || len(text) > 4000 {
 		return
 	}

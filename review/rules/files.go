@@ -77,7 +77,8 @@ func anySecretAssignment(k lang.Kind) func(string) bool {
 	return func(text string) bool {
 		for _, line := range strings.Split(text, "\n") {
 			var r review.Result
-			scanCredentials(&diff.Unit{}, "", k, diff.Line{Kind: diff.Add, New: 1, Text: line}, nil, &r)
+			_, text := credentialText(k, line)
+			scanCredentials(&diff.Unit{}, "", k, diff.Line{Kind: diff.Add, New: 1, Text: line}, text, nil, &r)
 			if len(r.Findings) > 0 {
 				return true
 			}
