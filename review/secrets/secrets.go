@@ -54,7 +54,7 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 	if f.Binary {
 		return // scanBinary reads its content
 	}
-	if size := addedSize(f); size > maxScanBytes {
+	if size, over := oversize(f); over {
 		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets",
 			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
 		return
@@ -74,6 +74,20 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			}
 		}
 	}
+}
+
+// oversize reports whether the file's added lines, newlines included, exceed maxScanBytes, and
+// then their size. Their size is walked line by line only when the hunks' bound exceeds it.
+func oversize(f *diff.FileDiff) (int, bool) {
+	bound := 0
+	for hi := range f.Hunks {
+		bound += f.Hunks[hi].AddedSizeBound()
+	}
+	if bound <= maxScanBytes {
+		return 0, false
+	}
+	size := addedSize(f)
+	return size, size > maxScanBytes
 }
 
 // addedSize is the size of the file's added lines, newlines included.
