@@ -58,7 +58,10 @@ type lazyDetector struct {
 	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
 	// gate matches exactly the texts re matches, cheaper (semiGenericGate); re if none
 	gate *regexp.Regexp
-	err  error
+	// at is the gate anchored at the start of its text, for a semi-generic rule (nil otherwise):
+	// it is tried only where one of keys starts (keysMatch)
+	at  *regexp.Regexp
+	err error
 	// keys: the identifiers of a semi-generic regex (generic.go), tried first; nil otherwise
 	keys []string
 	// shape, if set, is a fast superset of the regex written for it (shapes.go), tried first
@@ -67,6 +70,9 @@ type lazyDetector struct {
 
 // matches reports whether the rule's regex matches text (the fast superset first).
 func (l *lazyDetector) matches(text string) bool {
+	if l.at != nil && isASCII(text) {
+		return keysMatch(text, l.keys, l.at)
+	}
 	return (l.keys == nil || keysMayMatch(text, l.keys)) && (l.shape == nil || l.shape(text)) && l.gate.MatchString(text)
 }
 
@@ -165,7 +171,7 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		l.d, l.one = d, one
 		l.re, l.gate = r.Regex, r.Regex
 		if l.keys != nil {
-			l.gate = semiGenericGate(r.Regex)
+			l.gate, l.at = semiGenericGate(r.Regex)
 		}
 	})
 	return l.d, l.err

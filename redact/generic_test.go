@@ -99,21 +99,29 @@ func FuzzGenericMayMatch(f *testing.F) {
 // the texts its regex matches.
 func FuzzSemiGenericGate(f *testing.F) {
 	d := newDetector(f, Options{})
-	type rule struct{ re, gate *regexp.Regexp }
+	type rule struct {
+		re, gate, at *regexp.Regexp
+		keys         []string
+	}
 	var rules []rule
 	for i := range d.e.ids {
-		if d.e.dets[i].keys != nil {
+		if keys := d.e.dets[i].keys; keys != nil {
 			re := regexp.MustCompile(d.e.set.regexSrc(i))
-			rules = append(rules, rule{re, semiGenericGate(re)})
+			gate, at := semiGenericGate(re)
+			rules = append(rules, rule{re, gate, at, keys})
 		}
 	}
-	for _, s := range []string{`api_key = "Xk29vLq8Rt3mPz7Yw2NbQ"`, "my.app-secret\t:= \"abcdefghijk12\"\n", "PAſſWORD:=abcdefghijkl", "x_token||abcdefghijklmn", "lob_key = 'live_0123456789abcdef0123456789abcdef012'", "key = abc", ""} {
+	for _, s := range []string{`api_key = "Xk29vLq8Rt3mPz7Yw2NbQ"`, "my.app-secret\t:= \"abcdefghijk12\"\n", "PAſſWORD:=abcdefghijkl", "x_token||abcdefghijklmn", "lob_key = 'live_0123456789abcdef0123456789abcdef012'", "key = abc", "", "x = 1; key := 'abcdefghijklmnop'\nsecret=\n", "KEY=x KEY=abcdefghijkl", "apikey: 'short' api_key: 'abcdefghijklm'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, r := range rules {
-			if r.re.MatchString(text) != r.gate.MatchString(text) {
+			want := r.re.MatchString(text)
+			if r.gate.MatchString(text) != want {
 				t.Fatalf("%s and its gate %s disagree on %q", r.re, r.gate, text)
+			}
+			if isASCII(text) && keysMatch(text, r.keys, r.at) != want {
+				t.Fatalf("%s and keysMatch disagree on %q", r.re, text)
 			}
 		}
 	})
@@ -128,11 +136,11 @@ func TestSemiGenericGateIsOn(t *testing.T) {
 			continue
 		}
 		re := regexp.MustCompile(d.e.set.regexSrc(i))
-		if g := semiGenericGate(re); g == re || strings.Contains(g.String(), `[\w.-]{0,50}?`) {
-			t.Errorf("%s: the gate is %s", d.e.ids[i], g)
+		if g, at := semiGenericGate(re); g == re || at == nil || strings.Contains(g.String(), `[\w.-]{0,50}?`) {
+			t.Errorf("%s: the gate is %s (anchored: %v)", d.e.ids[i], g, at)
 		}
 	}
-	if re := regexp.MustCompile(`\bkey=(\w+)`); semiGenericGate(re) != re {
+	if re := regexp.MustCompile(`\bkey=(\w+)`); func() bool { g, at := semiGenericGate(re); return g != re || at != nil }() {
 		t.Error("a regex not written with the template has a gate of its own")
 	}
 }
