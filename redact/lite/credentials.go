@@ -1,6 +1,7 @@
 package lite
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 
@@ -179,18 +180,58 @@ func namesObject(key string) bool {
 	return false
 }
 
-// mayHoldCredential is the cheap test before any regex: a secret word or a URL.
+// credentialWords are the words mayHoldCredential looks for, lower-case.
+var credentialWords = [...]string{"pass", "pwd", "secret", "key", "token", "credential"}
+
+// credentialWordBytes are credentialWords as bytes, for a line lower-cased into a buffer.
+var credentialWordBytes = func() (out [len(credentialWords)][]byte) {
+	for i, w := range credentialWords {
+		out[i] = []byte(w)
+	}
+	return out
+}()
+
+// mayHoldCredential is the cheap test before any regex: a secret word or a URL. An ASCII line
+// of up to 512 bytes (most of them) is lower-cased into a buffer on the stack, not a new string.
 func mayHoldCredential(line string) bool {
 	if strings.Contains(line, "://") {
 		return true
 	}
+	var buf [512]byte
+	if len(line) <= len(buf) {
+		lower, ok := asciiLower(buf[:0], line)
+		if ok {
+			for _, w := range credentialWordBytes {
+				if bytes.Contains(lower, w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	lower := strings.ToLower(line)
-	for _, w := range [...]string{"pass", "pwd", "secret", "key", "token", "credential"} {
+	for _, w := range credentialWords {
 		if strings.Contains(lower, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// asciiLower appends s lower-cased to dst; ok is false (and the result unusable) if s is not
+// ASCII, where strings.ToLower may change its bytes otherwise (the Kelvin sign is a k).
+func asciiLower(dst []byte, s string) (lower []byte, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return dst, false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // keyStems are parts of credAssign's key words: each of those words holds one, and the rest

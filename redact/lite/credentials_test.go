@@ -79,3 +79,21 @@ func TestUserInfoAfterScheme(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMayHoldCredential: the test lower-casing into a buffer says what strings.ToLower and
+// strings.Contains say, on any line.
+func FuzzMayHoldCredential(f *testing.F) {
+	for _, s := range []string{"DB_PASSWORD=x", "API_\u212aEY = 1", "a://b", strings.Repeat("x", 511) + "KEY", strings.Repeat("x", 600) + "Token", "nothing here", "PWD\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		want := strings.Contains(line, "://")
+		lower := strings.ToLower(line)
+		for _, w := range credentialWords {
+			want = want || strings.Contains(lower, w)
+		}
+		if got := mayHoldCredential(line); got != want {
+			t.Fatalf("mayHoldCredential(%q) = %v, want %v", line, got, want)
+		}
+	})
+}
