@@ -150,7 +150,9 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 // keyRules are the gitleaks rules for a private key or a key store.
 var keyRules = map[string]bool{"private-key": true, "pkcs12-file": true}
 
-// block is a run of added lines numbered one after another from start, joined by newlines.
+// block is a run of added lines numbered one after another from start, each ending in a newline
+// (the detector's form: it would copy a text to add the last one), but a new file's text as it
+// is.
 type block struct {
 	start int
 	text  string
@@ -180,7 +182,7 @@ func addedBlocks(h *diff.Hunk) []block {
 			if next < 0 || l.New != next {
 				k++
 				if pass == 0 {
-					sizes = append(sizes, -1)
+					sizes = append(sizes, 0)
 				} else {
 					if k > 0 {
 						out[k-1].text = b.String()
@@ -195,10 +197,8 @@ func addedBlocks(h *diff.Hunk) []block {
 				next = l.New + 1
 				continue
 			}
-			if l.New != out[k].start {
-				b.WriteByte('\n')
-			}
 			b.WriteString(l.Text)
+			b.WriteByte('\n')
 			next = l.New + 1
 		}
 	}
