@@ -353,7 +353,7 @@ type scanState struct {
 // Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
 // (with ctx's error) once ctx ends. Every line of text ends in a newline.
 func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
-	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}, depths: map[int]decodedUnit{}}
+	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}} // depths: made at the first unit that decodes (few do)
 	n := st.lines.n
 	for i, off, next := 0, 0, 0; i < n; {
 		if i >= next {
@@ -385,6 +385,9 @@ func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
 		if ds := decodeDepths(unit); len(ds) > 0 {
 			for k := i; k <= j; k++ {
 				st.decodable = append(st.decodable, k)
+			}
+			if st.depths == nil {
+				st.depths = map[int]decodedUnit{}
 			}
 			st.depths[i] = decodedUnit{last: j, depths: ds}
 			for _, d := range ds {
