@@ -216,13 +216,14 @@ func mayBeEncoded(s string) bool {
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			return true
 		}
-		if !wordByte(c) { // \w in gitleaks' pattern is ASCII-only: anything else ends a run
+		if !wordBytes[c] { // \w in gitleaks' pattern is ASCII-only: anything else ends a run
 			i++
 			continue
 		}
 		j := i + 1
-		for ; j < len(s) && wordByte(s[j]); j++ {
-			if escapeStart(s[j-1], s[j]) {
+		for ; j < len(s) && wordBytes[s[j]]; j++ {
+			// escapeStart within a run: its byte before is a word byte, never a backslash
+			if s[j] == '+' && s[j-1] == 'U' {
 				return true
 			}
 		}
@@ -298,6 +299,14 @@ func printable(b []byte) bool {
 func escapeStart(prev, c byte) bool {
 	return c == '+' && prev == 'U' || (c == 'u' || c == 'U') && prev == '\\'
 }
+
+// wordBytes holds wordByte's answer for every byte: the run walk of every line reads it.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = wordByte(byte(c))
+	}
+	return t
+}()
 
 // wordByte is a byte of a base64-like run: [\w/+-].
 func wordByte(c byte) bool {
