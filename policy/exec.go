@@ -210,7 +210,8 @@ func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		cmd.Env = g.onlyEnv(c.Env, c.OnlyEnv, c.KeepEnv)
 	}
 	cmd.Stdin = c.Stdin
-	var stdout, stderr bytes.Buffer
+	var stdout outputBuffer
+	var stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	if c.Stdout != nil {
 		cmd.Stdout = c.Stdout
@@ -218,17 +219,18 @@ func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 2 * time.Second
 	err = cmd.Run()
+	out := stdout.Bytes()
 	if ctx.Err() != nil {
-		return stdout.Bytes(), fmt.Errorf("%s did not finish: %w", c.Name, ctx.Err())
+		return out, fmt.Errorf("%s did not finish: %w", c.Name, ctx.Err())
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return stdout.Bytes(), &ExitError{Name: c.Name, Code: ee.ExitCode(), Stderr: stderr.String()}
+		return out, &ExitError{Name: c.Name, Code: ee.ExitCode(), Stderr: stderr.String()}
 	}
 	if err != nil {
-		return stdout.Bytes(), fmt.Errorf("failed to run %s: %w", c.Name, err)
+		return out, fmt.Errorf("failed to run %s: %w", c.Name, err)
 	}
-	return stdout.Bytes(), nil
+	return out, nil
 }
 
 // FullName is the file name of the full tollgate binary that the lean guard binary

@@ -56,14 +56,24 @@ type lazyDetector struct {
 	one   config.Config    // the rule alone, for plain
 	pOnce sync.Once
 	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
-	err   error
+	// gate matches exactly the texts re matches, cheaper (semiGenericGate); re if none
+	gate *regexp.Regexp
+	// at is the gate anchored at the start of its text, for a semi-generic rule (nil otherwise):
+	// it is tried only where one of keys starts (keysMatch)
+	at  *regexp.Regexp
+	err error
 	// keys: the identifiers of a semi-generic regex (generic.go), tried first; nil otherwise
 	keys []string
+	// shape, if set, is a fast superset of the regex written for it (shapes.go), tried first
+	shape func(text string) bool
 }
 
 // matches reports whether the rule's regex matches text (the fast superset first).
 func (l *lazyDetector) matches(text string) bool {
-	return (l.keys == nil || keysMayMatch(text, l.keys)) && l.re.MatchString(text)
+	if l.at != nil && isASCII(text) {
+		return keysMatch(text, l.keys, l.at)
+	}
+	return (l.keys == nil || keysMayMatch(text, l.keys)) && (l.shape == nil || l.shape(text)) && l.gate.MatchString(text)
 }
 
 // lazyPath is a path-only rule's path regex, compiled on first use.
@@ -84,6 +94,7 @@ func newEngine(set ruleSet) *engine {
 			continue // path-only rules run in ScanPath
 		}
 		e.dets[i].keys = semiGenericKeys(src)
+		e.dets[i].shape = shapeOf(src)
 		kws := set.keywords(i)
 		usable := len(kws) > 0
 		for _, k := range kws {
@@ -158,7 +169,10 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
 		l.d, l.one = d, one
-		l.re = r.Regex
+		l.re, l.gate = r.Regex, r.Regex
+		if l.keys != nil {
+			l.gate, l.at = semiGenericGate(r.Regex)
+		}
 	})
 	return l.d, l.err
 }
@@ -188,7 +202,8 @@ func (e *engine) match(lower string, hit func(rule int)) {
 }
 
 // mayBeEncoded is a fast superset of what gitleaks' decoder decodes on one line: a percent
-// escape, a U+XXXX / \uXXXX (\UXXXX) escape, a run of 32 or more hex digits, or a run of 16
+// escape, a U+XXXX / \uXXXX (\UXXXX) escape, a run of 32 or more hex digits that may decode to
+// printable ASCII (hexMayDecode: hashes and commit ids do not), or a run of 16
 // or more base64 characters ([\w/+-], then up to two '=') that decodes as gitleaks' decoder
 // decodes it (standard or URL-safe base64 holding printable ASCII only, and one of the
 // characters it looks for first). Most long identifiers and paths in code are no such run.
@@ -201,13 +216,14 @@ func mayBeEncoded(s string) bool {
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			return true
 		}
-		if !wordByte(c) { // \w in gitleaks' pattern is ASCII-only: anything else ends a run
+		if !wordBytes[c] { // \w in gitleaks' pattern is ASCII-only: anything else ends a run
 			i++
 			continue
 		}
 		j := i + 1
-		for ; j < len(s) && wordByte(s[j]); j++ {
-			if escapeStart(s[j-1], s[j]) {
+		for ; j < len(s) && wordBytes[s[j]]; j++ {
+			// escapeStart within a run: its byte before is a word byte, never a backslash
+			if s[j] == '+' && s[j-1] == 'U' {
 				return true
 			}
 		}
@@ -220,11 +236,11 @@ func mayBeEncoded(s string) bool {
 }
 
 // runDecodes reports whether gitleaks' decoder could decode something in the run s[i:j] of
-// base64 characters: a hex run of 32 or more in it, or the run (with up to two '=' after it)
+// base64 characters: a hex run in it that may decode, or the run (with up to two '=' after it)
 // as base64.
 func runDecodes(s string, i, j int) bool {
 	run := s[i:j]
-	if longHex(run) {
+	if hexMayDecode(run) {
 		return true
 	}
 	if !strings.ContainsAny(run, "0123456789+/-_") { // gitleaks' likely base64 characters
@@ -236,14 +252,24 @@ func runDecodes(s string, i, j int) bool {
 	return decodesAsBase64(s[i:j])
 }
 
-// longHex reports a run of 32 or more hex digits in s.
-func longHex(s string) bool {
-	n := 0
+// hexMayDecode reports whether s holds what gitleaks' hex decoder could decode: 32 or more hex
+// digits in a row whose every byte pair decodes to printable ASCII (tab to '~'), so the first
+// digit of each pair is 0 to 7 — 16 such digits two apart, with hex digits between them. A
+// SHA-256 or a commit id, on most lines of lock files and CI configs, has one such run in
+// 65536; decoding them costs the decoder's regex over the line for nothing.
+func hexMayDecode(s string) bool {
+	var low [2]int // per parity of the index: digits 0-7 two apart so far, hex digits between
 	for k := 0; k < len(s); k++ {
-		if !isHex(s[k]) {
-			n = 0
-		} else if n++; n >= 32 {
-			return true
+		c := s[k]
+		switch {
+		case c >= '0' && c <= '7':
+			if low[k&1]++; low[k&1] >= 16 {
+				return true
+			}
+		case isHex(c):
+			low[k&1] = 0
+		default:
+			low = [2]int{}
 		}
 	}
 	return false
@@ -273,6 +299,14 @@ func printable(b []byte) bool {
 func escapeStart(prev, c byte) bool {
 	return c == '+' && prev == 'U' || (c == 'u' || c == 'U') && prev == '\\'
 }
+
+// wordBytes holds wordByte's answer for every byte: the run walk of every line reads it.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = wordByte(byte(c))
+	}
+	return t
+}()
 
 // wordByte is a byte of a base64-like run: [\w/+-].
 func wordByte(c byte) bool {
@@ -328,7 +362,7 @@ type scanState struct {
 // Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
 // (with ctx's error) once ctx ends. Every line of text ends in a newline.
 func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
-	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}, depths: map[int]decodedUnit{}}
+	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}} // depths: made at the first unit that decodes (few do)
 	n := st.lines.n
 	for i, off, next := 0, 0, 0; i < n; {
 		if i >= next {
@@ -360,6 +394,9 @@ func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
 		if ds := decodeDepths(unit); len(ds) > 0 {
 			for k := i; k <= j; k++ {
 				st.decodable = append(st.decodable, k)
+			}
+			if st.depths == nil {
+				st.depths = map[int]decodedUnit{}
 			}
 			st.depths[i] = decodedUnit{last: j, depths: ds}
 			for _, d := range ds {
@@ -473,6 +510,9 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 	for _, r := range rules {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if e.set.hasPath(r) && !e.pathMayMatch(r, path) {
+			continue // gitleaks runs a rule with a path and a regex only on the paths it matches
 		}
 		det, err := e.detector(r)
 		if err != nil {

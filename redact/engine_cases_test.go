@@ -294,3 +294,26 @@ func FuzzEngineWindows(f *testing.F) {
 		}
 	})
 }
+
+// TestScanContextSmallText: a text small enough to be scanned in the caller's goroutine finds
+// what Scan finds while its context lives, and nothing but the context's error once it ended.
+func TestScanContextSmallText(t *testing.T) {
+	d := newDetectorT(t)
+	text := "x = 1\ntoken: " + ghPAT + "\n"
+	if len(text) > syncScanBytes {
+		t.Fatal("the case is wrong: the text is not small")
+	}
+	want, err := d.Scan("a.yaml", text, 1)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("Scan = %v, %v: the case is wrong", want, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	got, err := d.ScanContext(ctx, "a.yaml", text, 1)
+	if err != nil || strings.Join(secretSet(got), "\n") != strings.Join(secretSet(want), "\n") {
+		t.Fatalf("ScanContext = %v, %v; want %v", got, err, want)
+	}
+	cancel()
+	if got, err := d.ScanContext(ctx, "a.yaml", text, 1); got != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("after cancel: ScanContext = %v, %v", got, err)
+	}
+}

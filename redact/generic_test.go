@@ -95,6 +95,56 @@ func FuzzGenericMayMatch(f *testing.F) {
 	})
 }
 
+// FuzzSemiGenericGate: for every default rule read as semi-generic, the gate matches exactly
+// the texts its regex matches.
+func FuzzSemiGenericGate(f *testing.F) {
+	d := newDetector(f, Options{})
+	type rule struct {
+		re, gate, at *regexp.Regexp
+		keys         []string
+	}
+	var rules []rule
+	for i := range d.e.ids {
+		if keys := d.e.dets[i].keys; keys != nil {
+			re := regexp.MustCompile(d.e.set.regexSrc(i))
+			gate, at := semiGenericGate(re)
+			rules = append(rules, rule{re, gate, at, keys})
+		}
+	}
+	for _, s := range []string{`api_key = "Xk29vLq8Rt3mPz7Yw2NbQ"`, "my.app-secret\t:= \"abcdefghijk12\"\n", "PAſſWORD:=abcdefghijkl", "x_token||abcdefghijklmn", "lob_key = 'live_0123456789abcdef0123456789abcdef012'", "key = abc", "", "x = 1; key := 'abcdefghijklmnop'\nsecret=\n", "KEY=x KEY=abcdefghijkl", "apikey: 'short' api_key: 'abcdefghijklm'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range rules {
+			want := r.re.MatchString(text)
+			if r.gate.MatchString(text) != want {
+				t.Fatalf("%s and its gate %s disagree on %q", r.re, r.gate, text)
+			}
+			if isASCII(text) && keysMatch(text, r.keys, r.at) != want {
+				t.Fatalf("%s and keysMatch disagree on %q", r.re, text)
+			}
+		}
+	})
+}
+
+// TestSemiGenericGateIsOn: the gate of every default rule read as semi-generic is the regex
+// without its prefix, not the regex itself.
+func TestSemiGenericGateIsOn(t *testing.T) {
+	d := newDetectorT(t)
+	for i := range d.e.ids {
+		if d.e.dets[i].keys == nil {
+			continue
+		}
+		re := regexp.MustCompile(d.e.set.regexSrc(i))
+		if g, at := semiGenericGate(re); g == re || at == nil || strings.Contains(g.String(), `[\w.-]{0,50}?`) {
+			t.Errorf("%s: the gate is %s (anchored: %v)", d.e.ids[i], g, at)
+		}
+	}
+	if re := regexp.MustCompile(`\bkey=(\w+)`); func() bool { g, at := semiGenericGate(re); return g != re || at != nil }() {
+		t.Error("a regex not written with the template has a gate of its own")
+	}
+}
+
 // TestPathRegexKnown: every default rule with a path has its path regex read from the config
 // text, so a path-only rule's detector is built only for paths it matches.
 func TestPathRegexKnown(t *testing.T) {

@@ -374,6 +374,12 @@ func (d *Detector) Scan(path, text string, startLine int) ([]Secret, error) {
 	return d.ScanContext(context.Background(), path, text, startLine)
 }
 
+// syncScanBytes is the most text ScanContext scans in the calling goroutine. A review scans
+// most added lines in blocks of a few lines (flask's history: ~28,000 blocks), where a goroutine,
+// a channel and the wake-up of the caller cost more than the scan; a single regexp call over a
+// text this size (linear in it) ends within milliseconds.
+const syncScanBytes = 64 << 10
+
 // ScanContext is Scan bounded by ctx: once ctx ends it returns ctx's error within a moment
 // (the scan left behind stops at its next rule or window), never a partial result.
 func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine int) ([]Secret, error) {
@@ -385,6 +391,15 @@ func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine
 	}
 	if ctx.Done() == nil {
 		return d.e.scan(ctx, path, text, startLine)
+	}
+	if len(text) <= syncScanBytes {
+		// No step of the scan of so little text lasts more than a moment, and it checks ctx
+		// between its steps: it runs here, without a goroutine and a channel of its own.
+		s, err := d.e.scan(ctx, path, text, startLine)
+		if err == nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return s, err
 	}
 	type result struct {
 		secrets []Secret

@@ -138,14 +138,14 @@ func tokenByte(c byte) bool { return alnumByte(c) || c == '_' || c == '-' }
 func longestRuns(line string) (word, hex int) {
 	w, h := 0, 0
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if isHex(c) {
+		class := runClass[line[i]]
+		if class&hexClass != 0 {
 			h++
 			hex = max(hex, h)
 		} else {
 			h = 0
 		}
-		if isHex(c) || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '_' || c == '-' {
+		if class&wordClass != 0 {
 			w++
 			word = max(word, w)
 		} else {
@@ -154,6 +154,25 @@ func longestRuns(line string) (word, hex int) {
 	}
 	return word, hex
 }
+
+// runClass holds, per byte, whether it is a hex digit and whether it is [A-Za-z0-9_-]: one
+// lookup per byte of every added line instead of a chain of comparisons.
+var runClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if isHex(byte(c)) {
+			t[c] |= hexClass
+		}
+		if tokenByte(byte(c)) {
+			t[c] |= wordClass
+		}
+	}
+	return t
+}()
+
+const (
+	hexClass  = 1
+	wordClass = 2
+)
 
 // hashPrefix reports a crypt(3) hash's prefix in line.
 func hashPrefix(line string) bool {

@@ -42,3 +42,20 @@ func TestTokenShapes(t *testing.T) {
 		t.Errorf("a hash beside a dash passes the Mailgun shape")
 	}
 }
+
+// TestRunClass: the byte table of longestRuns says what its comparisons said, for every byte.
+func TestRunClass(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		word := isHex(b) || b >= 'g' && b <= 'z' || b >= 'G' && b <= 'Z' || b == '_' || b == '-'
+		if got := runClass[b]&hexClass != 0; got != isHex(b) {
+			t.Errorf("%q: hex %v", b, got)
+		}
+		if got := runClass[b]&wordClass != 0; got != word {
+			t.Errorf("%q: word %v, want %v", b, got, word)
+		}
+	}
+	if w, h := longestRuns("sha = 0123456789abcdef-xyz!"); w != 20 || h != 16 {
+		t.Errorf("longestRuns = %d, %d; want 20, 16", w, h)
+	}
+}

@@ -21,22 +21,31 @@ func ForEachFile(ctx context.Context, u *diff.Unit, r *Result, fn func(f *diff.F
 	parts := make([]Result, n)
 	done := make([]bool, n)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				fn(&u.Files[i], &parts[i])
-				done[i] = ctx.Err() == nil
+	work := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n || ctx.Err() != nil {
+				return
 			}
-		}()
+			fn(&u.Files[i], &parts[i])
+			done[i] = ctx.Err() == nil
+		}
 	}
-	wg.Wait()
+	if workers := min(runtime.GOMAXPROCS(0), n); workers == 1 {
+		// one file (most commits of a history) or one core: in this goroutine, without
+		// starting and waiting for another
+		work()
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		wg.Wait()
+	}
 	var unfinished []string
 	for i := range parts {
 		if !done[i] {

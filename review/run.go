@@ -202,6 +202,7 @@ func runScanners(ctx context.Context, ch *diff.Change, opts Options, sups []*Sup
 	var wg sync.WaitGroup
 	for si, s := range opts.Scanners {
 		wg.Add(1)
+		outs[si] = make([]scanOut, 0, len(ch.Units)) // a history has thousands of units
 		go func() {
 			defer wg.Done()
 			for ui := range ch.Units {

@@ -1,6 +1,7 @@
 package lite
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 
@@ -179,18 +180,58 @@ func namesObject(key string) bool {
 	return false
 }
 
-// mayHoldCredential is the cheap test before any regex: a secret word or a URL.
+// credentialWords are the words mayHoldCredential looks for, lower-case.
+var credentialWords = [...]string{"pass", "pwd", "secret", "key", "token", "credential"}
+
+// credentialWordBytes are credentialWords as bytes, for a line lower-cased into a buffer.
+var credentialWordBytes = func() (out [len(credentialWords)][]byte) {
+	for i, w := range credentialWords {
+		out[i] = []byte(w)
+	}
+	return out
+}()
+
+// mayHoldCredential is the cheap test before any regex: a secret word or a URL. An ASCII line
+// of up to 512 bytes (most of them) is lower-cased into a buffer on the stack, not a new string.
 func mayHoldCredential(line string) bool {
 	if strings.Contains(line, "://") {
 		return true
 	}
+	var buf [512]byte
+	if len(line) <= len(buf) {
+		lower, ok := asciiLower(buf[:0], line)
+		if ok {
+			for _, w := range credentialWordBytes {
+				if bytes.Contains(lower, w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	lower := strings.ToLower(line)
-	for _, w := range [...]string{"pass", "pwd", "secret", "key", "token", "credential"} {
+	for _, w := range credentialWords {
 		if strings.Contains(lower, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// asciiLower appends s lower-cased to dst; ok is false (and the result unusable) if s is not
+// ASCII, where strings.ToLower may change its bytes otherwise (the Kelvin sign is a k).
+func asciiLower(dst []byte, s string) (lower []byte, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return dst, false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // keyStems are parts of credAssign's key words: each of those words holds one, and the rest
@@ -260,6 +301,20 @@ func keyByte(c byte) bool {
 // spaceByte is \s (and \v).
 func spaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
+// userInfoAfterScheme is a fast superset of credURL: a ':' and then an '@' after the first
+// "://" (a match's "://" is that one or a later one, and its user part, ':' and '@' follow it).
+// Most URLs in code and docs have no user part, and the regex tried at every letter of such a
+// line is most of what finding credentials costs.
+func userInfoAfterScheme(line string) bool {
+	i := strings.Index(line, "://")
+	if i < 0 {
+		return false
+	}
+	rest := line[i+3:]
+	j := strings.IndexByte(rest, ':')
+	return j >= 0 && strings.IndexByte(rest[j+1:], '@') >= 0
+}
+
 // credentialForms are the ways a credential is written, tried in order.
 var credentialForms = [...]func(line string, o CredentialOptions) (Credential, bool){
 	findURL, findDefine, findElement, findAttribute, findAssign,
@@ -280,6 +335,9 @@ func FindCredential(line string, o CredentialOptions) (Credential, bool) {
 
 // findURL finds scheme://user:password@host.
 func findURL(line string, _ CredentialOptions) (Credential, bool) {
+	if !userInfoAfterScheme(line) {
+		return Credential{}, false
+	}
 	if m := credURL.FindStringSubmatch(line); m != nil && plausibleSecret(m[2]) && !strings.HasPrefix(m[2], "$") {
 		return Credential{Key: "a password in a connection URL", Value: m[2]}, true
 	}

@@ -43,3 +43,57 @@ func TestAssignAfterKey(t *testing.T) {
 		t.Error("FoldLower does not lower-case")
 	}
 }
+
+// FuzzUserInfoAfterScheme: the fast test before credURL never says no where credURL matches.
+func FuzzUserInfoAfterScheme(f *testing.F) {
+	for _, s := range []string{
+		`postgres://admin:s3cr3tP4ss@db.internal:5432/app`, `see https://example.com/a:b@c`,
+		`x://a:b@c and ftp://u:p@h`, `redis://:pw@host`, `https://flask.palletsprojects.com/`,
+		`a://b`, `"mysql://root:` + "\xff" + `@x"`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if credURL.MatchString(line) && !userInfoAfterScheme(line) {
+			t.Fatalf("credURL matches %q, userInfoAfterScheme says it cannot", line)
+		}
+	})
+}
+
+func TestUserInfoAfterScheme(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`DATABASE_URL = "postgres://admin:s3cr3tP4ss@db.internal:5432/app"`, true},
+		{`mail: ftp://x and then smtp://user:pw@mail`, true},
+		{`see https://flask.palletsprojects.com/en/latest/`, false},
+		{`user@host:port, no scheme`, false},
+		{`http://host:8080/path`, false},
+	} {
+		if got := userInfoAfterScheme(c.line); got != c.want {
+			t.Errorf("userInfoAfterScheme(%q) = %v, want %v", c.line, got, c.want)
+		}
+		if c.want != credURL.MatchString(c.line) && c.want {
+			t.Errorf("the case is wrong: credURL does not match %q", c.line)
+		}
+	}
+}
+
+// FuzzMayHoldCredential: the test lower-casing into a buffer says what strings.ToLower and
+// strings.Contains say, on any line.
+func FuzzMayHoldCredential(f *testing.F) {
+	for _, s := range []string{"DB_PASSWORD=x", "API_\u212aEY = 1", "a://b", strings.Repeat("x", 511) + "KEY", strings.Repeat("x", 600) + "Token", "nothing here", "PWD\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		want := strings.Contains(line, "://")
+		lower := strings.ToLower(line)
+		for _, w := range credentialWords {
+			want = want || strings.Contains(lower, w)
+		}
+		if got := mayHoldCredential(line); got != want {
+			t.Fatalf("mayHoldCredential(%q) = %v, want %v", line, got, want)
+		}
+	})
+}

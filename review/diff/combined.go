@@ -184,7 +184,8 @@ func parseCombinedHeader(line, at string, parents int) (CombinedHunk, error) {
 	if len(fields) != parents+1 {
 		return bad(fmt.Errorf("%d ranges, want %d", len(fields), parents+1))
 	}
-	h := CombinedHunk{OldStart: make([]int, parents), OldLines: make([]int, parents), parents: parents}
+	starts := make([]int, 2*parents) // one allocation for both: a merge's history has thousands
+	h := CombinedHunk{OldStart: starts[:parents:parents], OldLines: starts[parents:], parents: parents}
 	for i, f := range fields {
 		sign := byte('-')
 		if i == parents {

@@ -64,6 +64,23 @@ func (h *Hunk) Append(l Line) {
 	h.n++
 }
 
+// AddedSizeBound is at least the size of the hunk's added lines, newlines included: for a
+// parsed or new file's hunk the size of its body, known without walking its lines.
+func (h *Hunk) AddedSizeBound() int {
+	if h.lines == nil && h.body != "" {
+		// a diff line is its kind byte, its text and a newline; a new file's last line may lack
+		// its newline
+		return len(h.body) + 1
+	}
+	n := 0
+	for _, l := range h.lines {
+		if l.Kind == Add {
+			n += len(l.Text) + 1
+		}
+	}
+	return n
+}
+
 // Len is the number of lines of the hunk.
 func (h *Hunk) Len() int { return h.n }
 

@@ -88,3 +88,29 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// FuzzAddedSizeBound: whatever a diff or a new file holds, each hunk's bound is at least the
+// size of its added lines, newlines included.
+func FuzzAddedSizeBound(f *testing.F) {
+	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n-b\n+c\n+\n\\ No newline at end of file\n", "a\nb")
+	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+\n", "\n\n")
+	f.Fuzz(func(t *testing.T, patch, text string) {
+		hunks := []Hunk{TextHunk(text), NewHunk(1, 0, 1, 2, add(1, text), del(1, patch))}
+		if fds, err := ParseDiff([]byte(patch)); err == nil {
+			for _, fd := range fds {
+				hunks = append(hunks, fd.Hunks...)
+			}
+		}
+		for i := range hunks {
+			size := 0
+			for _, l := range hunks[i].Lines() {
+				if l.Kind == Add {
+					size += len(l.Text) + 1
+				}
+			}
+			if b := hunks[i].AddedSizeBound(); b < size {
+				t.Fatalf("hunk %d: bound %d below the added size %d", i, b, size)
+			}
+		}
+	})
+}

@@ -110,10 +110,20 @@ type Syntax struct {
 	Guess       bool     // the language is unknown: these are the common markers, a guess
 }
 
+// The syntaxes, built once: Syntax is called for every line a scanner cuts at its comment
+// (CodePart), and a syntax built there allocated its markers each time. Their Line slices are
+// shared, never to be changed.
 var (
-	slashes = Syntax{Line: []string{"//"}, Block: true, SingleQuote: true}
-	hashes  = Syntax{Line: []string{"#"}, SingleQuote: true}
-	guess   = Syntax{Line: []string{"#", "//"}, Block: true, SingleQuote: true, Guess: true}
+	slashes    = Syntax{Line: []string{"//"}, Block: true, SingleQuote: true}
+	hashes     = Syntax{Line: []string{"#"}, SingleQuote: true}
+	guess      = Syntax{Line: []string{"#", "//"}, Block: true, SingleQuote: true, Guess: true}
+	phpSyntax  = Syntax{Line: []string{"//", "#"}, Block: true, SingleQuote: true}
+	pySyntax   = Syntax{Line: []string{"#"}, Triple: true, SingleQuote: true}
+	hclSyntax  = Syntax{Line: []string{"#", "//"}, Block: true, SingleQuote: true}
+	jsonSyntax = Syntax{Line: []string{"//"}, Block: true}
+	iniSyntax  = Syntax{Line: []string{"#", ";"}, SingleQuote: true}
+	propSyntax = Syntax{Line: []string{"#", "!"}, SingleQuote: true}
+	sqlSyntax  = Syntax{Line: []string{"--"}, Block: true, SingleQuote: true}
 )
 
 // Syntax returns the comment syntax of a kind, decided once for every scanner. Prose kinds and
@@ -123,21 +133,21 @@ func (k Kind) Syntax() Syntax {
 	case Go, JS, Java, C:
 		return slashes
 	case PHP:
-		return Syntax{Line: []string{"//", "#"}, Block: true, SingleQuote: true}
+		return phpSyntax
 	case Python:
-		return Syntax{Line: []string{"#"}, Triple: true, SingleQuote: true}
+		return pySyntax
 	case Ruby, Shell, Docker, Make, YAML, TOML, Env:
 		return hashes
 	case HCL: // Terraform and HCL take all three
-		return Syntax{Line: []string{"#", "//"}, Block: true, SingleQuote: true}
+		return hclSyntax
 	case JSON: // JSON has no comments; JSONC and JSON5 (and tolerant parsers) take C's
-		return Syntax{Line: []string{"//"}, Block: true}
+		return jsonSyntax
 	case INI:
-		return Syntax{Line: []string{"#", ";"}, SingleQuote: true}
+		return iniSyntax
 	case Properties:
-		return Syntax{Line: []string{"#", "!"}, SingleQuote: true}
+		return propSyntax
 	case SQL:
-		return Syntax{Line: []string{"--"}, Block: true, SingleQuote: true}
+		return sqlSyntax
 	}
 	return Syntax{}
 }

@@ -27,6 +27,22 @@ const djangoDevKey = "django-insecure-"
 // and CI configurations (GitHub Actions services:, GitLab services, CircleCI images).
 var localServiceFile = lazyre.New(`(?i)(?:^|/)(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$|(?:^|/)\.github/workflows/[^/]+\.ya?ml$|(?:^|/)\.gitlab-ci\.ya?ml$|(?:^|/)\.gitlab/ci/[^/]+\.ya?ml$|(?:^|/)\.circleci/config\.ya?ml$|(?:^|/)\.travis\.ya?ml$|(?:^|/)bitbucket-pipelines\.ya?ml$|(?:^|/)\.drone\.ya?ml$|(?:^|/)\.woodpecker\.ya?ml$`)
 
+// isLocalServiceFile reports whether localServiceFile matches p. Every path it matches ends in
+// .yml or .yaml (y, a, m and l fold to nothing but their ASCII cases): that test first, as
+// the regex, which has no literal to look for first, costs as much as a line rule on each of
+// the many files of a history.
+func isLocalServiceFile(p string) bool {
+	if !hasFoldSuffix(p, ".yml") && !hasFoldSuffix(p, ".yaml") {
+		return false
+	}
+	return localServiceFile.MatchString(p)
+}
+
+// hasFoldSuffix reports whether s ends in suffix, ASCII case ignored.
+func hasFoldSuffix(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
 // wellKnownDefault is a default password of a local service image or a tutorial.
 var wellKnownDefault = lazyre.New(`(?i)^(?:postgres|postgresql|root|toor|mysql|mariadb|redis|mongo|mongodb|guest|rabbitmq|elastic|changeme\w*|keycloak|minio\w*|docker|circle_?test|ci|local|dev|development|password\d*|pass(?:word)?123|secret\d*|mysecretpassword|supersecret\w*|test\w*|\w*_?test|example|admin\d*|sa|pgpass|app)$`)
 
@@ -57,13 +73,19 @@ func throwaway(value string, names map[string]bool) bool {
 	return lower != "admin" && wellKnownDefault.MatchString(value)
 }
 
-// scanCredentials reports a secret written on an added line; names is non-nil in a file that
-// configures local services (see throwaway).
-func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, names map[string]bool, r *review.Result) {
-	text := l.Text
+// credentialText returns the code part of a line of a code or config file ("" for any other
+// kind) and the text the credential rule reads on it: that code part, or the whole line.
+func credentialText(k lang.Kind, line string) (code, text string) {
 	if k.IsCode() || k.IsConfig() {
-		text = lang.CodePart(k, text)
+		code = lang.CodePart(k, line)
+		return code, code
 	}
+	return "", line
+}
+
+// scanCredentials reports a secret written on text, the credential text of an added line
+// (credentialText); names is non-nil in a file that configures local services (see throwaway).
+func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text string, names map[string]bool, r *review.Result) {
 	if text == "" || len(text) > 4000 {
 		return
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -117,4 +118,43 @@ func TestCredentialThrowaway(t *testing.T) {
 			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
 		}
 	}
+}
+
+// FuzzLocalServiceFile: the suffix test before localServiceFile changes none of its answers.
+func FuzzLocalServiceFile(f *testing.F) {
+	for _, s := range []string{
+		"docker-compose.yml", "deploy/compose.prod.YAML", ".github/workflows/ci.yml", ".gitlab-ci.yaml",
+		"app/.circleci/config.yml", "x.yml", "compose.yml.bak", "README.md", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := isLocalServiceFile(p), localServiceFile.MatchString(p); got != want {
+			t.Fatalf("isLocalServiceFile(%q) = %v, localServiceFile says %v", p, got, want)
+		}
+	})
+}
+
+// FuzzFileRuleNeeds: a file rule's content never holds on text without its needs literal, so
+// scanFile may skip a file none of whose added lines holds it.
+func FuzzFileRuleNeeds(f *testing.F) {
+	f.Add("root:$6$salt$" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH" + ":19000:0:99999:7:::")
+	f.Add("daemon:*:19000\nroot:$y$j9T$abc$def:1")
+	n := 0
+	for i := range fileRules {
+		if fileRules[i].needs != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		f.Fatal("no file rule has a needs literal: the test tests nothing")
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for i := range fileRules {
+			fr := &fileRules[i]
+			if fr.needs != "" && fr.content(text) && !strings.Contains(text, fr.needs) {
+				t.Fatalf("%s (%s) holds on %q, which lacks %q", fr.ID, fr.what, text, fr.needs)
+			}
+		}
+	})
 }

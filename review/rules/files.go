@@ -21,6 +21,10 @@ type fileRule struct {
 	except  *lazyre.RE // paths that are templates or public parts
 	content func(text string) bool
 	binary  bool // a binary file matching the path is a finding by itself
+	// needs, if set, is a literal content holds only for text holding it: where no added line
+	// holds it, the lines are not joined for content (they are joined with newlines, and no
+	// needs holds one)
+	needs string
 }
 
 var (
@@ -77,7 +81,8 @@ func anySecretAssignment(k lang.Kind) func(string) bool {
 	return func(text string) bool {
 		for _, line := range strings.Split(text, "\n") {
 			var r review.Result
-			scanCredentials(&diff.Unit{}, "", k, diff.Line{Kind: diff.Add, New: 1, Text: line}, nil, &r)
+			_, text := credentialText(k, line)
+			scanCredentials(&diff.Unit{}, "", k, diff.Line{Kind: diff.Add, New: 1, Text: line}, text, nil, &r)
 			if len(r.Findings) > 0 {
 				return true
 			}
@@ -108,7 +113,7 @@ var fileRules = []fileRule{
 	{Rule: credentialFile, what: "htpasswd file", path: re(`(?:^|/)\.?htpasswd$`), content: contains(`(?m)^[^:#\s]+:\S{4,}`)},
 	{Rule: credentialFile, what: "password hashes (shadow/passwd style)", path: re(`.`),
 		// (every file: the regex runs only on text holding ":$")
-		content: all(literal(":$"), contains(`(?m)^[a-z_][a-z0-9_.\-]*:\$(?:1|2[abxy]?|5|6|y|apr1|sha1|argon2\w*)\$[^:\s]+(?::|$)`))},
+		content: all(literal(":$"), contains(`(?m)^[a-z_][a-z0-9_.\-]*:\$(?:1|2[abxy]?|5|6|y|apr1|sha1|argon2\w*)\$[^:\s]+(?::|$)`)), needs: ":$"},
 	{Rule: credentialFile, what: "npm token in .npmrc", path: re(`(?:^|/)\.npmrc$`), content: contains(`(?m)(?:_authToken|_auth|_password)\s*=\s*[^$\s{]\S*`)},
 	{Rule: credentialFile, what: "PyPI password in .pypirc", path: re(`(?:^|/)\.pypirc$`), content: contains(`(?m)^\s*password\s*[:=]\s*[^$\s{]\S*`)},
 	{Rule: credentialFile, what: "Docker registry credentials", path: re(`(?:^|/)(?:\.docker/config\.json|\.dockercfg|config\.json)$`),
@@ -211,6 +216,16 @@ func SecretFile(path, text string) string {
 	return ""
 }
 
+// addedHolds reports whether an added line of f holds s.
+func addedHolds(f *diff.FileDiff, s string) bool {
+	for l := range f.Added() {
+		if strings.Contains(l.Text, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // ruleSet64 holds the indexes of fileRules whose path (and not their except) matches a path.
 type ruleSet64 uint64
 
@@ -252,9 +267,10 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 	joined := false
 	reported := map[string]bool{}
 	first, hasAdded := firstAdded(f)
+	matched := pathRules(lower)
 	for i := range fileRules {
 		fr := &fileRules[i]
-		if reported[fr.ID] || !pathRules(lower).has(i) {
+		if reported[fr.ID] || !matched.has(i) {
 			continue
 		}
 		hit := false
@@ -262,6 +278,8 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 		case f.Binary:
 			hit = fr.binary
 		case !hasAdded:
+			continue
+		case !joined && fr.needs != "" && !addedHolds(f, fr.needs):
 			continue
 		default:
 			if !joined {

@@ -85,7 +85,8 @@ func (f *flow) add(l diff.Line, code string) {
 			f.deco = append(f.deco, f.lines[i])
 		}
 		f.lines = f.lines[:0]
-		f.head = &fl
+		head := fl // a copy: taking fl's address moved every line's flowLine to the heap
+		f.head = &head
 	} else if len(f.lines) >= flowKeep {
 		keep := f.lines[len(f.lines)-flowKeep/2:]
 		f.flushBefore(keep[0].n)

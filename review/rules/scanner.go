@@ -74,7 +74,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	hashesTold := reported(r, p, credentialFile.ID)
 	var entries entryLines
 	var names map[string]bool
-	if localServiceFile.MatchString(p) {
+	if isLocalServiceFile(p) {
 		names = serviceNames(f)
 	}
 	var fl *flow
@@ -95,15 +95,15 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 			}
 			i++
 			entries.add(l)
-			scanCredentials(u, p, k, l, names, r)
+			// the line's code part, cut once for the credential rule and the cross-line reader
+			code, credText := credentialText(k, l.Text)
+			scanCredentials(u, p, k, l, credText, names, r)
 			scanTokens(u, p, l, hashesTold, r)
 			if k.IsProse() {
 				continue
 			}
-			var code string
 			if fl != nil {
-				code = lang.CodePart(k, l.Text)
-				fl.add(l, code)
+				fl.add(l, code) // fl reads code kinds only: code is the line's code part
 			}
 			scanCode(u, p, k, l, r, fl, code)
 		}

@@ -349,7 +349,6 @@ func textWithNULs(data []byte) (string, bool) {
 // those of UTF-16LE text (each character followed by a zero byte), one run per line.
 func printableRuns(data []byte, minLen int) string {
 	var out strings.Builder
-	printable := func(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\t' }
 	emit := func(run []byte) {
 		if len(run) >= minLen {
 			out.Write(run)
@@ -358,7 +357,7 @@ func printableRuns(data []byte, minLen int) string {
 	}
 	start := -1
 	for i, c := range data {
-		if printable(c) {
+		if printableByte(c) {
 			if start < 0 {
 				start = i
 			}
@@ -372,19 +371,34 @@ func printableRuns(data []byte, minLen int) string {
 	if start >= 0 {
 		emit(data[start:])
 	}
-	// UTF-16LE runs, at both alignments.
+	utf16Runs(data, 0, emit)
+	utf16Runs(data, 1, emit)
+	return strings.TrimSuffix(out.String(), "\n")
+}
+
+func printableByte(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\t' }
+
+// utf16Runs calls emit with each run of UTF-16LE characters of data at alignment align (0 or 1),
+// in order. Each character of one is followed by a zero byte: the walk jumps from zero byte to
+// zero byte (rare in compressed data, most of a binary) and reads a run from each character
+// before one.
+func utf16Runs(data []byte, align int, emit func(run []byte)) {
 	var run []byte
-	for align := 0; align < 2; align++ {
+	for j := 0; ; {
+		z := bytes.IndexByte(data[j:], 0)
+		if z < 0 {
+			return
+		}
+		i := j + z - 1 // the character before the zero byte
+		if i < align || (i-align)%2 != 0 || !printableByte(data[i]) {
+			j += z + 1
+			continue
+		}
 		run = run[:0]
-		for i := align; i+1 < len(data); i += 2 {
-			if printable(data[i]) && data[i+1] == 0 {
-				run = append(run, data[i])
-				continue
-			}
-			emit(run)
-			run = run[:0]
+		for ; i+1 < len(data) && printableByte(data[i]) && data[i+1] == 0; i += 2 {
+			run = append(run, data[i])
 		}
 		emit(run)
+		j = min(i+1, len(data))
 	}
-	return strings.TrimSuffix(out.String(), "\n")
 }

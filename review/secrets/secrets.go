@@ -54,7 +54,7 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 	if f.Binary {
 		return // scanBinary reads its content
 	}
-	if size := addedSize(f); size > maxScanBytes {
+	if size, over := oversize(f); over {
 		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets",
 			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
 		return
@@ -74,6 +74,20 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			}
 		}
 	}
+}
+
+// oversize reports whether the file's added lines, newlines included, exceed maxScanBytes, and
+// then their size. Their size is walked line by line only when the hunks' bound exceeds it.
+func oversize(f *diff.FileDiff) (int, bool) {
+	bound := 0
+	for hi := range f.Hunks {
+		bound += f.Hunks[hi].AddedSizeBound()
+	}
+	if bound <= maxScanBytes {
+		return 0, false
+	}
+	size := addedSize(f)
+	return size, size > maxScanBytes
 }
 
 // addedSize is the size of the file's added lines, newlines included.
@@ -136,7 +150,9 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 // keyRules are the gitleaks rules for a private key or a key store.
 var keyRules = map[string]bool{"private-key": true, "pkcs12-file": true}
 
-// block is a run of added lines numbered one after another from start, joined by newlines.
+// block is a run of added lines numbered one after another from start, each ending in a newline
+// (the detector's form: it would copy a text to add the last one), but a new file's text as it
+// is.
 type block struct {
 	start int
 	text  string
@@ -166,7 +182,7 @@ func addedBlocks(h *diff.Hunk) []block {
 			if next < 0 || l.New != next {
 				k++
 				if pass == 0 {
-					sizes = append(sizes, -1)
+					sizes = append(sizes, 0)
 				} else {
 					if k > 0 {
 						out[k-1].text = b.String()
@@ -181,10 +197,8 @@ func addedBlocks(h *diff.Hunk) []block {
 				next = l.New + 1
 				continue
 			}
-			if l.New != out[k].start {
-				b.WriteByte('\n')
-			}
 			b.WriteString(l.Text)
+			b.WriteByte('\n')
 			next = l.New + 1
 		}
 	}

@@ -149,15 +149,15 @@ func TestAddedBlocks(t *testing.T) {
 	}
 }
 
-// blocksOf is the blocks of runs of added lines.
+// blocksOf is the blocks of runs of added lines, each line ending in a newline.
 func blocksOf(runs [][]diff.Line) []block {
 	var out []block
 	for _, run := range runs {
-		var texts []string
+		var text strings.Builder
 		for _, l := range run {
-			texts = append(texts, l.Text)
+			text.WriteString(l.Text + "\n")
 		}
-		out = append(out, block{start: run[0].New, text: strings.Join(texts, "\n")})
+		out = append(out, block{start: run[0].New, text: text.String()})
 	}
 	return out
 }
