@@ -2,9 +2,9 @@ package injection
 
 import "bytes"
 
-// bigrams is the set of adjacent byte pairs of a lowercased line. A gate word whose first or
-// last pair is not in the set is not in the line: most of the phrase patterns' gate words are
-// ruled out with two bit tests instead of a search of the line each.
+// bigrams is the set of adjacent byte pairs of a lowercased line. A gate word with a pair that
+// is not in the set is not in the line: most of the phrase patterns' gate words are ruled out
+// with a few bit tests instead of a search of the line each.
 type bigrams struct {
 	bits [1 << 10]uint64
 	set  []uint16 // the pairs set (repeats too), so that the next line clears only their words
@@ -30,10 +30,13 @@ func (b *bigrams) has(x, y byte) bool {
 	return b.bits[p>>6]&(1<<(p&63)) != 0
 }
 
-// contains reports whether low (the line b was reset to) holds w.
+// contains reports whether low (the line b was reset to) holds w: every pair of w must be
+// among the line's before the line is searched.
 func (b *bigrams) contains(low []byte, w string) bool {
-	if n := len(w); n >= 2 && (!b.has(w[0], w[1]) || !b.has(w[n-2], w[n-1])) {
-		return false
+	for i := 0; i+1 < len(w); i++ {
+		if !b.has(w[i], w[i+1]) {
+			return false
+		}
 	}
 	return bytes.Contains(low, []byte(w))
 }
