@@ -219,7 +219,7 @@ func (g *Procs) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 2 * time.Second
 	err = cmd.Run()
-	out := stdout.Bytes()
+	out := stdout.Bytes(err == nil && ctx.Err() == nil)
 	if ctx.Err() != nil {
 		return out, fmt.Errorf("%s did not finish: %w", c.Name, ctx.Err())
 	}

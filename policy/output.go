@@ -64,13 +64,18 @@ func (b *outputBuffer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Bytes returns everything read, in a slice of its own, and gives the chunks back to the pool
-// (the buffer is then empty).
-func (b *outputBuffer) Bytes() []byte {
+// Bytes returns everything read, in a slice of its own (the buffer is then empty). With
+// recycle, the chunks go back to the pool: only when the copy into the buffer is known to be
+// over (the process ended and its output was read to the end). After a timeout or an error,
+// os/exec may return while its copying goroutine still writes (WaitDelay): a chunk given back
+// then could be written into while another process's output is read into it.
+func (b *outputBuffer) Bytes(recycle bool) []byte {
 	out := make([]byte, 0, b.n)
 	for _, c := range b.chunks {
 		out = append(out, *c...)
-		chunkPool.Put(c)
+		if recycle {
+			chunkPool.Put(c)
+		}
 	}
 	b.chunks, b.n = nil, 0
 	return out

@@ -27,11 +27,11 @@ func TestOutputBuffer(t *testing.T) {
 		if err != nil || n != int64(size-half) {
 			t.Fatalf("size %d: ReadFrom read %d, %v", size, n, err)
 		}
-		got := b.Bytes()
+		got := b.Bytes(size%2 == 0) // recycled or not, the output is the same
 		if !bytes.Equal(got, data) {
 			t.Fatalf("size %d: got %d bytes, not what was read", size, len(got))
 		}
-		if len(b.Bytes()) != 0 {
+		if len(b.Bytes(true)) != 0 {
 			t.Fatalf("size %d: the buffer is not empty after Bytes", size)
 		}
 		kept, want = append(kept, got), append(want, append([]byte(nil), data...))
@@ -47,7 +47,25 @@ func TestOutputBuffer(t *testing.T) {
 func TestOutputBufferReadError(t *testing.T) {
 	var b outputBuffer
 	n, err := b.ReadFrom(iotest.TimeoutReader(bytes.NewReader(bytes.Repeat([]byte("x"), 10))))
-	if err == nil || n != 10 || string(b.Bytes()) != "xxxxxxxxxx" {
+	if err == nil || n != 10 || string(b.Bytes(false)) != "xxxxxxxxxx" {
 		t.Fatalf("ReadFrom = %d, %v", n, err)
+	}
+}
+
+// A buffer that is not recycled keeps its chunks out of the pool: what a late write puts into
+// them reaches no other buffer.
+func TestOutputBufferNotRecycled(t *testing.T) {
+	var b outputBuffer
+	if _, err := b.Write([]byte("late")); err != nil {
+		t.Fatal(err)
+	}
+	c := b.chunks[0]
+	_ = b.Bytes(false)
+	for range 64 {
+		got := chunkPool.Get().(*[]byte)
+		if got == c {
+			t.Fatal("a chunk of a buffer that was not recycled went back to the pool")
+		}
+		defer chunkPool.Put(got)
 	}
 }
