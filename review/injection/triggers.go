@@ -86,6 +86,21 @@ var triggerTable = func() (t [256][]trigger) {
 	return t
 }()
 
+// triggerPairs holds, for each first byte, the second bytes a trigger word can start with: a
+// word start whose first two bytes begin no trigger is passed over without trying the words.
+var triggerPairs = func() (p [256][4]uint64) {
+	for c, ts := range triggerTable {
+		for _, t := range ts {
+			if len(t.word) < 2 {
+				panic("injection: a trigger word of one byte: " + t.word)
+			}
+			d := t.word[1]
+			p[c][d>>6] |= 1 << (d & 63)
+		}
+	}
+	return p
+}()
+
 func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // triggers returns the trigger families present in a lowercased line.
@@ -112,10 +127,13 @@ func triggerScan(low []byte, tp *trigPos) uint32 {
 		if i > 0 && isLetterByte(c) && isLetterByte(low[i-1]) {
 			continue
 		}
+		if i+1 >= len(low) || triggerPairs[c][low[i+1]>>6]&(1<<(low[i+1]&63)) == 0 {
+			continue
+		}
 		for _, t := range triggerTable[c] {
 			n := len(t.word)
 			// Inline, not a call: this runs for every word start of every added line.
-			if len(low)-i < n || n >= 2 && low[i+1] != t.word[1] || string(low[i:i+n]) != t.word ||
+			if len(low)-i < n || low[i+1] != t.word[1] || string(low[i:i+n]) != t.word ||
 				t.whole && i+n < len(low) && isWordByte(low[i+n]) {
 				continue
 			}
