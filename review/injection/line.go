@@ -81,7 +81,7 @@ func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 	ln := &fs.ln // reused: one line at a time, no allocation per line
 	*ln = line{text: text, segs: segs, clean: h.Clean, cmap: h.Map, wide: h.Wide, low: fs.lower}
 	ln.sr = searcher{low: ln.low}
-	ln.bg = &fs.bg
+	ln.bg = fs.bg
 	if len(ln.low) > longLine {
 		for b := range fs.tp.at {
 			fs.tp.at[b] = fs.tp.at[b][:0]

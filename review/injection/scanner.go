@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
@@ -21,8 +22,14 @@ type Scanner struct{}
 // Name implements review.Scanner.
 func (Scanner) Name() string { return "injection" }
 
+// scans keeps file scans with their scratch buffers (the byte-pair sets are 16 KB) for the next
+// unit: a history's tens of thousands of files would otherwise each allocate their own.
+var scans = sync.Pool{New: func() any { return &fileScan{bg: new(bigrams), bgJoin: new(bigrams)} }}
+
 // Scan implements review.Scanner: the per-file loop.
 func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
+	fs := scans.Get().(*fileScan)
+	defer scans.Put(fs)
 	for i := range u.Files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -31,7 +38,7 @@ func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 		if f.Status == diff.Deleted || f.Binary {
 			continue
 		}
-		fs := fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path())}
+		fs.start(ctx, f)
 		fs.scan()
 		if err := ctx.Err(); err != nil {
 			return err
@@ -73,8 +80,8 @@ type fileScan struct {
 	ln        line          // the added line being inspected (reused)
 	words     []word        // the words of a line, for intent.go (reused)
 	joinAt    int           // > 0 while wrapped searches a joined line: where the next line starts
-	bg        bigrams       // the byte pairs of the line being inspected
-	bgJoin    bigrams       // those of a joined line (wrapped)
+	bg        *bigrams      // the byte pairs of the line being inspected
+	bgJoin    *bigrams      // those of a joined line (wrapped)
 }
 
 // hunkView is a window on one hunk's new side (context and added lines): the texts and prose
@@ -99,6 +106,13 @@ func (hv *hunkView) put(j int, text string, kind *lang.File, st *lang.State) {
 
 func (hv *hunkView) text(j int) string     { return hv.texts[j%viewLines] }
 func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
+
+// start readies fs for file f: everything of the file before is dropped, the scratch buffers
+// are kept (a byte-pair set clears itself line by line).
+func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
+	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), lower: fs.lower[:0], tp: fs.tp,
+		words: fs.words[:0], bg: fs.bg, bgJoin: fs.bgJoin}
+}
 
 // report adds a hit to the line being scanned (always the last line with hits, or a new one).
 func (fs *fileScan) report(h hit) {

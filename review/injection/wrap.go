@@ -50,7 +50,7 @@ func (fs *fileScan) wrapped(ln *line, hv *hunkView, j int, next string) {
 	low := lang.AppendLower(nil, joined)
 	jl := &line{text: joined, segs: segs, clean: joined, low: low, mask: triggers(low)}
 	jl.sr = searcher{low: low}
-	jl.bg = &fs.bgJoin
+	jl.bg = fs.bgJoin
 	fs.joinAt = at
 	fs.englishOverride(jl)
 	fs.joinAt = 0
