@@ -82,6 +82,8 @@ type fileScan struct {
 	joinAt    int           // > 0 while wrapped searches a joined line: where the next line starts
 	bg        *bigrams      // the byte pairs of the line being inspected
 	bgJoin    *bigrams      // those of a joined line (wrapped)
+	joinLow   []byte        // a joined line lowercased (wrapped; reused)
+	joinSegs  []lang.Span   // its prose spans (reused)
 }
 
 // hunkView is a window on one hunk's new side (context and added lines): the texts and prose
@@ -111,7 +113,7 @@ func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
 // are kept (a byte-pair set clears itself line by line).
 func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
 	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), lower: fs.lower[:0], tp: fs.tp,
-		words: fs.words[:0], bg: fs.bg, bgJoin: fs.bgJoin}
+		words: fs.words[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
 }
 
 // report adds a hit to the line being scanned (always the last line with hits, or a new one).

@@ -46,9 +46,10 @@ func (fs *fileScan) wrapped(ln *line, hv *hunkView, j int, next string) {
 	joined := strings.TrimRight(text, " \t") + " "
 	at := len(joined)
 	joined += next
-	segs := append(append([]lang.Span(nil), ln.segs[:len(ln.segs)-1]...), lang.Span{S: last.S, E: len(joined), Carrier: last.Carrier, Code: last.Code})
-	low := lang.AppendLower(nil, joined)
-	jl := &line{text: joined, segs: segs, clean: joined, low: low, mask: triggers(low)}
+	fs.joinSegs = append(append(fs.joinSegs[:0], ln.segs[:len(ln.segs)-1]...), lang.Span{S: last.S, E: len(joined), Carrier: last.Carrier, Code: last.Code})
+	fs.joinLow = lang.AppendLower(fs.joinLow[:0], joined)
+	low := fs.joinLow
+	jl := &line{text: joined, segs: fs.joinSegs, clean: joined, low: low, mask: triggers(low)}
 	jl.sr = searcher{low: low}
 	jl.bg = fs.bgJoin
 	fs.joinAt = at
