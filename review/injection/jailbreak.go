@@ -26,8 +26,9 @@ var extractionPatterns = []phrasePattern{
 	// first three sentences of your system prompt; verbatim from your prompt (not "add this as
 	// the last line of your instructions")
 	{what: whatExtraction, gate: [][]string{{" of your", "verbatim"}}, need: tInstr, re: lazyre.New(`\b(?:(?:first|opening|initial|all|\d+|two|three|four|five|ten|hundred)\s+(?:\w+\s+)?(?:sentences?|lines?|words|paragraphs?)|beginning|start)\s+of\s+your\s+(?:system\s+|initial\s+|original\s+)?(?:prompt|instructions)\b|\bverbatim\s+from\s+your\s+(?:system\s+)?(?:prompt|instructions)\b`), conf: 0.8},
-	// repeat the words above; repeat back the text before
-	{what: whatExtraction, gate: [][]string{{"above", "before"}}, need: tRepeat, re: lazyre.New(`\brepeat\s+(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:exact\s+)?(?:words|text|everything|instructions|sentences|lines)\s+(?:above|before)\b|\brepeat\s+(?:back\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:exact\s+|entire\s+|full\s+)?(?:above|preceding|previous|prior)\s+(?:text|words|message|instructions|content)\b`), conf: 0.75},
+	// repeat the words above; repeat back the text before (not "repeat the instructions above for
+	// each server": a step done again)
+	{what: whatExtraction, gate: [][]string{{"above", "before"}}, need: tRepeat, re: lazyre.New(`\brepeat\s+(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:exact\s+)?(?:words|text|everything|instructions|sentences|lines)\s+(?:above|before)\b|\brepeat\s+(?:back\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:exact\s+|entire\s+|full\s+)?(?:above|preceding|previous|prior)\s+(?:text|words|message|instructions|content)\b`), conf: 0.75, follow: repeatAboveFollowRe},
 }
 
 // personaPatterns: DAN-style openers that give the model another identity without rules.
@@ -139,3 +140,7 @@ func lastWords(low []byte, n int) string {
 	}
 	return string(low[i:])
 }
+
+// repeatAboveFollowRe: "repeat the text above" asks for the text when the clause ends there or
+// says how ("verbatim", "to me", "in full"), not when it goes on to what the steps are for.
+var repeatAboveFollowRe = lazyre.New(`^\s*(?:$|[.!?;:,"'\x{201d}\x{2019})\]]|verbatim|word\s+for\s+word|exactly|back|to\s+me|in\s+full|so\s+far|and\s+(?:nothing|then|do\s+not|don't)|starting|beginning|but|including|from|without|replacing|then|in\s+(?:full|the\s+same)|(?:as|into|in)\s+(?:a\s+)?(?:list|bullet|json|python|code|pseudocode|base64))`)

@@ -57,6 +57,7 @@ func (fs *fileScan) scanLine(hv *hunkView, j int, next string) {
 	}
 	fs.turns(ln, next)
 	fs.verdict(ln, hv, j)
+	fs.flood(ln)
 	if ln.mask&tAddr != 0 && len(ln.segs) > 0 {
 		hv.addrCand = j
 	}

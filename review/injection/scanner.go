@@ -79,6 +79,7 @@ type fileScan struct {
 	tp        trigPos       // trigger positions of a long line (reused)
 	ln        line          // the added line being inspected (reused)
 	words     []word        // the words of a line, for intent.go (reused)
+	toks      [][2]int      // the space-separated tokens of a line, for flood.go (reused)
 	joinAt    int           // > 0 while wrapped searches a joined line: where the next line starts
 	bg        *bigrams      // the byte pairs of the line being inspected
 	bgJoin    *bigrams      // those of a joined line (wrapped)
@@ -113,7 +114,7 @@ func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
 // are kept (a byte-pair set clears itself line by line).
 func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
 	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), lower: fs.lower[:0], tp: fs.tp,
-		words: fs.words[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
+		words: fs.words[:0], toks: fs.toks[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
 }
 
 // report adds a hit to the line being scanned (always the last line with hits, or a new one).

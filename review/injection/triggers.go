@@ -71,7 +71,8 @@ var triggerTable = func() (t [256][]trigger) {
 		"heed", "listen", "comply", "abid", "reveal", "print", "output", "display", "leak", "dump", "disclos",
 		"expos", "recit", "show", "share", "list", "provide", "summar", "translat", "write", "copy", "paste",
 		"return", "echo", "send", "spell", "give", "tell", "type", "explain", "describe", "state", "regardless",
-		"irrespective", "respond", "reply", "answer", "what", "relay", "reproduc", "regurgitat", "transcrib")
+		"irrespective", "respond", "reply", "answer", "what", "relay", "reproduc", "regurgitat", "transcrib",
+		"format", "convert", "rewrit", "paraphras", "restat", "encod")
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
 	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
