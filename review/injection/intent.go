@@ -111,7 +111,7 @@ var (
 	// weak extraction verbs need "verbatim", "exact", "full", "above", "initial" ... as well.
 	extractWeak = wordSet("show", "share", "list", "provide", "summarize", "summarise", "translate", "echo",
 		"spell", "give", "tell", "explain", "describe", "format", "convert", "rewrite", "paraphrase", "restate",
-		"return", "encode")
+		"return", "encode", "clarify")
 	strongObjects = wordSet("instruction", "instructions", "prompt", "prompts", "prompting", "directive", "directives",
 		"guideline", "guidelines", "programming", "guardrails", "preprompt", "pre-prompt", "instructing")
 	weakObjects = wordSet("rules", "rule", "commands", "command", "constraints", "restrictions", "limitations",
@@ -395,10 +395,15 @@ func extractedAfter(ws []word, o int) bool {
 		return true
 	case w1 == "with" && w2 == "which" && w3 == "you":
 		return true
+	case w1 == "in" && w2 == "the" && (w3 == "previous" || w3 == "above" || w3 == "preceding"):
+		return true // "all instructions in the previous sentence"
 	case w1 == "above" || w1 == "before" && (w2 == "this" || w2 == "these"):
 		k := o + 2
-		if w1 == "before" {
+		switch {
+		case w1 == "before":
 			k = o + 4
+		case (w2 == "and" || w2 == "or") && w3 == "below":
+			k = o + 4 // "the instructions above and below into Python"
 		}
 		return k >= len(ws) || ws[k].clause || aboveHow[ws[k].w] || newForm(ws, k)
 	}
@@ -458,7 +463,7 @@ var (
 	extractFiller = wordSet("me", "us", "back", "out", "all", "of", "the", "very", "every", "each", "list", "in",
 		"set", "text", "contents", "content", "copy", "with", "and", "parameters", "settings", "pseudocode",
 		"code", "python", "summary", "version", "poem", "rap", "sonnet", "translation", "bulleted", "numbered",
-		"a")
+		"a", "additional", "specific", "current")
 )
 
 // extractionObject finds the object of the extraction verb at v in its clause, with only
@@ -470,7 +475,7 @@ func extractionObject(ws []word, v int) (obj int, your, mark bool) {
 		switch {
 		case strongObjects[w] || w == "rules" || w == "configuration":
 			return k, your, mark
-		case w == "your":
+		case w == "your" || w == "you" && k+1 < len(ws) && strongObjects[ws[k+1].w]:
 			your = true
 		case extractMarks[w] || len(w) > 4 && extractMarks[strings.TrimSuffix(w, "s")] || extractMarks[typoOf(w)]:
 			mark = true

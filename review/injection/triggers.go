@@ -72,7 +72,8 @@ var triggerTable = func() (t [256][]trigger) {
 		"expos", "recit", "show", "share", "list", "provide", "summar", "translat", "write", "copy", "paste",
 		"return", "echo", "send", "spell", "give", "tell", "type", "explain", "describe", "state", "regardless",
 		"irrespective", "respond", "reply", "answer", "what", "relay", "reproduc", "regurgitat", "transcrib",
-		"format", "convert", "rewrit", "paraphras", "restat", "encod")
+		"format", "convert", "rewrit", "paraphras", "restat", "encod", "clarif")
+	add(tOrder, true, "say")
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
 	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
