@@ -68,7 +68,7 @@ func boundary(low []byte, i int) (clause, sent bool) {
 	switch low[i] {
 	case '.', '!', '?', ';', ':', '\n':
 		return true, true
-	case ',', '(', ')', '[', ']', '{', '}', '"', '*', '#', '>', '<', '|', '=', '`', '~':
+	case ',', '(', ')', '[', ']', '{', '}', '"', '*', '#', '>', '<', '|', '=', '`', '~', '%':
 		return true, false
 	case '-':
 		return i+1 < len(low) && low[i+1] == ' ' || i > 0 && low[i-1] == ' ', false
@@ -227,7 +227,8 @@ var requestFrames = wordSet("you must", "you should", "you will", "you shall", "
 	"you are to", "you're to", "you are going to", "you're going to", "you're gonna", "you are gonna",
 	"i want you to", "i need you to", "i'd like you to", "i would like you to", "i command you to",
 	"i order you to", "i instruct you to", "can you", "could you", "would you", "will you", "it's time to",
-	"time to", "let's", "go ahead and", "make sure to", "be sure to", "remember to", "you may", "feel free to")
+	"time to", "let's", "go ahead and", "make sure to", "be sure to", "remember to", "you may", "feel free to",
+	"we must", "we now must", "now we must", "we need to", "we will now", "we are going to")
 
 // scoreOverride scores the override verb at v (its phrase starts at word start); imp: it
 // must be an order.
@@ -395,6 +396,8 @@ func extractedAfter(ws []word, o int) bool {
 		return true
 	case w1 == "with" && w2 == "which" && w3 == "you":
 		return true
+	case w1 == "to" && w2 == "me" || w1 == "prior" && w2 == "to":
+		return true // "repeat the instructions to me", "all instructions prior to the user input"
 	case w1 == "in" && w2 == "the" && (w3 == "previous" || w3 == "above" || w3 == "preceding"):
 		return true // "all instructions in the previous sentence"
 	case w1 == "above" || w1 == "before" && (w2 == "this" || w2 == "these"):
