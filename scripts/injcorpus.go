@@ -231,6 +231,9 @@ func extract(mode string, data []byte) ([][]byte, error) {
 	if v, ok := strings.CutPrefix(mode, "jsonl="); ok {
 		return jsonlField(data, v)
 	}
+	if v, ok := strings.CutPrefix(mode, "parquet-label="); ok {
+		return parquetLabel(data, v)
+	}
 	return nil, fmt.Errorf("unknown mode %q", mode)
 }
 
@@ -247,6 +250,46 @@ func pyDicts(attacks bool, data []byte) [][]byte {
 		}
 	}
 	return nonEmpty(v...)
+}
+
+// parquetLabel returns the "text" of the rows of a Parquet file whose "label" is label. The
+// file is read by scripts/parquetrows, a module of its own (INJ_ROOT names this repository).
+func parquetLabel(data []byte, label string) ([][]byte, error) {
+	tmp, err := os.CreateTemp("", "injcorpus-*.parquet")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", "run", ".", tmp.Name())
+	cmd.Dir = filepath.Join(os.Getenv("INJ_ROOT"), "scripts", "parquetrows")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the Parquet file: %w", err)
+	}
+	var v []string
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var r struct {
+			Text  string      `json:"text"`
+			Label json.Number `json:"label"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return nil, err
+		}
+		if r.Label.String() == label {
+			v = append(v, r.Text)
+		}
+	}
+	return nonEmpty(v...), nil
 }
 
 // jsonlField returns the string field of every line of a JSON Lines file.
