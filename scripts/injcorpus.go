@@ -18,6 +18,9 @@
 //	             chat-template tokens)
 //	cse-pi=V,W   the user_input of each CyberSecEval prompt-injection case (meta-llama/PurpleLlama)
 //	             whose injection_variant is V or W
+//	jsonl=FIELD  the string FIELD of each line of a JSON Lines file (Tensor Trust's attacks)
+//	parquet-label=L the "text" of each row of a Parquet file whose "label" is L (deepset's
+//	             prompt-injections), read by scripts/parquetrows
 //
 // Usage: go run scripts/injcorpus.go -git DIR -commit C -mode MODE -out DIR [-ext .md] [-skip .en.md] [-part odd|even] PATH...
 package main
@@ -44,7 +47,7 @@ import (
 func main() {
 	gitDir := flag.String("git", "", "clone (work tree or bare git dir)")
 	commit := flag.String("commit", "", "pinned commit")
-	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs, py-list=NAME or cse-pi=VARIANTS")
+	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, json-dict-lists, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs, py-list=NAME, cse-pi=VARIANTS, jsonl=FIELD or parquet-label=LABEL")
 	out := flag.String("out", "", "output folder")
 	exts := flag.String("ext", "", "comma-separated file name endings to keep")
 	skip := flag.String("skip", "", "comma-separated file name endings to leave out")
@@ -222,17 +225,22 @@ func extract(mode string, data []byte) ([][]byte, error) {
 		}
 		return nonEmpty(v...), nil
 	}
-	if v, ok := strings.CutPrefix(mode, "cse-pi="); ok {
-		return csePI(data, strings.Split(v, ","))
-	}
-	if v, ok := strings.CutPrefix(mode, "py-list="); ok {
-		return nonEmpty(pyList(data, v)...), nil
-	}
-	if v, ok := strings.CutPrefix(mode, "jsonl="); ok {
-		return jsonlField(data, v)
-	}
-	if v, ok := strings.CutPrefix(mode, "parquet-label="); ok {
-		return parquetLabel(data, v)
+	return extractNamed(mode, data)
+}
+
+// extractNamed reads the modes that name something: cse-pi=VARIANTS, py-list=NAME,
+// jsonl=FIELD, parquet-label=LABEL.
+func extractNamed(mode string, data []byte) ([][]byte, error) {
+	name, arg, _ := strings.Cut(mode, "=")
+	switch name {
+	case "cse-pi":
+		return csePI(data, strings.Split(arg, ","))
+	case "py-list":
+		return nonEmpty(pyList(data, arg)...), nil
+	case "jsonl":
+		return jsonlField(data, arg)
+	case "parquet-label":
+		return parquetLabel(data, arg)
 	}
 	return nil, fmt.Errorf("unknown mode %q", mode)
 }

@@ -31,32 +31,56 @@ func (fs *fileScan) flood(ln *line) {
 		bytes.Count(ln.low, []byte{' '}) < floodRuns && !longToken(ln.low) {
 		return
 	}
-	toks := fs.toks[:0]
-	for i := 0; i < len(ln.text); {
-		for i < len(ln.text) && (ln.text[i] == ' ' || ln.text[i] == '\t') {
+	fs.toks = splitTokens(ln.text, fs.toks[:0])
+	at, unit, n, ok := longFlood(ln.text, fs.toks)
+	if !ok {
+		at, unit, n, ok = cycleFlood(ln.text, fs.toks)
+	}
+	if !ok {
+		return
+	}
+	if sp := inSpans(ln.segs, at); sp == nil || sp.Code {
+		return
+	}
+	fs.report(hit{detail: fmt.Sprintf("token flood: %q repeated %d times or more (filler that pushes a model's instructions out of its attention)", unit, n), conf: 0.7, focus: at})
+}
+
+// splitTokens appends to dst the [start, end) offsets of text's tokens separated by spaces and
+// tabs.
+func splitTokens(text string, dst [][2]int) [][2]int {
+	for i := 0; i < len(text); {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 			i++
 		}
 		s := i
-		for i < len(ln.text) && ln.text[i] != ' ' && ln.text[i] != '\t' {
+		for i < len(text) && text[i] != ' ' && text[i] != '\t' {
 			i++
 		}
 		if i > s {
-			toks = append(toks, [2]int{s, i})
+			dst = append(dst, [2]int{s, i})
 		}
 	}
-	fs.toks = toks
-	tok := func(k int) string { return ln.text[toks[k][0]:toks[k][1]] }
-	for k := range toks {
-		if t := tok(k); len(t) >= floodToken {
-			if u := periodicUnit(t); u != "" {
-				at := toks[k][0]
-				if sp := inSpans(ln.segs, at); sp != nil && !sp.Code && floodTokens([][2]int{{0, len(u)}}, u) {
-					fs.report(hit{detail: fmt.Sprintf("token flood: %q repeated %d times or more (filler that pushes a model's instructions out of its attention)", u, floodToken/len(u)), conf: 0.7, focus: at})
-					return
-				}
-			}
+	return dst
+}
+
+// longFlood finds a token of floodToken bytes or more that repeats a short unit: where it
+// starts, the unit and how many times it repeats at least.
+func longFlood(text string, toks [][2]int) (int, string, int, bool) {
+	for _, t := range toks {
+		if t[1]-t[0] < floodToken {
+			continue
+		}
+		if u := periodicUnit(text[t[0]:t[1]]); u != "" && floodTokens([][2]int{{0, len(u)}}, u) {
+			return t[0], u, floodToken / len(u), true
 		}
 	}
+	return 0, "", 0, false
+}
+
+// cycleFlood finds a token, or a cycle of up to floodPeriod tokens, repeated floodRuns times
+// in a row: where it starts, the cycle and floodRuns.
+func cycleFlood(text string, toks [][2]int) (int, string, int, bool) {
+	tok := func(k int) string { return text[toks[k][0]:toks[k][1]] }
 	for p := 1; p <= floodPeriod; p++ {
 		run := 0
 		for k := p; k < len(toks); k++ {
@@ -64,19 +88,18 @@ func (fs *fileScan) flood(ln *line) {
 				run = 0
 				continue
 			}
+			// run tokens equal the one p before them: run+p tokens, (run+p)/p cycles.
 			if run++; run+p < floodRuns*p {
 				continue
 			}
 			start := k - run - p + 1
-			at := toks[start][0]
-			if sp := inSpans(ln.segs, at); sp == nil || sp.Code || !floodTokens(toks[start:start+p], ln.text) {
+			if !floodTokens(toks[start:start+p], text) {
 				break
 			}
-			unit := ln.text[toks[start][0]:toks[start+p-1][1]]
-			fs.report(hit{detail: fmt.Sprintf("token flood: %q repeated %d times or more (filler that pushes a model's instructions out of its attention)", unit, floodRuns), conf: 0.7, focus: at})
-			return
+			return toks[start][0], text[toks[start][0]:toks[start+p-1][1]], floodRuns, true
 		}
 	}
+	return 0, "", 0, false
 }
 
 // longToken reports a run of floodToken bytes or more without a space or tab.

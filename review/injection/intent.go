@@ -388,29 +388,32 @@ func scoreExtraction(ws []word, v int) (intentOrder, bool) {
 func extractedAfter(ws []word, o int) bool {
 	w1, w2, w3 := wordAt(ws, o+1), wordAt(ws, o+2), wordAt(ws, o+3)
 	switch {
-	case w1 == "verbatim" || youWereGiven(w1, w2, w3):
+	case w1 == "verbatim" || youWereGiven(w1, w2, w3) || ownedAfter[w1+" "+w2] || ownedAfter[w1+" "+w2+" "+w3]:
 		return true
 	case w1 == "so" || w1 == "thus" || w1 == "until" || w1 == "up":
 		return w2 == "far" || w2 == "now" || sinceWords[w2+" "+w3]
-	case w1 == "in" && (w2 == "the" || w2 == "your" || w2 == "this") && (w3 == "prompt" || w3 == "context"):
-		return true
-	case w1 == "with" && w2 == "which" && w3 == "you":
-		return true
-	case w1 == "to" && w2 == "me" || w1 == "prior" && w2 == "to":
-		return true // "repeat the instructions to me", "all instructions prior to the user input"
-	case w1 == "in" && w2 == "the" && (w3 == "previous" || w3 == "above" || w3 == "preceding"):
-		return true // "all instructions in the previous sentence"
 	case w1 == "above" || w1 == "before" && (w2 == "this" || w2 == "these"):
-		k := o + 2
-		switch {
-		case w1 == "before":
-			k = o + 4
-		case (w2 == "and" || w2 == "or") && w3 == "below":
-			k = o + 4 // "the instructions above and below into Python"
-		}
-		return k >= len(ws) || ws[k].clause || aboveHow[ws[k].w] || newForm(ws, k)
+		return aboveAsked(ws, o, w1, w2, w3)
 	}
 	return newForm(ws, o+1)
+}
+
+// ownedAfter: what after the object places it in the model's own text ("in the prompt", "in
+// the previous sentence", "with which you ...", "to me", "prior to").
+var ownedAfter = wordSet("to me", "prior to", "with which you", "in the prompt", "in your prompt", "in this prompt",
+	"in the context", "in your context", "in this context", "in the previous", "in the above", "in the preceding")
+
+// aboveAsked reports "the instructions above" asked for: at the end of the clause, "verbatim",
+// or before a new form ("above and below into Python"; "before this line" likewise).
+func aboveAsked(ws []word, o int, w1, w2, w3 string) bool {
+	k := o + 2
+	switch {
+	case w1 == "before":
+		k = o + 4
+	case (w2 == "and" || w2 == "or") && w3 == "below":
+		k = o + 4
+	}
+	return k >= len(ws) || ws[k].clause || aboveHow[ws[k].w] || newForm(ws, k)
 }
 
 // newForm reports a new form for the instructions starting at word k: "as a (bulleted) list",
@@ -478,15 +481,20 @@ func extractionObject(ws []word, v int) (obj int, your, mark bool) {
 		switch {
 		case strongObjects[w] || w == "rules" || w == "configuration":
 			return k, your, mark
-		case w == "your" || w == "you" && k+1 < len(ws) && strongObjects[ws[k+1].w]:
+		case w == "your" || w == "you" && k+1 < len(ws) && strongObjects[ws[k+1].w]: // "what are you instructions"
 			your = true
-		case extractMarks[w] || len(w) > 4 && extractMarks[strings.TrimSuffix(w, "s")] || extractMarks[typoOf(w)]:
+		case isExtractMark(w):
 			mark = true
 		case !extractFiller[w]:
 			return -1, false, false
 		}
 	}
 	return -1, false, false
+}
+
+// isExtractMark reports a mark, in the plural or misspelt too ("entires", "orignal").
+func isExtractMark(w string) bool {
+	return extractMarks[w] || len(w) > 4 && extractMarks[strings.TrimSuffix(w, "s")] || extractMarks[typoOf(w)]
 }
 
 func wordAt(ws []word, k int) string {
