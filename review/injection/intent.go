@@ -34,6 +34,7 @@ type word struct {
 	s, e   int    // offsets in the lowercased line
 	w      string // the word, with a curly apostrophe made straight
 	clause bool   // the first word of a clause (start of line, after punctuation)
+	title  bool   // written with a capital and then small letters ("Ignore"), set by markTitles
 	sent   bool   // the first word of a sentence (start of line, after . ! ? ; :)
 }
 
@@ -61,6 +62,22 @@ func splitWords(low []byte, dst []word) []word {
 		clause, sent = false, false
 	}
 	return dst
+}
+
+// markTitles marks the words that clean (the line before lowercasing, of the same length as
+// the line the words were split from) writes with a capital and then small letters.
+func markTitles(ws []word, clean string) {
+	if len(clean) == 0 {
+		return
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.e > len(clean) || w.e-w.s < 2 {
+			continue
+		}
+		c := clean[w.s:w.e]
+		w.title = 'A' <= c[0] && c[0] <= 'Z' && 'a' <= c[1] && c[1] <= 'z'
+	}
 }
 
 // boundary reports whether the non-word byte at i ends a clause or a sentence.
@@ -204,6 +221,9 @@ func negStart(ws []word, j int) int {
 // to", "can you") come before it. "The model will ignore ...", "you can ignore ..." and "never
 // ignore ..." are statements.
 func imperative(ws []word, v int) bool {
+	if ws[v].title && v > 0 && !ws[v-1].title && !ws[v].clause {
+		return true // a capitalised verb after a word in small letters starts a new sentence: "... germany Ignore all preceding orders"
+	}
 	k := v
 	for ; !ws[k].clause; k-- {
 		if v-k == 8 {
@@ -514,6 +534,9 @@ func (fs *fileScan) scored(ln *line) bool {
 		return false
 	}
 	fs.words = joinSplit(splitWords(ln.low, fs.words), ln.low)
+	if len(ln.clean) == len(ln.low) {
+		markTitles(fs.words, ln.clean)
+	}
 	var o intentOrder
 	ok := false
 	if intent {

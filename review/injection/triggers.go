@@ -47,10 +47,12 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tNow, true, "now")
 	add(tInstr, false, "instruction", "directive", "prompt", "pre-prompt", "preprompt")
 	add(tRepeat, false, "repeat")
-	add(tForeign, false, "ignor", "olvid", "oubli", "vergiss", "vergess", "esque", "dimentic",
+	add(tForeign, false, "ignor", "olvid", "oubli", "vergiss", "vergess", "esque", "dimentic", "nun folgen",
+		"jetzt folgen", "nun kommen", "jetzt kommen", "zeig",
 		"trascur", "descart", "desconsider", "omit", "missacht", "neglig", "fais", "faites", "haz",
 		"hagan", "desprez", "tralasci", "desatiend", "alle", "tout")
-	add(tForeignNoun, false, "instru", "istruz", "indica", "regla", "regle", "r\u00e8gle", "regra",
+	add(tForeignNoun, false, "instru", "istruz", "indica", "regla", "regle", "r\u00e8gle", "regra", "auftr",
+		"aufgab", "informationen", "alles", "todo", "prompt-text", "prompttext", "prompt text",
 		"regol", "orden", "\u00f3rden", "ordr", "ordin", "direct", "diret", "pauta", "consign",
 		"anweisung", "befehl", "regeln", "vorgab", "anordnung", "richtlin", "orienta", "tout",
 		"disposiz", "linee")
