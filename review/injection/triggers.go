@@ -48,7 +48,7 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tInstr, false, "instruction", "directive", "prompt", "pre-prompt", "preprompt")
 	add(tRepeat, false, "repeat")
 	add(tForeign, false, "ignor", "olvid", "oubli", "vergiss", "vergess", "esque", "dimentic", "nun folgen",
-		"jetzt folgen", "nun kommen", "jetzt kommen", "zeig",
+		"jetzt folgen", "nun kommen", "jetzt kommen", "zeig", "h\u00f6r",
 		"trascur", "descart", "desconsider", "omit", "missacht", "neglig", "fais", "faites", "haz",
 		"hagan", "desprez", "tralasci", "desatiend", "alle", "tout")
 	add(tForeignNoun, false, "instru", "istruz", "indica", "regla", "regle", "r\u00e8gle", "regra", "auftr",
