@@ -42,7 +42,9 @@
 # and 167/388 hijacks, 93/285 and 87/285 extractions (even/odd). After studying the even half
 # (token floods, openers that put a verdict or the instructions in the model's mouth, "so far"
 # and new forms for the instructions, fake ends of the untrusted input): odd 303/388 and
-# 233/285 (536/673, 79.6%). Both halves come from one game, so the odd half measures
+# 233/285 (536/673, 79.6%), then 299/388 (532/673, 79.0%) after the verdict and "repeat the
+# instructions above" checks were narrowed for documentation ("respond with 'approved' or
+# 'rejected'", "we need to repeat the instructions above"). Both halves come from one game, so the odd half measures
 # generalisation within that game's attacks, not to other sources. deepset's prompt-injections
 # (its Parquet files, via the sinanw/llm-security-prompt-injection mirror, read by
 # scripts/parquetrows) were added the same day as held-out material and measured before and

@@ -248,7 +248,7 @@ var requestFrames = wordSet("you must", "you should", "you will", "you shall", "
 	"i want you to", "i need you to", "i'd like you to", "i would like you to", "i command you to",
 	"i order you to", "i instruct you to", "can you", "could you", "would you", "will you", "it's time to",
 	"time to", "let's", "go ahead and", "make sure to", "be sure to", "remember to", "you may", "feel free to",
-	"we must", "we now must", "now we must", "we need to", "we will now", "we are going to")
+	"we must", "we now must", "now we must", "we will now")
 
 // scoreOverride scores the override verb at v (its phrase starts at word start); imp: it
 // must be an order.
@@ -408,8 +408,14 @@ func scoreExtraction(ws []word, v int) (intentOrder, bool) {
 func extractedAfter(ws []word, o int) bool {
 	w1, w2, w3 := wordAt(ws, o+1), wordAt(ws, o+2), wordAt(ws, o+3)
 	switch {
-	case w1 == "verbatim" || youWereGiven(w1, w2, w3) || ownedAfter[w1+" "+w2] || ownedAfter[w1+" "+w2+" "+w3]:
+	case w1 == "verbatim" || youWereGiven(w1, w2, w3) || ownedAfter[w1+" "+w2+" "+w3]:
 		return true
+	case w1 == "in" && w2 == "the" && ownedPlace[w3+" "+wordAt(ws, o+4)]:
+		return true // "all instructions in the previous sentence"
+	case w1 == "prior" && w2 == "to":
+		return ownedPlace["the "+w3] || ownedPlace["the "+wordAt(ws, o+4)] // "prior to the user input"
+	case w1 == "to" && w2 == "me":
+		return newForm(ws, o+3) // "repeat the instructions to me in python", not "explain the rules to me"
 	case w1 == "so" || w1 == "thus" || w1 == "until" || w1 == "up":
 		return w2 == "far" || w2 == "now" || sinceWords[w2+" "+w3]
 	case w1 == "above" || w1 == "before" && (w2 == "this" || w2 == "these"):
@@ -418,10 +424,14 @@ func extractedAfter(ws []word, o int) bool {
 	return newForm(ws, o+1)
 }
 
-// ownedAfter: what after the object places it in the model's own text ("in the prompt", "in
-// the previous sentence", "with which you ...", "to me", "prior to").
-var ownedAfter = wordSet("to me", "prior to", "with which you", "in the prompt", "in your prompt", "in this prompt",
-	"in the context", "in your context", "in this context", "in the previous", "in the above", "in the preceding")
+// ownedAfter: what after the object places it in the model's own text ("in the prompt",
+// "with which you ..."); "in your prompt" is the reader's in prompt-writing guides.
+var ownedAfter = wordSet("with which you", "in the prompt", "in this prompt", "in the context", "in this context")
+
+// ownedPlace: the places of the model's own text after "in the" or "prior to": "the previous
+// sentence", "the user input" ("the previous section" is a document's).
+var ownedPlace = wordSet("previous sentence", "previous message", "previous prompt", "above sentence",
+	"preceding sentence", "preceding message", "the user", "the input", "the conversation", "the first")
 
 // aboveAsked reports "the instructions above" asked for: at the end of the clause, "verbatim",
 // or before a new form ("above and below into Python"; "before this line" likewise).

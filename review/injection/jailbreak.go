@@ -28,7 +28,7 @@ var extractionPatterns = []phrasePattern{
 	{what: whatExtraction, gate: [][]string{{" of your", "verbatim"}}, need: tInstr, re: lazyre.New(`\b(?:(?:first|opening|initial|all|\d+|two|three|four|five|ten|hundred)\s+(?:\w+\s+)?(?:sentences?|lines?|words|paragraphs?)|beginning|start)\s+of\s+your\s+(?:system\s+|initial\s+|original\s+)?(?:prompt|instructions)\b|\bverbatim\s+from\s+your\s+(?:system\s+)?(?:prompt|instructions)\b`), conf: 0.8},
 	// repeat the words above; repeat back the text before (not "repeat the instructions above for
 	// each server": a step done again)
-	{what: whatExtraction, gate: [][]string{{"above", "before"}}, need: tRepeat, re: lazyre.New(`\brepeat\s+(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:exact\s+)?(?:words|text|everything|instructions|sentences|lines)\s+(?:above|before)\b|\brepeat\s+(?:back\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:exact\s+|entire\s+|full\s+)?(?:above|preceding|previous|prior)\s+(?:text|words|message|instructions|content)\b`), conf: 0.75, follow: repeatAboveFollowRe},
+	{what: whatExtraction, gate: [][]string{{"above", "before"}}, need: tRepeat, re: lazyre.New(`\brepeat\s+(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:exact\s+)?(?:words|text|everything|instructions|sentences|lines)\s+(?:above|before)\b|\brepeat\s+(?:back\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:exact\s+|entire\s+|full\s+)?(?:above|preceding|previous|prior)\s+(?:text|words|message|instructions|content)\b`), conf: 0.75, imperative: true, follow: repeatAboveFollowRe},
 }
 
 // personaPatterns: DAN-style openers that give the model another identity without rules.
