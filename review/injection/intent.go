@@ -408,20 +408,29 @@ func scoreExtraction(ws []word, v int) (intentOrder, bool) {
 func extractedAfter(ws []word, o int) bool {
 	w1, w2, w3 := wordAt(ws, o+1), wordAt(ws, o+2), wordAt(ws, o+3)
 	switch {
-	case w1 == "verbatim" || youWereGiven(w1, w2, w3) || ownedAfter[w1+" "+w2+" "+w3]:
+	case w1 == "verbatim" || youWereGiven(w1, w2, w3) || ownedAfter[w1+" "+w2+" "+w3] || placedAfter(ws, o):
 		return true
-	case w1 == "in" && w2 == "the" && ownedPlace[w3+" "+wordAt(ws, o+4)]:
-		return true // "all instructions in the previous sentence"
-	case w1 == "prior" && w2 == "to":
-		return ownedPlace["the "+w3] || ownedPlace["the "+wordAt(ws, o+4)] // "prior to the user input"
-	case w1 == "to" && w2 == "me":
-		return newForm(ws, o+3) // "repeat the instructions to me in python", not "explain the rules to me"
 	case w1 == "so" || w1 == "thus" || w1 == "until" || w1 == "up":
 		return w2 == "far" || w2 == "now" || sinceWords[w2+" "+w3]
 	case w1 == "above" || w1 == "before" && (w2 == "this" || w2 == "these"):
 		return aboveAsked(ws, o, w1, w2, w3)
 	}
 	return newForm(ws, o+1)
+}
+
+// placedAfter reports a place after the object that is the model's own text: "in the previous
+// sentence", "prior to the user input", "to me in python" (not "explain the rules to me").
+func placedAfter(ws []word, o int) bool {
+	w1, w2, w3, w4 := wordAt(ws, o+1), wordAt(ws, o+2), wordAt(ws, o+3), wordAt(ws, o+4)
+	switch {
+	case w1 == "in" && w2 == "the":
+		return ownedPlace[w3+" "+w4]
+	case w1 == "prior" && w2 == "to":
+		return ownedPlace["the "+w3] || ownedPlace["the "+w4]
+	case w1 == "to" && w2 == "me":
+		return newForm(ws, o+3)
+	}
+	return false
 }
 
 // ownedAfter: what after the object places it in the model's own text ("in the prompt",
