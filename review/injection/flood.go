@@ -27,8 +27,7 @@ const (
 // "- - -", ". . .", "0 0 0") is layout, not a flood; a flood in a Markdown code block is an
 // example.
 func (fs *fileScan) flood(ln *line) {
-	if len(ln.segs) == 0 || len(ln.text) < floodToken-1 ||
-		bytes.Count(ln.low, []byte{' '}) < floodRuns && !longToken(ln.low) {
+	if len(ln.segs) == 0 || len(ln.text) < floodToken-1 || !floodCandidate(ln.low) {
 		return
 	}
 	fs.toks = splitTokens(ln.text, fs.toks[:0])
@@ -102,17 +101,20 @@ func cycleFlood(text string, toks [][2]int) (int, string, int, bool) {
 	return 0, "", 0, false
 }
 
-// longToken reports a run of floodToken bytes or more without a space or tab.
-func longToken(low []byte) bool {
-	n := 0
-	for _, c := range low {
-		if c == ' ' || c == '\t' {
-			n = 0
-		} else if n++; n >= floodToken {
+// floodCandidate reports a line with floodRuns spaces or more, or a run of floodToken bytes
+// without a space: one pass that jumps from space to space.
+func floodCandidate(low []byte) bool {
+	spaces := 0
+	for i := 0; ; spaces++ {
+		j := bytes.IndexByte(low[i:], ' ')
+		if j < 0 {
+			return len(low)-i >= floodToken
+		}
+		if j >= floodToken || spaces+1 >= floodRuns {
 			return true
 		}
+		i += j + 1
 	}
-	return false
 }
 
 // periodicUnit returns the unit of 2 to floodUnit bytes, of at least two different bytes, that

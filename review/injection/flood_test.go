@@ -1,6 +1,10 @@
 package injection
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
 
 // Table cases for the classes studied on Tensor Trust's and deepset's even-numbered attacks (the
 // odd ones are held out): token floods, openers that put a verdict or the instructions in the model's mouth,
@@ -78,3 +82,25 @@ var floodCases = []injCase{
 }
 
 func init() { injCases = append(injCases, floodCases...) }
+
+// FuzzFloodCandidate holds floodCandidate to its plain definition: floodRuns spaces or more, or
+// floodToken bytes in a row without a space.
+func FuzzFloodCandidate(f *testing.F) {
+	f.Add([]byte(strings.Repeat("ö ", 30)))
+	f.Add([]byte(strings.Repeat("x", floodToken)))
+	f.Add([]byte("a b c"))
+	f.Fuzz(func(t *testing.T, low []byte) {
+		run, long := 0, false
+		for _, c := range low {
+			if c == ' ' {
+				run = 0
+			} else if run++; run >= floodToken {
+				long = true
+			}
+		}
+		want := bytes.Count(low, []byte{' '}) >= floodRuns || long
+		if got := floodCandidate(low); got != want {
+			t.Fatalf("floodCandidate(%q) = %v, want %v", low, got, want)
+		}
+	})
+}
