@@ -281,37 +281,28 @@ func parquetLabel(data []byte, label string) ([][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to read the Parquet file: %w", err)
 	}
-	var v []string
-	for line := range strings.SplitSeq(string(out), "\n") {
-		if line == "" {
-			continue
-		}
-		var r struct {
-			Text  string      `json:"text"`
-			Label json.Number `json:"label"`
-		}
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, err
-		}
-		if r.Label.String() == label {
-			v = append(v, r.Text)
-		}
-	}
-	return nonEmpty(v...), nil
+	return jsonlWhere(out, "text", func(rec map[string]any) bool { return fmt.Sprint(rec["label"]) == label })
 }
 
 // jsonlField returns the string field of every line of a JSON Lines file.
 func jsonlField(data []byte, field string) ([][]byte, error) {
+	return jsonlWhere(data, field, func(map[string]any) bool { return true })
+}
+
+// jsonlWhere returns the string field of each line of a JSON Lines file that keep accepts.
+func jsonlWhere(data []byte, field string, keep func(map[string]any) bool) ([][]byte, error) {
 	var v []string
 	for line := range strings.SplitSeq(string(data), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber() // a label of 1 stays "1"
 		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		if err := dec.Decode(&rec); err != nil {
 			return nil, err
 		}
-		if s, ok := rec[field].(string); ok {
+		if s, ok := rec[field].(string); ok && keep(rec) {
 			v = append(v, s)
 		}
 	}

@@ -138,8 +138,9 @@ func periodicUnit(t string) string {
 	return ""
 }
 
-// layoutChars draw rules, tables, leaders and lists: a run of them is layout, not a flood.
-const layoutChars = "-=*_.|#~+:/\\,;!?'\"\t "
+// layoutChars draw rules, tables, leaders and lists: a run of them is layout, not a flood (a
+// token never holds a space or a tab).
+const layoutChars = "-=*_.|#~+:/\\,;!?'\""
 
 // floodTokens reports a cycle with a token that holds a letter, a bracket or another symbol,
 // and no digit or drawing character: not a table, a rule or a leader.

@@ -330,8 +330,8 @@ func postQualified(ws []word, o int) bool {
 	switch {
 	case postTime[w1]:
 		return true
-	case w1 == "so" || w1 == "until" || w1 == "up" || w1 == "thus":
-		return sinceWords[w2+" "+w3] || w2 == "far" || w2 == "now"
+	case sinceStart[w1]:
+		return soFar(w2, w3)
 	case givenWords[w1]:
 		return w2+" "+w3 == "to you" || postTime[w2] || w2 == "so"
 	case w1 == "that" || w1 == "which":
@@ -340,8 +340,13 @@ func postQualified(ws []word, o int) bool {
 	return youWereGiven(w1, w2, w3)
 }
 
+// soFar reports the rest of "so far", "until now", "up to now", "thus far" after its first
+// word (sinceStart).
+func soFar(w2, w3 string) bool { return w2 == "far" || w2 == "now" || sinceWords[w2+" "+w3] }
+
 var (
 	postTime   = wordSet("above", "before", "previously", "earlier", "beforehand")
+	sinceStart = wordSet("so", "until", "up", "thus")
 	sinceWords = wordSet("until now", "to now")
 	givenWords = wordSet("given", "provided", "received", "sent", "supplied", "issued")
 	// bindVerbs: "rules that tell you", "restrictions that bind you".
@@ -410,10 +415,10 @@ func extractedAfter(ws []word, o int) bool {
 	switch {
 	case w1 == "verbatim" || youWereGiven(w1, w2, w3) || ownedAfter[w1+" "+w2+" "+w3] || placedAfter(ws, o):
 		return true
-	case w1 == "so" || w1 == "thus" || w1 == "until" || w1 == "up":
-		return w2 == "far" || w2 == "now" || sinceWords[w2+" "+w3]
+	case sinceStart[w1]:
+		return soFar(w2, w3)
 	case w1 == "above" || w1 == "before" && (w2 == "this" || w2 == "these"):
-		return aboveAsked(ws, o, w1, w2, w3)
+		return aboveAsked(ws, o)
 	}
 	return newForm(ws, o+1)
 }
@@ -444,7 +449,8 @@ var ownedPlace = wordSet("previous sentence", "previous message", "previous prom
 
 // aboveAsked reports "the instructions above" asked for: at the end of the clause, "verbatim",
 // or before a new form ("above and below into Python"; "before this line" likewise).
-func aboveAsked(ws []word, o int, w1, w2, w3 string) bool {
+func aboveAsked(ws []word, o int) bool {
+	w1, w2, w3 := wordAt(ws, o+1), wordAt(ws, o+2), wordAt(ws, o+3)
 	k := o + 2
 	switch {
 	case w1 == "before":
