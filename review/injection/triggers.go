@@ -75,13 +75,14 @@ var triggerTable = func() (t [256][]trigger) {
 		"return", "echo", "send", "spell", "give", "tell", "type", "explain", "describe", "state", "regardless",
 		"irrespective", "respond", "reply", "answer", "what", "relay", "reproduc", "regurgitat", "transcrib",
 		"format", "convert", "rewrit", "paraphras", "restat", "encod", "clarif")
-	add(tOrder, true, "say")
+	add(tOrder, true, "say", "complete")
 	add(tVoid, false, "false", "void", "null", "cancel", "revoked", "overrid", "overrul", "nullif", "suspend",
 		"lifted", "irrelevant", "fake", "rescind", "supersed", "invalidat", "required", "longer")
 	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
 		"reprogram", "story", "stories", "tale", "poem", "song", "lullab", "bedtime", "used to",
 		"emergency", "offline", "end user", "end of user", "end of the user", "end untrusted",
-		"end of untrusted", "new model", "new assistant", "new ai", "new bot", "new chatbot")
+		"end of untrusted", "correct pass", "correct access", "correct code", "right pass", "right access",
+		"right code", "valid pass", "valid access", "grants access", "new model", "new assistant", "new ai", "new bot", "new chatbot")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",
