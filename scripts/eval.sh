@@ -69,7 +69,9 @@ if [ -n "${INJ_CLONES:-}" ]; then
 fi
 
 # The insecure-code rules on another scanner's rule tests (issue 9: >= 60% of bad lines found per
-# rule, <= 10% of good lines flagged), at a pinned commit of semgrep/semgrep-rules.
+# rule, <= 10% of good lines flagged), at a pinned commit of semgrep/semgrep-rules. For
+# tollgate/world-writable the bad lines whose mode lets others write are also counted apart:
+# semgrep's permission rules flag any mode beyond 0600/0644 (0o775, 0o654, "rw-rw-r--").
 code_repo=semgrep+semgrep-rules
 code_commit=157ae4706d7f54aa33647332f234dd68f30da195
 if [ -n "${CODE_CLONES:-}" ]; then

