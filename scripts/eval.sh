@@ -5,7 +5,10 @@
 # With INJ_CLONES set to a folder of clones (owner+name, see scripts/eval-injection.sh), the
 # prompt-injection sets are measured too. With CODE_CLONES set to a folder holding a clone of
 # semgrep/semgrep-rules (semgrep+semgrep-rules, a work tree, a bare git dir or holding repo/),
-# the insecure-code rules are measured on its rule test files (scripts/evalcode.go).
+# the insecure-code rules are measured on its rule test files (scripts/evalcode.go). With
+# SECRET_CLONES set to a folder of clones of gitleaks/fake-leaks and trufflesecurity/test_keys,
+# the files each of tollgate and gitleaks flags there are printed side by side.
+# leaky-repo is measured against the gitleaks CLI of the version tollgate links, side by side.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 eval_dir=${1:-${EVAL_DIR:-$root/../shared/eval}}
@@ -16,10 +19,15 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-eval.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/tollgate" "$root/cmd/tollgate"
+# The peer: the gitleaks CLI of the version tollgate links (side by side on the secret corpora).
+gl_version=$(cd "$root" && go list -m -f '{{.Version}}' github.com/zricethezav/gitleaks/v8)
+GOBIN="$work/bin" GOFLAGS=-mod=mod go install "github.com/zricethezav/gitleaks/v8@$gl_version"
 # Keep Go's caches where they are; give git and tollgate a pristine HOME.
 GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
 export GOMODCACHE GOCACHE GOPATH GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" NO_COLOR=1
 mkdir -p "$HOME"
+# Every finding counts: no cap on the report.
+printf '[review]\nmax_findings = 1000000\n' >"$work/eval.toml"
 
 # stage NAME SRC: a fresh repository with SRC's files staged.
 stage() {
@@ -31,10 +39,22 @@ stage() {
 	git -C "$repo" add -A
 }
 
+# gitleaks_staged NAME: gitleaks' JSON report of the staged set (exit 0 or 1 is a completed scan).
+gitleaks_staged() {
+	local status=0
+	(cd "$work/$1" && "$work/bin/gitleaks" git --pre-commit --staged --no-banner --log-level error \
+		--report-format json --report-path "$work/$1.gitleaks.json" --exit-code 1 .) || status=$?
+	if [ "$status" -gt 1 ]; then
+		echo "eval: gitleaks on $1 exited $status" >&2
+		exit 1
+	fi
+}
+
 # review NAME: the JSON report of the staged set (exit 0 or 1 is a completed review).
 review() {
 	local status=0
-	(cd "$work/$1" && "$work/tollgate" review --staged --format json --output "$work/$1.json" --fail-on critical) || status=$?
+	(cd "$work/$1" && "$work/tollgate" review --staged --format json --output "$work/$1.json" --fail-on critical \
+		--config "$work/eval.toml") || status=$?
 	if [ "$status" -gt 1 ]; then
 		echo "eval: review of $1 exited $status" >&2
 		exit 1
@@ -45,6 +65,7 @@ stage leaky "$eval_dir/leaky-repo"
 rm -f "$work/leaky/LABELS.csv" "$work/leaky/LICENSE" "$work/leaky/README.md"
 git -C "$work/leaky" add -A
 review leaky
+gitleaks_staged leaky
 
 stage trojan "$eval_dir/trojan-source"
 rm -f "$work/trojan/LICENSE"
@@ -59,9 +80,42 @@ start=$(date +%s%N)
 echo "net/http review took $(( ($(date +%s%N) - start) / 1000000 )) ms"
 
 go run "$root/scripts/evalreport.go" \
-	-labels "$eval_dir/leaky-repo/LABELS.csv" -leaky "$work/leaky.json" \
+	-labels "$eval_dir/leaky-repo/LABELS.csv" -leaky "$work/leaky.json" -leaky-gitleaks "$work/leaky.gitleaks.json" \
 	-trojan "$work/trojan.json" -trojan-files "$(git -C "$work/trojan" ls-files | wc -l)" \
 	-nethttp "$work/nethttp.json"
+
+# Secret corpora kept as clones (SECRET_CLONES, a folder of owner+name clones as fetched:
+# owner+name/repo or owner+name), staged at pinned commits. They carry no line labels: the
+# files each tool flags are printed side by side, no goal.
+secret_corpora=(
+	"gitleaks+fake-leaks 49094f8a254b9ad51d88362af7c9d1d82af3ae54"
+	"trufflesecurity+test_keys 0416560b1330d8ac42045813251d85c688717eaf"
+)
+if [ -n "${SECRET_CLONES:-}" ]; then
+	for entry in "${secret_corpora[@]}"; do
+		read -r name commit <<<"$entry"
+		src=
+		for c in "$SECRET_CLONES/$name/repo" "$SECRET_CLONES/$name"; do
+			if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
+				src=$c
+				break
+			fi
+		done
+		if [ -z "$src" ]; then
+			echo "eval: no clone of $name in $SECRET_CLONES" >&2
+			exit 2
+		fi
+		mkdir -p "$work/$name.src"
+		git -C "$src" archive "$commit" | tar -x -C "$work/$name.src"
+		# The corpus's own scanner configs are not samples; both tools run their defaults.
+		rm -f "$work/$name.src/.gitleaks.toml" "$work/$name.src/.secrets.baseline" "$work/$name.src/.gitleaksignore"
+		stage "$name" "$work/$name.src"
+		review "$name"
+		gitleaks_staged "$name"
+		go run "$root/scripts/evalreport.go" -corpus "$name@${commit:0:12}" \
+			-tollgate "$work/$name.json" -gitleaks "$work/$name.gitleaks.json"
+	done
+fi
 
 if [ -n "${INJ_CLONES:-}" ]; then
 	echo "prompt injection (scripts/eval-injection.sh $INJ_CLONES):"

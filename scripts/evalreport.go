@@ -1,8 +1,11 @@
 //go:build ignore
 
 // evalreport prints the numbers scripts/eval.sh measures and checks the goals:
-// leaky-repo >= 38 of 42 risk files found, every Trojan Source attack file found, no finding at
-// medium or above in Go's net/http. It exits 1 when a goal is missed.
+// leaky-repo >= 38 of 42 risk files found, >= 60% of its labelled risk lines found, no more of
+// its labelled clean files flagged than gitleaks flags (both tools side by side), every Trojan
+// Source attack file found, no finding at medium or above in Go's net/http. It exits 1 when a
+// goal is missed. With -corpus it prints instead, for one unlabelled secret corpus, the files
+// each tool flags.
 package main
 
 import (
@@ -65,12 +68,20 @@ func (g *goals) check(ok bool, format string, args ...any) {
 func main() {
 	labels := flag.String("labels", "", "leaky-repo LABELS.csv")
 	leaky := flag.String("leaky", "", "leaky-repo report")
+	leakyGitleaks := flag.String("leaky-gitleaks", "", "gitleaks' leaky-repo report")
+	corpus := flag.String("corpus", "", "an unlabelled secret corpus (name@commit): compare -tollgate and -gitleaks")
+	tgReport := flag.String("tollgate", "", "tollgate's report of -corpus")
+	glReport := flag.String("gitleaks", "", "gitleaks' report of -corpus")
 	trojan := flag.String("trojan", "", "trojan-source report")
 	trojanFiles := flag.Int("trojan-files", 0, "attack files staged")
 	nethttp := flag.String("nethttp", "", "net/http report")
 	flag.Parse()
+	if *corpus != "" {
+		compareCorpus(*corpus, tollgateHits(load(*tgReport)), gitleaksHits(*glReport))
+		return
+	}
 	var g goals
-	leakyRepo(&g, *labels, *leaky)
+	leakyRepo(&g, *labels, tollgateHits(load(*leaky)), gitleaksHits(*leakyGitleaks))
 	trojanSource(&g, *trojan, *trojanFiles)
 	netHTTP(&g, *nethttp)
 	if g.failed {
@@ -78,9 +89,9 @@ func main() {
 	}
 }
 
-// riskFiles reads leaky-repo's LABELS.csv: the files with at least one risk line, and how
-// many risk lines each has.
-func riskFiles(labels string) (map[string]bool, map[string]int) {
+// riskFiles reads leaky-repo's LABELS.csv: the files with at least one risk line, how many
+// risk lines each has, and every labelled file (those with no risk line are its clean files).
+func riskFiles(labels string) (map[string]bool, map[string]int, map[string]bool) {
 	f, err := os.Open(labels)
 	if err != nil {
 		die(err)
@@ -92,47 +103,139 @@ func riskFiles(labels string) (map[string]bool, map[string]int) {
 	if err != nil {
 		die(err)
 	}
-	risk, lines := map[string]bool{}, map[string]int{}
+	risk, lines, labelled := map[string]bool{}, map[string]int{}, map[string]bool{}
 	for _, row := range rows {
 		if len(row) < 2 {
 			continue
 		}
-		if n, err := strconv.Atoi(strings.TrimSpace(row[1])); err == nil && n > 0 {
+		n, err := strconv.Atoi(strings.TrimSpace(row[1]))
+		if err != nil {
+			continue
+		}
+		labelled[strings.TrimSpace(row[0])] = true
+		if n > 0 {
 			risk[strings.TrimSpace(row[0])] = true
 			lines[strings.TrimSpace(row[0])] = n
 		}
 	}
-	return risk, lines
+	return risk, lines, labelled
 }
 
-// leakyRepo checks the files with risk lines that got at least one finding.
-func leakyRepo(g *goals, labels, leaky string) {
-	risk, riskLines := riskFiles(labels)
-	lr := load(leaky)
-	hit := map[string]bool{}
-	found := map[string]map[int]bool{}
-	for _, x := range lr.Findings {
-		hit[x.Path] = true
-		if found[x.Path] == nil {
-			found[x.Path] = map[int]bool{}
-		}
-		found[x.Path][x.Line] = true
+// hits are the lines a tool reported, per path.
+type hits map[string]map[int]bool
+
+func (h hits) add(path string, line int) {
+	if h[path] == nil {
+		h[path] = map[int]bool{}
 	}
+	h[path][line] = true
+}
+
+func tollgateHits(r report) hits {
+	h := hits{}
+	for _, x := range r.Findings {
+		h.add(x.Path, x.Line)
+	}
+	return h
+}
+
+// gitleaksHits reads a gitleaks JSON report (an array of findings with File and StartLine).
+func gitleaksHits(path string) hits {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		die(err)
+	}
+	var fs []struct {
+		File      string
+		StartLine int
+	}
+	if err := json.Unmarshal(data, &fs); err != nil {
+		die(path, err)
+	}
+	h := hits{}
+	for _, f := range fs {
+		h.add(f.File, f.StartLine)
+	}
+	return h
+}
+
+// leakyCounts is what one tool found in leaky-repo.
+type leakyCounts struct {
+	lines, files           int      // labelled risk lines with a finding (per file at most its count), risk files
+	missed, clean, unlabel []string // risk files missed, labelled clean files flagged, unlabelled files flagged
+}
+
+func countLeaky(h hits, risk map[string]bool, riskLines map[string]int, labelled map[string]bool) leakyCounts {
+	var c leakyCounts
 	// The labels count risk lines per file, not which lines: a file's distinct finding lines
 	// count up to its labelled number (issue 9's goal: 60% of labelled secrets).
-	total, got := 0, 0
 	for p, n := range riskLines {
-		total += n
-		got += min(n, len(found[p]))
+		c.lines += min(n, len(h[p]))
 	}
-	fmt.Printf("leaky-repo: %d of %d labelled risk lines have a finding (%.0f%%; per file, at most its labelled count)\n",
-		got, total, 100*float64(got)/float64(max(total, 1)))
-	g.check(got*100 >= total*60, "leaky-repo: at least 60%% of the labelled risk lines found (%d of %d)", got, total)
-	missed, extra := notIn(risk, hit), notIn(hit, risk)
-	caught := len(risk) - len(missed)
-	fmt.Printf("leaky-repo: %d findings; %d of %d files with risk lines found; missed %v; flagged without risk lines %v\n",
-		len(lr.Findings), caught, len(risk), missed, extra)
-	g.check(caught >= 38, "leaky-repo: at least 38 of the risk files found (%d)", caught)
+	flagged := map[string]bool{}
+	for p := range h {
+		flagged[p] = true
+		switch {
+		case !labelled[p]:
+			c.unlabel = append(c.unlabel, p)
+		case !risk[p]:
+			c.clean = append(c.clean, p)
+		}
+	}
+	sort.Strings(c.clean)
+	sort.Strings(c.unlabel)
+	c.missed = notIn(risk, flagged)
+	c.files = len(risk) - len(c.missed)
+	return c
+}
+
+// leakyRepo checks tollgate's catches in leaky-repo, side by side with gitleaks'.
+func leakyRepo(g *goals, labels string, tg, gl hits) {
+	risk, riskLines, labelled := riskFiles(labels)
+	total := 0
+	for _, n := range riskLines {
+		total += n
+	}
+	clean := len(labelled) - len(risk)
+	t, l := countLeaky(tg, risk, riskLines, labelled), countLeaky(gl, risk, riskLines, labelled)
+	fmt.Printf("leaky-repo            %22s %22s\n", "tollgate", "gitleaks")
+	fmt.Printf("  risk lines found    %14d/%d %3.0f%% %14d/%d %3.0f%%\n", t.lines, total, pct(t.lines, total), l.lines, total, pct(l.lines, total))
+	fmt.Printf("  risk files found    %17d/%d %17d/%d\n", t.files, len(risk), l.files, len(risk))
+	fmt.Printf("  clean files flagged %17d/%d %17d/%d\n", len(t.clean), clean, len(l.clean), clean)
+	fmt.Printf("  unlabelled flagged  %20d %20d\n", len(t.unlabel), len(l.unlabel))
+	fmt.Printf("  tollgate: missed %v; clean flagged %v; unlabelled flagged %v\n", t.missed, t.clean, t.unlabel)
+	fmt.Printf("  gitleaks: clean flagged %v; unlabelled flagged %v\n", l.clean, l.unlabel)
+	g.check(t.lines*100 >= total*60, "leaky-repo: at least 60%% of the labelled risk lines found (%d of %d; gitleaks %d)", t.lines, total, l.lines)
+	g.check(t.files >= 38, "leaky-repo: at least 38 of the risk files found (%d; gitleaks %d)", t.files, l.files)
+	g.check(len(t.clean) <= len(l.clean), "leaky-repo: no more labelled clean files flagged than gitleaks (%d; gitleaks %d)", len(t.clean), len(l.clean))
+}
+
+// compareCorpus prints the files each tool flagged in a corpus without labels.
+func compareCorpus(name string, tg, gl hits) {
+	both, onlyT, onlyG := 0, []string{}, []string{}
+	for p := range tg {
+		if gl[p] != nil {
+			both++
+		} else {
+			onlyT = append(onlyT, p)
+		}
+	}
+	for p := range gl {
+		if tg[p] == nil {
+			onlyG = append(onlyG, p)
+		}
+	}
+	sort.Strings(onlyT)
+	sort.Strings(onlyG)
+	fmt.Printf("%s: files flagged: tollgate %d, gitleaks %d, both %d\n", name, len(tg), len(gl), both)
+	fmt.Printf("  only tollgate: %v\n  only gitleaks: %v\n", onlyT, onlyG)
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
 }
 
 // notIn returns the keys of a missing from b, sorted.
