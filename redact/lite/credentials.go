@@ -46,7 +46,7 @@ var (
 	// scheme://user:password@host
 	credURL = lazyre.New(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]+):([^@\s/'"<>]+)@[\w.\-]+`)
 
-	placeholderWord = lazyre.New(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|dev|development|local|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
+	placeholderWord = lazyre.New(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|dev|development|local|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|token|api[_\-]?key|access[_\-]?(?:key|token)|secret[_\-]?key|auth[_\-]?token|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
 	// references to a secret held elsewhere: Terraform/HCL var., data., local., module. and
 	// resource attributes (random_password.db.result), and package version pins.
 	hclRef     = lazyre.New(`^(?:var|data|local|module|each|self|count|path|terraform)\.[\w.\-\[\]"*]+$|^[a-z_][a-z0-9_\-]*(?:\.[a-z_][a-z0-9_\-]*){2,}$`)
@@ -56,7 +56,7 @@ var (
 	// a flag whose value names secret objects (--set-secrets=API_KEY=name:latest): the keys in it
 	// are not assignments of secrets.
 	secretsFlag = lazyre.New(`(?i)--[\w\-]*secrets?[\w\-]*[= ]\s*["']?$`)
-	envLookup   = lazyre.New(`(?i)\$\{|\{\{|\$\(|%\(|<%|#\{|\bos\.(?:environ|getenv)|\bgetenv\b|process\.env|\bENV\[|System\.getenv|\benv\(|\bsecrets\.|\bvault\b|^ENC\(|^!vault|\bsettings\.|\bconfig\.|\bparams\.|\bargs\.|\bfunc\b|lambda|\(\)|=>`)
+	envLookup   = lazyre.New(`(?i)\$\{|\{\{|\$\(|%\(|<%|#\{|\bos\.(?:environ|getenv)|\bgetenv\b|process\.env|\bENV\[|System\.getenv|\benv\(|\bsecrets\.|\bvault\b|^ENC\(|^ENC\[|^!vault|\bsettings\.|\bconfig\.|\bparams\.|\bargs\.|\bfunc\b|lambda|\(\)|=>`)
 )
 
 // secretValue returns the secret in raw (the text after an assignment), or "" when it is no

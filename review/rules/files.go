@@ -93,7 +93,10 @@ func anySecretAssignment(k lang.Kind) func(string) bool {
 
 const templateSuffix = `(?:\.|-|_)(?:example|sample|template|tmpl|tpl|dist|defaults?|schema|spec|test|ci)$`
 
-var pemPrivate = contains(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+// pemPrivate: a PEM private key whose body starts as base64 does, after the header (and any
+// Proc-Type or DEK-Info lines); a body of words ("REPLACE ME", "...", "<your key>") is a
+// placeholder, which gitleaks does not report either.
+var pemPrivate = contains(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n?(?:[\w-]+:[^\n]*\n)*\s*[A-Za-z0-9+/=]+[ \t]*(?:\r?\n|-----)`)
 
 var fileRules = []fileRule{
 	{Rule: privateKeyFile, what: "SSH private key", path: re(`(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w.-]+)?$`), except: re(`\.pub$`),

@@ -77,6 +77,13 @@ func TestRules(t *testing.T) {
 		{"keys/id_rsa.pub", "ssh-rsa AAAAB3NzaC1yc2E user@host", ""},
 		{"certs/server.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", ""},
 		{"certs/server.pem", "-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----", "tollgate/private-key-file"},
+		{"keys/tls/server.key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0F\n\nMIIFHzBJBgkqhkiG9w0B\n-----END ENCRYPTED PRIVATE KEY-----", "tollgate/private-key-file"},
+		{"keys/tls/empty-server.key", "# Tools should skip this\n\n-----BEGIN PRIVATE KEY-----\nREPLACE ME\n-----END PRIVATE KEY-----", ""}, // gitleaks/fake-leaks: a placeholder body
+		{"certs/dev.pem", "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----", ""},
+		{"k8s/secret.yaml", "stringData:\n  db-password: ENC[AES256_GCM,data:O+5l4g==,iv:c/dS4BCBMbnKsXYuzBuCuVQt8RV9bOv5HgdpL+iwmns=,type:str]", ""}, // SOPS: encrypted
+		{"k8s/external-secret.yml", "spec:\n  data:\n    - secretKey: api-key\n      remoteRef:\n        key: my-secrets-manager-secret", ""},         // the name of a key, not its value
+		{"maven/settings.xml", "<server>\n  <id>artifactory</id>\n  <password>token</password>\n</server>", ""},
+		{"maven/settings.xml", "<server>\n  <id>artifactory</id>\n  <password>Zq8mK2vR7tLp</password>\n</server>", "tollgate/hardcoded-credential"},
 		{"keys/me.ppk", "PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 14", "tollgate/private-key-file"},
 		{".env", "STRIPE_SECRET_KEY=rk_9f8e7d6c5b4a", "tollgate/credential-file"},
 		{".env", "PORT=3000\nDEBUG=true", ""},
