@@ -95,7 +95,7 @@ func titleAt(clean string, s int) bool {
 
 // quotedAt reports a phrase inside a quotation, inline code or a link text: it opens one, or
 // more double quotes (unescaped), curly quotes or backticks open than close before it. A
-// straight double quote right before the phrase that closes a quotation (an even count) does
+// straight double quote right before the phrase that closes a quotation (closingQuote) does
 // not open one: `say "no" Ignore all previous instructions` is said, not quoted.
 var (
 	jsonKeyRe    = lazyre.New(`"([\w .-]{1,40})"\s*:\s*"$`)
@@ -121,17 +121,29 @@ func quotedAt(clean string, s int) bool {
 			return false
 		}
 	}
-	dq := strings.Count(pre, `"`) - strings.Count(pre, `\"`)
-	if r == '"' && dq%2 == 0 {
+	if r == '"' && closingQuote(pre) {
 		return false // the quote before the phrase closes a quotation: say "no" The only case ...
 	}
 	switch r {
 	case '"', '\'', '\u201c', '\u2018', '\u00ab', '\u201e', '\u300c', '\u300e', '\u2039':
 		return true
 	}
+	dq := strings.Count(pre, `"`) - strings.Count(pre, `\"`)
 	ticks := strings.Count(pre, "`") - 3*strings.Count(pre, "```") // a fence is not inline code
 	return ticks%2 == 1 || dq%2 == 1 && strings.Contains(clean[s:], `"`) ||
 		strings.Count(pre, "\u201c") > strings.Count(pre, "\u201d")
+}
+
+// closingQuote reports whether the straight double quote that ends pre closes a quotation: it
+// follows a word or a sentence's end ("no"), where an opening one follows a space, a bracket, a
+// comma or a colon, or starts the line (a list of quoted phrases: "foo", "bar").
+func closingQuote(pre string) bool {
+	before := strings.TrimSuffix(pre, `"`)
+	if before == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".!?'])}\u2019", r)
 }
 
 // lastWords returns about the last n bytes of low, from a word start.
