@@ -84,6 +84,20 @@ go run "$root/scripts/evalreport.go" \
 	-trojan "$work/trojan.json" -trojan-files "$(git -C "$work/trojan" ls-files | wc -l)" \
 	-nethttp "$work/nethttp.json"
 
+# find_clone DIR NAME: the git directory of NAME's clone in DIR (DIR/NAME/repo as fetched, or
+# DIR/NAME, a work tree or a bare git dir); exits 2 when there is none.
+find_clone() {
+	local c
+	for c in "$1/$2/repo" "$1/$2"; do
+		if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
+			echo "$c"
+			return
+		fi
+	done
+	echo "eval: no clone of $2 in $1" >&2
+	exit 2
+}
+
 # Secret corpora kept as clones (SECRET_CLONES, a folder of owner+name clones as fetched:
 # owner+name/repo or owner+name), staged at pinned commits. They carry no line labels: the
 # files each tool flags are printed side by side, no goal.
@@ -94,17 +108,7 @@ secret_corpora=(
 if [ -n "${SECRET_CLONES:-}" ]; then
 	for entry in "${secret_corpora[@]}"; do
 		read -r name commit <<<"$entry"
-		src=
-		for c in "$SECRET_CLONES/$name/repo" "$SECRET_CLONES/$name"; do
-			if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
-				src=$c
-				break
-			fi
-		done
-		if [ -z "$src" ]; then
-			echo "eval: no clone of $name in $SECRET_CLONES" >&2
-			exit 2
-		fi
+		src=$(find_clone "$SECRET_CLONES" "$name")
 		mkdir -p "$work/$name.src"
 		git -C "$src" archive "$commit" | tar -x -C "$work/$name.src"
 		# The corpus's own scanner configs are not samples; both tools run their defaults.
@@ -129,17 +133,7 @@ fi
 code_repo=semgrep+semgrep-rules
 code_commit=157ae4706d7f54aa33647332f234dd68f30da195
 if [ -n "${CODE_CLONES:-}" ]; then
-	code_git=
-	for c in "$CODE_CLONES/$code_repo/repo" "$CODE_CLONES/$code_repo"; do
-		if [ -d "$c" ] && git -C "$c" rev-parse --git-dir >/dev/null 2>&1; then
-			code_git=$c
-			break
-		fi
-	done
-	if [ -z "$code_git" ]; then
-		echo "eval: no clone of $code_repo in $CODE_CLONES" >&2
-		exit 2
-	fi
+	code_git=$(find_clone "$CODE_CLONES" "$code_repo")
 	echo "insecure code (scripts/evalcode.go, $code_repo $code_commit):"
 	go run "$root/scripts/evalcode.go" -git "$code_git" -commit "$code_commit" -tollgate "$work/tollgate"
 fi
