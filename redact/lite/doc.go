@@ -6,8 +6,9 @@
 //   - Mask never returns a string that still contains one of the secrets it was given: after
 //     replacing every occurrence it re-checks, and masks the whole line if any 6-byte run of a
 //     secret's hidden part survived.
-//   - A reference is never a credential: placeholders, environment lookups, Terraform and
-//     template references, shell expansions, version pins and flags naming secret objects are
-//     not secrets (FindCredential).
+//   - A reference is never a credential: placeholders (a key's own name as its value too:
+//     token, api-key), environment lookups, Terraform and template references, shell
+//     expansions, encrypted values (jasypt ENC(...), SOPS ENC[...]), version pins and flags
+//     naming secret objects are not secrets (FindCredential).
 //   - lite imports only the standard library and internal/lazyre.
 package lite
