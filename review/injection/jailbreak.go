@@ -139,11 +139,28 @@ func quotedAt(clean string, s int) bool {
 // comma or a colon, or starts the line (a list of quoted phrases: "foo", "bar").
 func closingQuote(pre string) bool {
 	before := strings.TrimSuffix(pre, `"`)
-	if before == "" {
+	if before == "" || stringPrefix(before) {
 		return false
 	}
 	r, _ := utf8.DecodeLastRuneInString(before)
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".!?'])}\u2019", r)
+}
+
+// stringPrefix reports a string literal's prefix right before its opening quote: f"...",
+// r"...", b"...", rb"..." (Python), u8"..." and L"..." (C, C++).
+func stringPrefix(before string) bool {
+	i := len(before)
+	for i > 0 && i > len(before)-3 && isWordByte(before[i-1]) {
+		i--
+	}
+	if i > 0 && isWordByte(before[i-1]) {
+		return false // a longer word: `say "no"`'s "no" ends in a letter, not a prefix
+	}
+	switch strings.ToLower(before[i:]) {
+	case "f", "r", "b", "u", "rb", "br", "fr", "rf", "u8", "l":
+		return true
+	}
+	return false
 }
 
 // lastWords returns about the last n bytes of low, from a word start.
