@@ -179,59 +179,44 @@ func FuzzExtractText(f *testing.F) {
 	})
 }
 
-// printableRunsWalk is printableRuns as first written, one byte pair at a time: the reference
-// the zero-byte walk is held to.
-func printableRunsWalk(data []byte, minLen int) string {
-	var out strings.Builder
-	printable := func(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\t' }
-	emit := func(run []byte) {
-		if len(run) >= minLen {
-			out.Write(run)
-			out.WriteByte('\n')
-		}
-	}
-	start := -1
-	for i, c := range data {
-		if printable(c) {
-			if start < 0 {
-				start = i
-			}
+// utf16RunsWalk is utf16Runs as first written, one byte pair at a time: the reference the
+// zero-byte walk is held to. It calls emit with empty runs too.
+func utf16RunsWalk(data []byte, align int, emit func(run []byte)) {
+	var run []byte
+	for i := align; i+1 < len(data); i += 2 {
+		if printableByte(data[i]) && data[i+1] == 0 {
+			run = append(run, data[i])
 			continue
 		}
-		if start >= 0 {
-			emit(data[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		emit(data[start:])
-	}
-	var run []byte
-	for align := 0; align < 2; align++ {
-		run = run[:0]
-		for i := align; i+1 < len(data); i += 2 {
-			if printable(data[i]) && data[i+1] == 0 {
-				run = append(run, data[i])
-				continue
-			}
-			emit(run)
-			run = run[:0]
-		}
 		emit(run)
+		run = run[:0]
 	}
-	return strings.TrimSuffix(out.String(), "\n")
+	emit(run)
 }
 
-// FuzzPrintableRuns: the runs found jumping from zero byte to zero byte are those found walking
-// every byte pair, in the same order.
+// collectRuns returns the non-empty runs walk emits at both alignments, one per line.
+func collectRuns(data []byte, walk func([]byte, int, func([]byte))) string {
+	var out strings.Builder
+	for align := 0; align < 2; align++ {
+		walk(data, align, func(run []byte) {
+			if len(run) > 0 {
+				out.Write(run)
+				out.WriteByte('\n')
+			}
+		})
+	}
+	return out.String()
+}
+
+// FuzzPrintableRuns: the UTF-16 runs found jumping from zero byte to zero byte are those found
+// walking every byte pair, in the same order.
 func FuzzPrintableRuns(f *testing.F) {
-	f.Add([]byte("p\x00a\x00s\x00s\x00w\x00o\x00r\x00d\x00\x01\x00secret-ascii-run\x00"), 4)
-	f.Add([]byte("\x00a\x00b\x00c\x00d\x00e\x00f\x00g\x00h\x00"), 3)
-	f.Add([]byte("ab\x00\x00cd\x00x\x00y\x00z\x00"), 1)
-	f.Fuzz(func(t *testing.T, data []byte, minLen int) {
-		minLen = 1 + (minLen&0xff)%16
-		if got, want := printableRuns(data, minLen), printableRunsWalk(data, minLen); got != want {
-			t.Fatalf("printableRuns(%q, %d) = %q, want %q", data, minLen, got, want)
+	f.Add([]byte("p\x00a\x00s\x00s\x00w\x00o\x00r\x00d\x00\x01\x00secret-ascii-run\x00"))
+	f.Add([]byte("\x00a\x00b\x00c\x00d\x00e\x00f\x00g\x00h\x00"))
+	f.Add([]byte("ab\x00\x00cd\x00x\x00y\x00z\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := collectRuns(data, utf16Runs), collectRuns(data, utf16RunsWalk); got != want {
+			t.Fatalf("utf16Runs(%q) = %q, want %q", data, got, want)
 		}
 	})
 }
