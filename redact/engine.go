@@ -587,7 +587,7 @@ func (e *engine) scanPath(path string) ([]Secret, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range det.Detect(detect.Fragment{Raw: "", FilePath: path}) {
+		for _, f := range det.Detect(fragment("", path, 0)) {
 			if strings.HasPrefix(f.Match, "file detected: ") {
 				s := fromFinding(f)
 				s.PathOnly = true
@@ -603,7 +603,7 @@ func (e *engine) scanPath(path string) ([]Secret, error) {
 // content findings only.
 func detectText(det *detect.Detector, path, text string, first int) []Secret {
 	var out []Secret
-	for _, f := range det.Detect(detect.Fragment{Raw: text, FilePath: path, StartLine: first}) {
+	for _, f := range det.Detect(fragment(text, path, first)) {
 		if strings.HasPrefix(f.Match, "file detected: ") {
 			continue
 		}

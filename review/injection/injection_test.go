@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -466,7 +465,7 @@ func TestInjectionTrojanSource(t *testing.T) {
 
 // Go's own net/http sources are clean: no finding at all.
 func TestInjectionNetHTTPClean(t *testing.T) {
-	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http") //nolint:staticcheck // a test reads the toolchain's sources
+	dir := difftest.GoSource("net", "http")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("GOROOT sources not available: %v", err)
 	}
@@ -500,7 +499,7 @@ func TestInjectionNetHTTPClean(t *testing.T) {
 }
 
 func BenchmarkInjectionNetHTTP(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http") //nolint:staticcheck // a test reads the toolchain's sources
+	dir := difftest.GoSource("net", "http")
 	var u diff.Unit
 	size := 0
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -3,9 +3,9 @@ package difftest
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"go/build"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -16,10 +16,17 @@ import (
 // The scanners' benchmark workloads, the same as scripts/bench.sh: Go's net/http sources and
 // 1 MB of random base64, each staged as new files.
 
+// GoSource is a folder of the Go toolchain's own sources (src/ under GOROOT), which the
+// benchmarks and some tests read as real-world material. go/build's default context finds GOROOT
+// without the deprecated runtime.GOROOT.
+func GoSource(elem ...string) string {
+	return filepath.Join(append([]string{build.Default.GOROOT, "src"}, elem...)...)
+}
+
 // NetHTTPUnit is Go's net/http sources as new files (skips the benchmark when they are absent).
 func NetHTTPUnit(tb testing.TB) *diff.Unit {
 	tb.Helper()
-	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	dir := GoSource("net", "http")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		tb.Skip("no net/http sources:", err)
