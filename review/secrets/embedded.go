@@ -1,0 +1,171 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/diff"
+)
+
+// Compressed data written into text as base64: gitleaks' decoder decodes base64 that holds
+// printable text, and leaves gzip ("H4sI...") and zlib ("eJ...", "eN...", "eF...", "eA...")
+// data alone. A run of base64 characters that starts a word with one of those prefixes, at
+// least minBlobChars long, is decoded; when it holds gzip or zlib data, what that inflates to
+// is looked at as a binary file's content is (text, archives, printable runs), within the
+// unpacker's byte budget shared by the file's blobs. A gzip blob that is corrupt or cut short,
+// or anything past a limit, is not run; zlib's two-byte header is too weak to call a random
+// token that begins like it corrupt zlib, so a zlib blob that fails to inflate is scanned for
+// what it inflated to before the error, with no more said.
+
+// minBlobChars is the shortest base64 run looked at: gzip's header and trailer alone are 18
+// bytes, and a token deflated is some 16 more.
+const minBlobChars = 32
+
+// blobPrefixes are the base64 forms of gzip's first three bytes (1f 8b 08) and of zlib's first
+// twelve bits (0x78, then a flag byte 0x01, 0x5e, 0x9c or 0xda).
+var blobPrefixes = []string{"H4sI", "eA", "eF", "eJ", "eN"}
+
+// blobStarts returns the offsets in text where a base64 run of at least minBlobChars starts
+// with one of blobPrefixes, and each run's end (up to two '=' after it included).
+func blobStarts(text string) [][2]int {
+	var out [][2]int
+	for _, p := range blobPrefixes {
+		for from := 0; ; {
+			k := strings.Index(text[from:], p)
+			if k < 0 {
+				break
+			}
+			i := from + k
+			from = i + len(p)
+			if i > 0 && base64Byte(text[i-1]) {
+				continue
+			}
+			j := from
+			for j < len(text) && base64Byte(text[j]) {
+				j++
+			}
+			if j-i < minBlobChars {
+				continue
+			}
+			for n := 0; n < 2 && j < len(text) && text[j] == '='; n++ {
+				j++
+			}
+			out = append(out, [2]int{i, j})
+			from = j
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int { return a[0] - b[0] })
+	return out
+}
+
+// base64Byte is a character of standard or URL-safe base64.
+func base64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// decodeBlob decodes a base64 run (standard or URL-safe, padded or not) and returns it when it
+// holds gzip or zlib data.
+func decodeBlob(run string) ([]byte, string, bool) {
+	run = strings.TrimRight(run, "=")
+	if len(run)%4 == 1 {
+		run = run[:len(run)-1] // a last character alone is not a byte
+	}
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(run, "-_") {
+		if strings.ContainsAny(run, "+/") {
+			return nil, "", false
+		}
+		enc = base64.RawURLEncoding
+	}
+	data, err := enc.DecodeString(run)
+	if err != nil {
+		return nil, "", false
+	}
+	kind := compressedKind(data)
+	if kind != "gzip" && kind != "zlib" {
+		return nil, "", false
+	}
+	return data, kind, true
+}
+
+// inflateBlob inflates one decoded blob within the budget left (spent counts what the file's
+// blobs used) and returns what it holds. The limits noted are what makes the review incomplete.
+func inflateBlob(name, kind string, data []byte, spent *int) *unpacker {
+	u := &unpacker{bytes: *spent}
+	defer func() { *spent = u.bytes }()
+	r, release, err := openCompressed(kind, data)
+	defer release()
+	if err != nil {
+		if kind == "gzip" {
+			u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack gzip data: %v", name, err))
+		}
+		return u
+	}
+	left, ok := u.budget(name)
+	if !ok {
+		return u
+	}
+	inner, err := readBounded(r, left)
+	switch {
+	case errors.Is(err, errOverLimit):
+		u.Limits = append(u.Limits, fmt.Sprintf("%s: compressed data inflates past %d bytes; not scanned", name, maxUnpackBytes))
+		return u
+	case err != nil && kind == "gzip":
+		u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack gzip data: %v", name, err))
+	}
+	u.bytes += len(inner)
+	// An archive inside (a tar) is a level; what it holds is looked at like a binary's content.
+	u.add(name, inner, 1, false)
+	return u
+}
+
+// scanBlobs scans what the base64 blobs of compressed data in one block of added lines
+// inflate to. A finding is reported at the blob's line and column, its evidence cut from the
+// inflated line with the secret masked; an archive's member under "path!member".
+func (s *Scanner) scanBlobs(u *diff.Unit, path string, b block, spent *int, r *review.Result) {
+	for _, run := range blobStarts(b.text) {
+		data, kind, ok := decodeBlob(b.text[run[0]:run[1]])
+		if !ok {
+			continue
+		}
+		lineStart := strings.LastIndexByte(b.text[:run[0]], '\n') + 1
+		line := b.start + strings.Count(b.text[:run[0]], "\n")
+		col := run[0] - lineStart + 1
+		x := inflateBlob(fmt.Sprintf("%s:%d", path, line), kind, data, spent)
+		for _, t := range x.Texts {
+			s.scanBlobText(u, path, t, line, col, kind, r)
+		}
+		for _, l := range x.Limits {
+			r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: l})
+		}
+	}
+}
+
+// scanBlobText scans one text a blob inflated to.
+func (s *Scanner) scanBlobText(u *diff.Unit, path string, t binText, line, col int, kind string, r *review.Result) {
+	at := fmt.Sprintf("in %s data, base64-encoded at line %d column %d", kind, line, col)
+	if t.Member {
+		// t.Path is "path:line!member": reported under "path!member", at its own lines.
+		t.Path = path + t.Path[strings.IndexByte(t.Path, '!'):]
+		s.scanBinaryText(u, t, nil, r)
+		return
+	}
+	if len(t.Text) > maxScanBytes {
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets",
+			Reason: fmt.Sprintf("%s:%d: %d bytes of inflated text exceed the %d-byte limit; not scanned", path, line, len(t.Text), maxScanBytes)})
+		return
+	}
+	secs, err := s.Detector.Scan(path, t.Text, 1)
+	if err != nil {
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: path + ": " + err.Error()})
+		return
+	}
+	for _, sec := range secs {
+		sec.Line, sec.EndLine = line, line
+		s.reportAtColumn(u, path, at, col, sec, r)
+	}
+}
