@@ -208,11 +208,12 @@ func (u *unpacker) decompress(kind, name string, data []byte, depth int) error {
 	return nil
 }
 
-// readBounded reads r to its end, at most limit bytes: more is errOverLimit.
+// readBounded reads r to its end, at most limit bytes: more is errOverLimit. On another error
+// it returns what was read before it.
 func readBounded(r io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, err
+		return data, err
 	}
 	if int64(len(data)) > limit {
 		return nil, errOverLimit

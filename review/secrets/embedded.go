@@ -117,6 +117,7 @@ func inflateBlob(name, kind string, data []byte, spent *int) *unpacker {
 	case err != nil && kind == "gzip":
 		u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack gzip data: %v", name, err))
 	}
+	// What inflated before an error is scanned too: a token in a stream cut short is found.
 	u.bytes += len(inner)
 	// An archive inside (a tar) is a level; what it holds is looked at like a binary's content.
 	u.add(name, inner, 1, false)

@@ -103,7 +103,15 @@ func scanRepo(t *testing.T, files map[string]string, binary ...string) *review.R
 func TestScannerCompressed(t *testing.T) {
 	b64 := base64.StdEncoding.EncodeToString
 	notZlib := b64(append([]byte{0x78, 0x9c}, "\xff\x00\xfe random id bytes, not deflate"...))
+	// zlib data cut short after the token: what inflated before the cut is scanned.
+	long := []byte(testConfig)
+	for i := 0; len(long) < 6000; i++ {
+		long = fmt.Appendf(long, "%x", i*2654435761)
+	}
+	cutZlib := b64(zlibOf(long))
+	cutZlib = cutZlib[:len(cutZlib)*2/3]
 	files := map[string]string{
+		"cutz.txt":       "z=" + cutZlib + "\n",
 		"dist/a.bz2":     string(unhex(t, bz2Token)),
 		"dist/clean.zst": string(zstdOf(t, []byte("hello\n"))),
 		"raw.zz":         string(zlibOf([]byte(testConfig))),
@@ -135,9 +143,13 @@ func TestScannerCompressed(t *testing.T) {
 		{"values.yaml", 3, 10, "in gzip data, base64-encoded at line 3 column 10"}: true,
 		{"z.json", 1, 11, "in zlib data, base64-encoded at line 1 column 11"}:      true,
 		{"url.txt", 1, 3, "in gzip data, base64-encoded at line 1 column 3"}:       true,
+		{"cutz.txt", 1, 3, "in zlib data, base64-encoded at line 1 column 3"}:      true,
 		{"tar.txt!in/config.txt", 2, 9, "in binary file, read as text"}:            true,
 	}
 	for _, f := range rep.Findings {
+		if f.Path == "cut.yaml" {
+			continue // what inflated before the cut may hold part of the token
+		}
 		k := at{f.Path, f.Line, f.Column, ""}
 		for w := range want {
 			if w.path == f.Path && w.line == f.Line && w.col == f.Column && strings.Contains(f.Message, w.msg) {
