@@ -163,34 +163,50 @@ var compressedExt = map[string][]string{
 	"zstd": {".zst", ".zstd"}, "zlib": {".zz", ".zlib", ".z"},
 }
 
-// decompress reads a compressed stream and looks at what it holds: a tar's members, or one
-// member named after the stream without its extension ("x.bz2!x").
-func (u *unpacker) decompress(kind, name string, data []byte, depth int) error {
+// errStopped is a stream a limit stopped (the limit is noted).
+var errStopped = errors.New("stopped by a limit")
+
+// stream reads compressed data of the given kind within the byte budget. Its error is
+// errNotArchive when data does not open as that kind, errStopped when a limit stopped it
+// (noted), or the stream's own (corrupt, cut short), with what was read before it.
+func (u *unpacker) stream(kind, name string, data []byte) ([]byte, error) {
 	r, release, err := openCompressed(kind, data)
 	defer release()
 	if errors.Is(err, errOverLimit) {
 		u.Limits = append(u.Limits, fmt.Sprintf("%s: %s data needing %v; not opened", name, kind, err))
-		return nil
+		return nil, errStopped
 	}
 	if err != nil {
-		return errNotArchive
+		return nil, errNotArchive
 	}
 	left, ok := u.budget(name)
 	if !ok {
-		return nil
+		return nil, errStopped
 	}
 	inner, err := readBounded(r, left)
-	switch {
-	case errors.Is(err, errOverLimit):
+	if errors.Is(err, errOverLimit) {
 		u.Limits = append(u.Limits, fmt.Sprintf("%s: archive contents exceed %d bytes; the rest not scanned", name, maxUnpackBytes))
+		return nil, errStopped
+	}
+	u.bytes += len(inner)
+	return inner, err
+}
+
+// decompress reads a compressed stream and looks at what it holds: a tar's members, or one
+// member named after the stream without its extension ("x.bz2!x").
+func (u *unpacker) decompress(kind, name string, data []byte, depth int) error {
+	inner, err := u.stream(kind, name, data)
+	switch {
+	case errors.Is(err, errStopped):
 		return nil
+	case errors.Is(err, errNotArchive):
+		return err
 	case err != nil && kind == "zlib" && isText(data):
 		return errNotArchive // text that begins like zlib
 	case err != nil:
 		u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack %s data: %v", name, kind, err))
 		return nil
 	}
-	u.bytes += len(inner)
 	if archiveKind(inner) == "tar" {
 		return u.tar(name, bytes.NewReader(inner), depth)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
+	"io"
 	"strings"
 	"testing"
 
@@ -45,9 +46,10 @@ func zlibOf(data []byte) []byte {
 	return b.Bytes()
 }
 
-func xzOf(t testing.TB, data []byte) []byte {
+// compressWith compresses data with the writer open returns.
+func compressWith[W io.WriteCloser](t testing.TB, open func(io.Writer) (W, error), data []byte) []byte {
 	var b bytes.Buffer
-	w, err := xz.NewWriter(&b)
+	w, err := open(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +60,9 @@ func xzOf(t testing.TB, data []byte) []byte {
 	return b.Bytes()
 }
 
-func lzmaOf(t testing.TB, data []byte) []byte {
-	var b bytes.Buffer
-	w, err := lzma.NewWriter(&b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write(data)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+func xzOf(t testing.TB, data []byte) []byte { return compressWith(t, xz.NewWriter, data) }
+
+func lzmaOf(t testing.TB, data []byte) []byte { return compressWith(t, lzma.NewWriter, data) }
 
 func zstdOf(t testing.TB, data []byte) []byte {
 	w, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))

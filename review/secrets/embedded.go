@@ -102,28 +102,17 @@ func decodeBlob(run string) ([]byte, string, bool) {
 func inflateBlob(name, kind string, data []byte, spent *int) *unpacker {
 	u := &unpacker{bytes: *spent}
 	defer func() { *spent = u.bytes }()
-	r, release, err := openCompressed(kind, data)
-	defer release()
-	if err != nil {
-		if kind == "gzip" {
-			u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack gzip data: %v", name, err))
-		}
-		return u
-	}
-	left, ok := u.budget(name)
-	if !ok {
-		return u
-	}
-	inner, err := readBounded(r, left)
+	inner, err := u.stream(kind, name, data)
 	switch {
-	case errors.Is(err, errOverLimit):
-		u.Limits = append(u.Limits, fmt.Sprintf("%s: compressed data inflates past %d bytes; not scanned", name, maxUnpackBytes))
+	case errors.Is(err, errStopped):
 		return u
 	case err != nil && kind == "gzip":
 		u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack gzip data: %v", name, err))
 	}
+	if errors.Is(err, errNotArchive) {
+		return u
+	}
 	// What inflated before an error is scanned too: a token in a stream cut short is found.
-	u.bytes += len(inner)
 	// An archive inside (a tar) is a level; what it holds is looked at like a binary's content.
 	u.add(name, inner, 1, false)
 	return u
