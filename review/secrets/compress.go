@@ -99,7 +99,7 @@ func openCompressed(kind string, data []byte) (io.Reader, func(), error) {
 		return lr, none, err
 	case "zstd":
 		zr, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(maxDictBytes), zstd.WithDecoderMaxMemory(maxUnpackBytes+1))
+			zstd.WithDecoderMaxWindow(maxDictBytes), zstd.WithDecoderMaxMemory(maxDictBytes))
 		if err != nil {
 			return nil, none, err
 		}
