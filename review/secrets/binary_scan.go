@@ -61,11 +61,15 @@ func (s *Scanner) scanBlob(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 	x := extractText(path, data)
 	data = nil
 	old := s.oldBinaryLines(ctx, u, f)
+	spent := 0 // bytes the base64 blobs in its texts inflated to (embedded.go)
 	for _, t := range x.Texts {
 		if membersOnly && !t.Member {
 			continue
 		}
 		s.scanBinaryText(u, t, old, r)
+		if t.Lines && len(t.Text) <= maxScanBytes {
+			s.scanBlobs(u, t.Path, block{start: 1, text: t.Text}, &spent, r)
+		}
 	}
 	for _, l := range x.Limits {
 		notRun(l)

@@ -113,6 +113,7 @@ func TestScannerCompressed(t *testing.T) {
 	files := map[string]string{
 		"cutz.txt":       "z=" + cutZlib + "\n",
 		"dist/a.bz2":     string(unhex(t, bz2Token)),
+		"bundle.zip":     string(zipOf(t, map[string][]byte{"k8s/release.yaml": []byte("kind: x\ndata: " + b64(gzipOf([]byte(testConfig))) + "\n")})),
 		"dist/clean.zst": string(zstdOf(t, []byte("hello\n"))),
 		"raw.zz":         string(zlibOf([]byte(testConfig))),
 		"notes.txt":      "x^2 + y^2 = z^2\n",
@@ -131,20 +132,21 @@ func TestScannerCompressed(t *testing.T) {
 	if compressedKind([]byte(notZlib)) != "" || !strings.HasPrefix(notZlib, "eJ") {
 		t.Fatalf("bad test case %q", notZlib)
 	}
-	rep := scanRepo(t, files, "dist/a.bz2", "dist/clean.zst")
+	rep := scanRepo(t, files, "dist/a.bz2", "dist/clean.zst", "bundle.zip")
 	type at struct {
 		path      string
 		line, col int
 		msg       string
 	}
 	want := map[at]bool{
-		{"dist/a.bz2!a", 2, 9, "in binary file, read as text"}:                     true,
-		{"raw.zz!raw", 2, 9, "in binary file, read as text"}:                       true,
-		{"values.yaml", 3, 10, "in gzip data, base64-encoded at line 3 column 10"}: true,
-		{"z.json", 1, 11, "in zlib data, base64-encoded at line 1 column 11"}:      true,
-		{"url.txt", 1, 3, "in gzip data, base64-encoded at line 1 column 3"}:       true,
-		{"cutz.txt", 1, 3, "in zlib data, base64-encoded at line 1 column 3"}:      true,
-		{"tar.txt!in/config.txt", 2, 9, "in binary file, read as text"}:            true,
+		{"dist/a.bz2!a", 2, 9, "in binary file, read as text"}:                                   true,
+		{"raw.zz!raw", 2, 9, "in binary file, read as text"}:                                     true,
+		{"values.yaml", 3, 10, "in gzip data, base64-encoded at line 3 column 10"}:               true,
+		{"z.json", 1, 11, "in zlib data, base64-encoded at line 1 column 11"}:                    true,
+		{"url.txt", 1, 3, "in gzip data, base64-encoded at line 1 column 3"}:                     true,
+		{"bundle.zip!k8s/release.yaml", 2, 7, "in gzip data, base64-encoded at line 2 column 7"}: true,
+		{"cutz.txt", 1, 3, "in zlib data, base64-encoded at line 1 column 3"}:                    true,
+		{"tar.txt!in/config.txt", 2, 9, "in binary file, read as text"}:                          true,
 	}
 	for _, f := range rep.Findings {
 		if f.Path == "cut.yaml" {
