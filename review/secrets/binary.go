@@ -4,12 +4,10 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -18,8 +16,9 @@ import (
 // What git calls binary (a NUL byte in the first 8000 bytes) is looked at by its content:
 //   - text in UTF-16 or UTF-32 (with or without a byte order mark) is decoded, and text with a
 //     few stray NUL bytes is read as text: both are scanned line by line;
-//   - zip (jar, ...), tar and gzip archives are opened, to a bounded depth and size, and each
-//     member is looked at the same way, under the path "archive.zip!inner/path";
+//   - zip (jar, ...) and tar archives and compressed data (gzip, bzip2, xz, lzma, zstd, zlib:
+//     compress.go) are opened by their magic bytes, to a bounded depth and size, and each member
+//     is looked at the same way, under the path "archive.zip!inner/path" ("x.bz2!x");
 //   - anything else is scanned for embedded printable runs (as strings(1) does: ASCII and
 //     UTF-16LE, at least minRunLen characters), which have no line: findings there are at line 0.
 
@@ -80,17 +79,15 @@ func (u *unpacker) add(name string, data []byte, depth int, member bool) {
 
 var errNotArchive = errors.New("not an archive")
 
-// archiveKind recognises an archive by its magic bytes.
+// archiveKind recognises an archive or compressed data by its magic bytes.
 func archiveKind(data []byte) string {
 	switch {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")):
 		return "zip"
-	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
-		return "gzip"
 	case len(data) >= 512 && bytes.Equal(data[257:262], []byte("ustar")):
 		return "tar"
 	}
-	return ""
+	return compressedKind(data) // compress.go
 }
 
 // budget returns how many more bytes may be unpacked, or false (with a limit noted) when a
@@ -106,13 +103,13 @@ func (u *unpacker) budget(name string) (int64, bool) {
 
 // read reads one member within the byte budget.
 func (u *unpacker) read(name string, r io.Reader, left int64) ([]byte, bool) {
-	data, err := io.ReadAll(io.LimitReader(r, left+1))
-	if err != nil {
-		u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack: %v", name, err))
+	data, err := readBounded(r, left)
+	if errors.Is(err, errOverLimit) {
+		u.Limits = append(u.Limits, fmt.Sprintf("%s: archive contents exceed %d bytes; the rest not scanned", name, maxUnpackBytes))
 		return nil, false
 	}
-	if int64(len(data)) > left {
-		u.Limits = append(u.Limits, fmt.Sprintf("%s: archive contents exceed %d bytes; the rest not scanned", name, maxUnpackBytes))
+	if err != nil {
+		u.Limits = append(u.Limits, fmt.Sprintf("%s: failed to unpack: %v", name, err))
 		return nil, false
 	}
 	u.bytes += len(data)
@@ -126,29 +123,7 @@ func (u *unpacker) archive(kind, name string, data []byte, depth int) error {
 	case "tar":
 		return u.tar(name, bytes.NewReader(data), depth)
 	}
-	// gzip: a compression wrapper, not a level of nesting.
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return errNotArchive
-	}
-	zr.Multistream(true)
-	left, ok := u.budget(name)
-	if !ok {
-		return nil
-	}
-	inner, ok := u.read(name, zr, left)
-	if !ok {
-		return nil
-	}
-	if archiveKind(inner) == "tar" {
-		return u.tar(name, bytes.NewReader(inner), depth)
-	}
-	base := path.Base(name)
-	if i := strings.LastIndexByte(base, '!'); i >= 0 {
-		base = base[i+1:]
-	}
-	u.add(name+"!"+strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".gzip"), inner, depth, true)
-	return nil
+	return u.decompress(kind, name, data, depth)
 }
 
 func (u *unpacker) zip(name string, data []byte, depth int) error {

@@ -18,11 +18,34 @@ const maxBinaryBytes = 4 * maxScanBytes
 // file (the same rule on the same text) is not reported again. What could not be read or
 // unpacked is reported as not run: the review is incomplete, never clean.
 func (s *Scanner) scanBinary(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result) {
+	s.scanBlob(ctx, u, f, r, false)
+}
+
+// scanCompressedText reads a file git took for text whose first line starts with the magic
+// bytes of compressed data (bzip2, zstd and zlib data hold no NUL byte in a small file) and
+// scans what it unpacks to. Its lines were scanned as text already: only what it unpacks to
+// is looked at here; text that only looks like it ("x^2 + y^2") is left as it is.
+func (s *Scanner) scanCompressedText(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result) {
+	for l := range f.Added() {
+		if l.New == 1 && compressedKind([]byte(l.Text[:min(len(l.Text), 16)])) != "" {
+			s.scanBlob(ctx, u, f, r, true)
+		}
+		return
+	}
+}
+
+// scanBlob scans the text in the file's blob; membersOnly scans only what archives and
+// compressed data in it hold.
+func (s *Scanner) scanBlob(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result, membersOnly bool) {
 	path := f.Path()
 	notRun := func(reason string) {
 		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: reason})
 	}
 	if u.Blobs == nil || !realOID(f.NewOID) {
+		if membersOnly {
+			notRun(path + ": compressed data whose content could not be read; not scanned")
+			return
+		}
 		r.Binary = append(r.Binary, path) // only the name is known
 		return
 	}
@@ -38,8 +61,15 @@ func (s *Scanner) scanBinary(ctx context.Context, u *diff.Unit, f *diff.FileDiff
 	x := extractText(path, data)
 	data = nil
 	old := s.oldBinaryLines(ctx, u, f)
+	spent := 0 // bytes the base64 blobs in its texts inflated to (embedded.go)
 	for _, t := range x.Texts {
+		if membersOnly && !t.Member {
+			continue
+		}
 		s.scanBinaryText(u, t, old, r)
+		if t.Lines && len(t.Text) <= maxScanBytes {
+			s.scanBlobs(u, t.Path, block{start: 1, text: t.Text}, &spent, r)
+		}
 	}
 	for _, l := range x.Limits {
 		notRun(l)

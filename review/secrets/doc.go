@@ -8,13 +8,18 @@
 //     too (gitleaks' path rules), reported at line 1.
 //   - A file git calls binary is read by content through the unit's BlobReader (binary.go):
 //     UTF-16/UTF-32 text and text with stray NUL bytes are decoded and scanned by line;
-//     archives are opened to a bounded depth and size (members reported as "archive!member");
-//     other binaries are scanned for printable runs, reported at line 0. A secret already in
-//     the old version of a modified binary is not reported again. Without a BlobReader the
-//     binary is checked by name only and listed as such.
+//     archives and compressed data (zip, tar, gzip, bzip2, xz, lzma, zstd, zlib), recognised
+//     by magic bytes, never by name, are opened to a bounded depth and size (members reported
+//     as "archive!member"); other binaries are scanned for printable runs, reported at line 0.
+//     A secret already in the old version of a modified binary is not reported again. Without
+//     a BlobReader the binary is checked by name only and listed as such. A text file whose
+//     first line starts with compressed data's magic bytes is opened too (compress.go).
+//   - A base64 run in an added line that holds gzip or zlib data (embedded.go) is inflated and
+//     what it holds is scanned, reported at the blob's line and column.
 //   - Nothing is silently skipped: a file whose added text or binary content exceeds the size
-//     limits, a blob that cannot be read and a detector error are reported as not run, so the
-//     review is incomplete, never clean.
+//     limits, an archive or compressed stream past a limit, corrupt or cut short (but a zlib
+//     blob in a line, see embedded.go), a blob that cannot be read and a detector error are
+//     reported as not run, so the review is incomplete, never clean.
 //   - Every finding is secrets/<gitleaks rule id>, CWE-798, critical for a private key and high
 //     otherwise (low for a key or key store under a test path, and for a Stripe publishable
 //     key or a JWT with jwt.io's sample signature: public by design); Rules documents the

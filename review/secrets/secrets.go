@@ -28,8 +28,12 @@ func (s *Scanner) Name() string { return "secrets" }
 func (s *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) {
 		s.scanFile(ctx, u, f, r)
-		if f.Binary && f.Status != diff.Deleted {
+		switch {
+		case f.Status == diff.Deleted:
+		case f.Binary:
 			s.scanBinary(ctx, u, f, r)
+		default:
+			s.scanCompressedText(ctx, u, f, r)
 		}
 	})
 }
@@ -59,6 +63,7 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			Reason: fmt.Sprintf("%s: %d added bytes exceed the %d-byte limit; not scanned", path, size, maxScanBytes)})
 		return
 	}
+	spent := 0 // bytes the file's base64 blobs of compressed data inflated to (embedded.go)
 	for hi := range f.Hunks {
 		for _, block := range addedBlocks(&f.Hunks[hi]) {
 			secs, err := s.Detector.ScanContext(ctx, path, block.text, block.start)
@@ -72,6 +77,7 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			for _, sec := range secs {
 				s.report(u, f, sec, r)
 			}
+			s.scanBlobs(u, path, block, &spent, r)
 		}
 	}
 }
@@ -106,6 +112,12 @@ func (s *Scanner) report(u *diff.Unit, f *diff.FileDiff, sec redact.Secret, r *r
 // reportAt reports sec at path; a non-empty where ("in binary file, ...") is added to the
 // message, and a secret found in a binary's printable runs has no line (0).
 func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, r *review.Result) {
+	s.reportAtColumn(u, path, where, 0, sec, r)
+}
+
+// reportAtColumn is reportAt with the finding's column set to col (1-based) when it is not 0:
+// a secret in text decoded from a blob is reported where the blob is.
+func (s *Scanner) reportAtColumn(u *diff.Unit, path, where string, col int, sec redact.Secret, r *review.Result) {
 	ruleID := RulePrefix + sec.RuleID
 	// gitleaks' own inline marker; tollgate's markers are honoured for every scanner in review.Run.
 	if !sec.PathOnly && strings.Contains(sec.LineText, "gitleaks:allow") {
@@ -143,6 +155,9 @@ func (s *Scanner) reportAt(u *diff.Unit, path, where string, sec redact.Secret, 
 	}
 	if !sec.PathOnly {
 		fd = fd.LineEvidence(sec.LineText, max(sec.StartColumn-1, 0), sec.Value, sec.Match)
+	}
+	if col > 0 {
+		fd.Column = col
 	}
 	r.Add(fd)
 }
