@@ -19,7 +19,7 @@
 # expressjs/express a3714473feb3 (full ids below).
 # Usage: scripts/eval-trees.sh CLONES_DIR [TOLLGATE_BINARY]   (TREES_VERBOSE=1 lists every
 # finding with its verdict, TREES_EMIT=1 prints a label line for each unlabelled one,
-# TREES_KEEP=1 keeps the scratch clones and reports, TREES_ONLY=name measures one tree)
+# TREES_KEEP=1 keeps the scratch clones and reports, TREES_ONLY='name ...' measures only those trees)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 clones=${1:?usage: scripts/eval-trees.sh CLONES_DIR [TOLLGATE_BINARY]}
@@ -49,16 +49,30 @@ express|expressjs+express|a3714473feb3d2908add734d340e7755fd85e0a3'
 
 : >"$work/trees.tsv"
 while IFS='|' read -r name src commit; do
-	[ -z "${TREES_ONLY:-}" ] || [ "$name" = "$TREES_ONLY" ] || continue
+	case " ${TREES_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
 	dir=$(gitdir "$src") || exit 2
 	if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
 		echo "eval-trees: $src has no commit $commit (clone a newer snapshot)" >&2
 		exit 2
 	fi
 	# A scratch clone borrowing the clone's objects (nothing is written into the clone), with
-	# the pinned commit checked out: HEAD for tollgate, the files on disk for gitleaks.
+	# the pinned commit checked out: HEAD for tollgate, the files on disk for gitleaks. A
+	# snapshot may lack some large blobs: those files are left out of the checkout (gitleaks
+	# cannot read them either) and tollgate reports them as not run.
 	tree="$work/trees/$name"
 	git clone -q --shared --no-checkout "$dir" "$tree"
+	gone=$(git -C "$tree" ls-tree -r "$commit" | awk '$2 == "blob" { print $3 }' |
+		git -C "$tree" cat-file --batch-check | awk '$2 == "missing" { print $1 }')
+	absent=
+	[ -z "$gone" ] || absent=$(git -C "$tree" ls-tree -r "$commit" | grep -F -f <(echo "$gone") | cut -f2)
+	if [ -n "$absent" ]; then
+		echo "$name: the snapshot lacks $(wc -l <<<"$absent") blob(s), left out of the checkout: $(tr '\n' ' ' <<<"$absent")"
+		git -C "$tree" config core.sparseCheckout true
+		{
+			echo '/*'
+			sed 's/[][*?!#\\]/\\&/g; s|^|!/|' <<<"$absent"
+		} >"$tree/.git/info/sparse-checkout"
+	fi
 	git -C "$tree" -c advice.detachedHead=false checkout -q --detach "$commit"
 	files=$(git -C "$tree" ls-files | wc -l)
 	status=0
