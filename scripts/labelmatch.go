@@ -31,7 +31,10 @@ type finding struct {
 
 // tollgateReport is the part of tollgate's JSON report the reports read.
 type tollgateReport struct {
-	Status   string `json:"status"`
+	Status string `json:"status"`
+	Change struct {
+		Files int `json:"files"`
+	} `json:"change"`
 	Findings []struct {
 		RuleID   string `json:"rule_id"`
 		Severity string `json:"severity"`

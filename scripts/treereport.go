@@ -20,8 +20,12 @@ import (
 	"strings"
 )
 
-// tree is one line of the repos file eval-trees.sh writes.
-type tree struct{ name, repo, commit, tg, gl string }
+// tree is one line of the trees file eval-trees.sh writes: files is the tree's file count,
+// absent how many of them the snapshot lacks.
+type tree struct {
+	name, repo, commit, tg, gl string
+	files, absent              int
+}
 
 // tally is true, false and unlabelled findings.
 type tally [3]int
@@ -41,14 +45,14 @@ func (t tally) precision() string {
 
 func main() {
 	labelsPath := flag.String("labels", "", "trees-labels.tsv")
-	treesPath := flag.String("trees", "", "trees.tsv written by eval-trees.sh (name, repo, commit, tollgate JSON, gitleaks JSON)")
+	treesPath := flag.String("trees", "", "trees.tsv written by eval-trees.sh (name, repo, commit, tollgate JSON, gitleaks JSON, files, files absent)")
 	verbose := flag.Bool("v", false, "list every finding with its verdict")
 	emit := flag.Bool("emit", false, "print a label line for each unlabelled finding")
 	flag.Parse()
 	labels := readLabels(*labelsPath, false)
 	fmt.Printf("%-18s %-12s | %-24s | %-24s | %s\n", "tree", "commit", "tollgate medium+ T/F/?", "gitleaks T/F/?", "")
 	var tot [2]tally
-	lost := 0
+	lost, unread := 0, 0
 	rules := map[string]*tally{}
 	for _, t := range readTrees(*treesPath) {
 		rep, tgf := readTollgate(t.tg)
@@ -71,8 +75,11 @@ func main() {
 			note = "more false than gitleaks"
 		}
 		fmt.Printf("%-18s %-12s | %8d / %5d / %5d | %8d / %5d / %5d | %s\n", t.name, short(t.commit), tc[0], tc[1], tc[2], gc[0], gc[1], gc[2], note)
-		if rep.Status == "incomplete" || len(rep.NotRun) > 0 {
-			fmt.Printf("    tollgate status %s\n", rep.Status)
+		if rep.Status == "incomplete" || len(rep.NotRun) > 0 || rep.Change.Files < t.files-t.absent {
+			fmt.Printf("    tollgate status %s, %d of the %d files reviewed (%d absent from the snapshot)\n", rep.Status, rep.Change.Files, t.files, t.absent)
+		}
+		if rep.Change.Files < t.files-t.absent {
+			unread++
 		}
 		for _, n := range rep.NotRun {
 			fmt.Printf("    not run: %s: %s\n", n.Component, n.Reason)
@@ -98,6 +105,7 @@ func main() {
 	ok := goal(tot[0][1] <= tot[1][1], "false findings at medium+: tollgate %d, gitleaks %d", tot[0][1], tot[1][1])
 	ok = goal(lost == 0, "true catches lost (gitleaks' or tollgate's labelled ones): %d", lost) && ok
 	ok = goal(2*own[0] >= own[0]+own[1], "tollgate's own rules right %d of %d times at medium+ (%s)", own[0], own[0]+own[1], own.precision()) && ok
+	ok = goal(unread == 0, "trees where tollgate left readable files unreviewed: %d (their findings are missing from its counts)", unread) && ok
 	ok = goal(tot[0][2]+tot[1][2] == 0, "unlabelled findings: tollgate %d, gitleaks %d", tot[0][2], tot[1][2]) && ok
 	if !ok {
 		os.Exit(1)
@@ -141,10 +149,17 @@ func goal(ok bool, format string, a ...any) bool {
 func readTrees(path string) []tree {
 	var out []tree
 	for _, cols := range readTSV(path) {
-		if len(cols) < 5 {
-			fail("%s: a line has %d columns, want 5", path, len(cols))
+		if len(cols) < 7 {
+			fail("%s: a line has %d columns, want 7", path, len(cols))
 		}
-		out = append(out, tree{name: cols[0], repo: cols[1], commit: cols[2], tg: cols[3], gl: cols[4]})
+		t := tree{name: cols[0], repo: cols[1], commit: cols[2], tg: cols[3], gl: cols[4]}
+		if _, err := fmt.Sscan(cols[5], &t.files); err != nil {
+			fail("%s: files %q: %v", path, cols[5], err)
+		}
+		if _, err := fmt.Sscan(cols[6], &t.absent); err != nil {
+			fail("%s: absent %q: %v", path, cols[6], err)
+		}
+		out = append(out, t)
 	}
 	return out
 }
