@@ -43,6 +43,13 @@ func (t tally) precision() string {
 	return fmt.Sprintf("%d%%", 100*t[0]/(t[0]+t[1]))
 }
 
+// sums is what the trees add up to.
+type sums struct {
+	tot          [2]tally // tollgate, gitleaks
+	lost, unread int
+	rules        map[string]*tally
+}
+
 func main() {
 	labelsPath := flag.String("labels", "", "trees-labels.tsv")
 	treesPath := flag.String("trees", "", "trees.tsv written by eval-trees.sh (name, repo, commit, tollgate JSON, gitleaks JSON, files, files absent)")
@@ -51,50 +58,15 @@ func main() {
 	flag.Parse()
 	labels := readLabels(*labelsPath, false)
 	fmt.Printf("%-18s %-12s | %-24s | %-24s | %s\n", "tree", "commit", "tollgate medium+ T/F/?", "gitleaks T/F/?", "")
-	var tot [2]tally
-	lost, unread := 0, 0
-	rules := map[string]*tally{}
+	s := &sums{rules: map[string]*tally{}}
 	for _, t := range readTrees(*treesPath) {
-		rep, tgf := readTollgate(t.tg)
-		tg := classify(t.repo, "tollgate", tgf, labels)
-		gl := classify(t.repo, "gitleaks", readGitleaks(t.gl), labels)
-		tc, gc := tally(counts(tg)), tally(counts(gl))
-		tot[0].add(tc)
-		tot[1].add(gc)
-		for _, f := range tg {
-			if rules[f.rule] == nil {
-				rules[f.rule] = &tally{}
-			}
-			rules[f.rule].add(counts([]finding{f}))
-		}
-		missedByTG := missing(gl, tg, true)
-		lostLabels := lostTrue(t.repo, labels, tg)
-		lost += len(missedByTG) + len(lostLabels)
-		note := ""
-		if tc[1] > gc[1] {
-			note = "more false than gitleaks"
-		}
-		fmt.Printf("%-18s %-12s | %8d / %5d / %5d | %8d / %5d / %5d | %s\n", t.name, short(t.commit), tc[0], tc[1], tc[2], gc[0], gc[1], gc[2], note)
-		if rep.Status == "incomplete" || len(rep.NotRun) > 0 || rep.Change.Files < t.files-t.absent {
-			fmt.Printf("    tollgate status %s, %d of the %d files reviewed (%d absent from the snapshot)\n", rep.Status, rep.Change.Files, t.files, t.absent)
-		}
-		if rep.Change.Files < t.files-t.absent {
-			unread++
-		}
-		for _, n := range rep.NotRun {
-			fmt.Printf("    not run: %s: %s\n", n.Component, n.Reason)
-		}
-		for _, f := range missedByTG {
-			fmt.Printf("    gitleaks' true catch missed by tollgate at medium+: %s:%d %s (%s)\n", f.path, f.line, f.rule, f.label.reason)
-		}
-		for _, l := range lostLabels {
-			fmt.Printf("    labelled true, no longer reported by tollgate at medium+: %s:%s %s\n", l.path, l.line, l.rule)
-		}
+		tg, gl := measure(t, labels, s)
 		list(t.repo, "tollgate", tg, *verbose, *emit, false)
 		list(t.repo, "gitleaks", gl, *verbose, *emit, false)
 	}
+	tot := s.tot
 	fmt.Printf("%-18s %-12s | %8d / %5d / %5d | %8d / %5d / %5d |\n", "total", "", tot[0][0], tot[0][1], tot[0][2], tot[1][0], tot[1][1], tot[1][2])
-	own := printRules(rules)
+	own := printRules(s.rules)
 	fixed := 0
 	for _, l := range labels {
 		if l.tool == "tollgate" && l.verdict == "false" && !l.used {
@@ -103,13 +75,55 @@ func main() {
 	}
 	fmt.Printf("labelled false findings of tollgate no longer reported at medium+: %d\n", fixed)
 	ok := goal(tot[0][1] <= tot[1][1], "false findings at medium+: tollgate %d, gitleaks %d", tot[0][1], tot[1][1])
-	ok = goal(lost == 0, "true catches lost (gitleaks' or tollgate's labelled ones): %d", lost) && ok
+	ok = goal(s.lost == 0, "true catches lost (gitleaks' or tollgate's labelled ones): %d", s.lost) && ok
 	ok = goal(2*own[0] >= own[0]+own[1], "tollgate's own rules right %d of %d times at medium+ (%s)", own[0], own[0]+own[1], own.precision()) && ok
-	ok = goal(unread == 0, "trees where tollgate left readable files unreviewed: %d (their findings are missing from its counts)", unread) && ok
+	ok = goal(s.unread == 0, "trees where tollgate left readable files unreviewed: %d (their findings are missing from its counts)", s.unread) && ok
 	ok = goal(tot[0][2]+tot[1][2] == 0, "unlabelled findings: tollgate %d, gitleaks %d", tot[0][2], tot[1][2]) && ok
 	if !ok {
 		os.Exit(1)
 	}
+}
+
+// measure reads one tree's reports, prints its line (and what tollgate did not review, lost
+// catches) and adds it to s; it returns both tools' labelled findings.
+func measure(t tree, labels []*label, s *sums) ([]finding, []finding) {
+	rep, tgf := readTollgate(t.tg)
+	tg := classify(t.repo, "tollgate", tgf, labels)
+	gl := classify(t.repo, "gitleaks", readGitleaks(t.gl), labels)
+	tc, gc := tally(counts(tg)), tally(counts(gl))
+	s.tot[0].add(tc)
+	s.tot[1].add(gc)
+	for _, f := range tg {
+		if s.rules[f.rule] == nil {
+			s.rules[f.rule] = &tally{}
+		}
+		s.rules[f.rule].add(counts([]finding{f}))
+	}
+	missedByTG := missing(gl, tg, true)
+	lostLabels := lostTrue(t.repo, labels, tg)
+	s.lost += len(missedByTG) + len(lostLabels)
+	note := ""
+	if tc[1] > gc[1] {
+		note = "more false than gitleaks"
+	}
+	fmt.Printf("%-18s %-12s | %8d / %5d / %5d | %8d / %5d / %5d | %s\n", t.name, short(t.commit), tc[0], tc[1], tc[2], gc[0], gc[1], gc[2], note)
+	unread := rep.Change.Files < t.files-t.absent
+	if unread {
+		s.unread++
+	}
+	if rep.Status == "incomplete" || len(rep.NotRun) > 0 || unread {
+		fmt.Printf("    tollgate status %s, %d of the %d files reviewed (%d absent from the snapshot)\n", rep.Status, rep.Change.Files, t.files, t.absent)
+	}
+	for _, n := range rep.NotRun {
+		fmt.Printf("    not run: %s: %s\n", n.Component, n.Reason)
+	}
+	for _, f := range missedByTG {
+		fmt.Printf("    gitleaks' true catch missed by tollgate at medium+: %s:%d %s (%s)\n", f.path, f.line, f.rule, f.label.reason)
+	}
+	for _, l := range lostLabels {
+		fmt.Printf("    labelled true, no longer reported by tollgate at medium+: %s:%s %s\n", l.path, l.line, l.rule)
+	}
+	return tg, gl
 }
 
 // printRules prints tollgate's findings at medium+ per rule, its own rules (tollgate/*) each
