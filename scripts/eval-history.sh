@@ -81,5 +81,5 @@ done <<<"$projects"
 # Time, once per tool and project (scripts/bench.sh measures whole histories with repeats): the
 # issue's comparison of the eight ranges together.
 awk -v t="${ttot:-0}" -v g="${gtot:-0}" -v c="${ctot:-0}" 'BEGIN {printf "time: %d commits, tollgate %d ms, gitleaks %d ms, ratio %.2f\n", c, t, g, (g > 0 ? t / g : 0)}'
-go run "$root/scripts/histreport.go" -labels "$root/scripts/history-labels.tsv" -projects "$work/projects.tsv" \
+go run "$root/scripts/histreport.go" "$root/scripts/labelmatch.go" -labels "$root/scripts/history-labels.tsv" -projects "$work/projects.tsv" \
 	${HIST_VERBOSE:+-v} ${HIST_EMIT:+-emit}
