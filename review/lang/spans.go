@@ -79,11 +79,40 @@ func proseSpans(dst []Span, s string, st *State) []Span {
 		}
 	}
 	if strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "style") {
-		if loc := hiddenCSSRe.FindStringIndex(LowerASCII(s)); loc != nil {
-			out = append(out, Span{loc[1], len(s), CarrierCSS, false})
+		// The expression runs only where one of its alternatives can match: on a line of SVG
+		// path data 54,000 characters long it costs ~100 ns a byte.
+		if low := LowerASCII(s); mayHide(low) {
+			if loc := hiddenCSSRe.FindStringIndex(low); loc != nil {
+				out = append(out, Span{loc[1], len(s), CarrierCSS, false})
+			}
 		}
 	}
 	return out
+}
+
+// mayHide reports whether a lowercased line holds what hiddenCSSRe needs: the word "hidden"
+// (visibility:hidden, a hidden attribute), "display" before "none" or "font-size" before a
+// colon and a zero.
+func mayHide(low string) bool {
+	if strings.Contains(low, "hidden") {
+		return true
+	}
+	return propertyIs(low, "display", "none") || propertyIs(low, "font-size", "0")
+}
+
+// propertyIs reports a CSS property set to a value that starts with val ("display : none").
+func propertyIs(low, prop, val string) bool {
+	for i := 0; ; {
+		j := strings.Index(low[i:], prop)
+		if j < 0 {
+			return false
+		}
+		i += j + len(prop)
+		rest := strings.TrimLeft(low[i:], " \t\r\n\f\v")
+		if v, ok := strings.CutPrefix(rest, ":"); ok && strings.HasPrefix(strings.TrimLeft(v, " \t\r\n\f\v"), val) {
+			return true
+		}
+	}
 }
 
 // jsxTemplate reports whether an MDX template-literal prop (<TryIt prompt={`...`} />, the way
