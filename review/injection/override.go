@@ -277,7 +277,7 @@ func (fs *fileScan) phrase(ln *line, p *phrasePattern) bool {
 	}
 	loc := ln.sr.find(p.re, fam)
 	if loc == nil || fs.joinAt > 0 && loc[0] >= fs.joinAt || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) ||
-		fs.discussed(ln, loc[0]) {
+		fs.discussed(ln, loc[0]) || programText(ln.clean, loc[0], loc[1]) {
 		return false
 	}
 	what := p.what
