@@ -16,8 +16,9 @@ import (
 const bigFileThreshold = "1m"
 
 // addedText reads a new regular file that git showed as binary from its blob and, when the
-// blob is text (no NUL in its first 8000 bytes, as git decides), gives it the hunk git's text
-// diff would: every line added, from line 1. The text is read once, at its exact size.
+// blob is text (diff.IsBinary: no NUL in its first 8000 bytes, as git decides, nor a binary
+// format's magic number or a share of control characters), gives it the hunk git's text diff
+// would: every line added, from line 1. The text is read once, at its exact size.
 func (r *Repo) addedText(ctx context.Context, commit string, e *rawEntry, f *diff.FileDiff) error {
 	text, err := r.blobString(ctx, e.newOID)
 	if err != nil {
@@ -26,7 +27,7 @@ func (r *Repo) addedText(ctx context.Context, commit string, e *rawEntry, f *dif
 		}
 		return err
 	}
-	if strings.IndexByte(text[:min(len(text), 8000)], 0) >= 0 {
+	if diff.IsBinary(text) {
 		return nil
 	}
 	f.Binary, f.Hunks = false, nil

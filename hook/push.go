@@ -388,11 +388,7 @@ func (r *Repo) addObject(ctx context.Context, ch *diff.Change, ref PushRef, o ob
 		name = ref.LocalRef
 	}
 	f := diff.FileDiff{Status: diff.Added, NewPath: name, NewMode: "100644", NewOID: o.oid}
-	head := data
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	if bytes.IndexByte(head, 0) >= 0 {
+	if diff.IsBinary(string(data[:min(len(data), 8000)])) {
 		f.Binary = true
 	} else if len(data) > 0 {
 		f.Hunks = []diff.Hunk{diff.TextHunk(string(data))}

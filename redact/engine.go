@@ -70,7 +70,7 @@ type lazyDetector struct {
 
 // matches reports whether the rule's regex matches text (the fast superset first).
 func (l *lazyDetector) matches(text string) bool {
-	if l.at != nil && isASCII(text) {
+	if l.at != nil && foldsInASCII(text) {
 		return keysMatch(text, l.keys, l.at)
 	}
 	return (l.keys == nil || keysMayMatch(text, l.keys)) && (l.shape == nil || l.shape(text)) && l.gate.MatchString(text)

@@ -255,10 +255,14 @@ func trojanSource(g *goals, trojan string, trojanFiles int) {
 	tr := load(trojan)
 	files := map[string]bool{}
 	for _, x := range tr.Findings {
-		files[x.Path] = true
+		// Found means blocking: a finding at medium or above (a low one is not a catch).
+		switch x.Severity {
+		case "medium", "high", "critical":
+			files[x.Path] = true
+		}
 	}
-	fmt.Printf("trojan-source: %d findings in %d of %d attack files\n", len(tr.Findings), len(files), trojanFiles)
-	g.check(len(files) == trojanFiles && trojanFiles > 0, "trojan-source: every attack file found (%d/%d)", len(files), trojanFiles)
+	fmt.Printf("trojan-source: %d findings, at medium or above in %d of %d attack files\n", len(tr.Findings), len(files), trojanFiles)
+	g.check(len(files) == trojanFiles && trojanFiles > 0, "trojan-source: every attack file found at medium or above (%d/%d)", len(files), trojanFiles)
 }
 
 // netHTTP checks that Go's net/http has no finding at medium or above.

@@ -396,6 +396,9 @@ func convert(ext []string, oldName, newName string, hunks []Hunk) (FileDiff, err
 		f.extLine(x)
 	}
 	f.fillPaths(gitOld, gitNew)
+	if !f.Binary && f.Status != Deleted && binaryByContent(hunks) {
+		f.Binary, f.Hunks = true, nil // binary by content (binary.go): git's NUL test passed
+	}
 	if f.Status == Modified && len(hunks) == 0 && !f.Binary && f.OldMode != f.NewMode && f.NewMode != "" {
 		f.Status = ModeOnly
 	}

@@ -13,6 +13,9 @@
 //     lines and miscounts); CombinedFile.Against gives of `-c` output exactly git's own -U0
 //     diff against that parent (the fuzzer compares them).
 //   - Line numbers are git's: Old is 0 for added lines, New is 0 for deleted lines.
+//   - Binary is decided once, by content (IsBinary): git's NUL test, a binary format's magic
+//     number at the start (%PDF-, %!PS-Adobe, PNG, JPEG, ZIP, ...) or a tenth of control
+//     characters. A file git diffed as text that fails it comes out binary, without hunks.
 //   - A hunk stores its lines compactly (a parsed hunk its body as a substring of the diff, a
 //     new file's hunk its text) and Hunk.Lines / FileDiff.Added number them while walking: a
 //     change costs about its own size in memory, never a value per line.

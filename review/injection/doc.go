@@ -1,8 +1,13 @@
 // Package injection is the prompt-injection detector. It looks at added lines only and
 // reports text that tries to address a reviewer or a coding agent. Findings are reported,
 // never obeyed; the scanner keeps no state between files. One finding per line
-// (rule tollgate/prompt-injection-attempt, high, CWE-1427) lists every signal that fired, with
-// hidden text decoded; the evidence shows every invisible character as <U+XXXX>.
+// (rule tollgate/prompt-injection-attempt, CWE-1427) lists every signal that fired, with
+// hidden text decoded; the evidence shows every invisible character as <U+XXXX>. A finding is
+// high, or low where its signal is often innocent (weight.go, which says why in the message):
+// in data (vendored, minified and recorded files, long lines of code), in test code and test
+// data, and for an invisible character in prose or a comment that hides no instruction;
+// hidden text in tag characters stays high everywhere, bidi controls in code in tests too.
+// Binary files (decided by content, package diff) are not read.
 //
 // Precision is a feature: a hook that cries wolf gets uninstalled. Each signal needs a
 // specific shape:
@@ -93,6 +98,9 @@
 //     memory", a fake emergency status line, a broken <im_start>system token, a fake
 //     replacement of the assistant; "if you received this e-mail in error", "instructions are
 //     on the wiki" and a runbook's "emergency procedures are activated when ..." are not;
+//   - a program's own words are not orders (program.go): an option name ("--print-system-prompts"),
+//     a help line ("Print the system prompts and exit"), a programming verb with a weak object
+//     ("# Override the original request.");
 //   - discussion is not an attack: a phrase quoted, in inline code, in link text, in a
 //     Markdown code block, an MDX example prop or a short Markdown heading of its own, or reported ("if the user asks you to",
 //     "never", "such as") is not reported, unless it sits in a hidden carrier;
@@ -140,7 +148,8 @@
 // line.go (the per-line scan), triggers.go (trigger words and windowed search), override.go
 // (instruction overrides), intent.go (scored overrides and extraction), typos.go (mended typos),
 // jailbreak.go (extraction, personas, what counts as discussion), framing.go (framings),
-// chars.go (character hits weighed by file kind), turns.go (fake conversation turns,
+// chars.go (character hits weighed by file kind), weight.go (severity by place and signal),
+// program.go (a program's option names and help text), turns.go (fake conversation turns,
 // chat-template tokens), verdict.go (verdict coercion), agent.go (agent instruction files), carriers.go (hidden
 // carriers raise confidence), evidence.go (evidence rendering); the character signals are in
 // package hidden. Files are classified, and comments found, by package lang.

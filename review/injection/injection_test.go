@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,6 +42,7 @@ type injCase struct {
 	lines []string // "+added", "-deleted", " context"
 	want  []int    // new-file lines reported, in order
 	msg   []string // substrings the findings' messages must contain (all of them, across findings)
+	low   bool     // every finding is low (weight.go); otherwise every finding is high
 }
 
 var injCases = []injCase{
@@ -160,10 +162,10 @@ var injCases = []injCase{
 	{name: "zw/zwsp-identifier", path: "a.go", lines: []string{"+func is\u200BAdmin() bool { return true }"}, want: []int{1}, msg: []string{"<U+200B> ZERO WIDTH SPACE", "is<U+200B>Admin"}},
 	{name: "zw/zwnj-identifier", path: "a.cs", lines: []string{"+if (is\u200CAdmin()) {"}, want: []int{1}, msg: []string{"<U+200C>"}},
 	{name: "zw/bom-not-line-1", path: "a.go", start: 5, lines: []string{" x := 0", "+\uFEFFy := 1"}, want: []int{6}, msg: []string{"<U+FEFF>"}},
-	{name: "zw/word-joiner", path: "a.txt", lines: []string{"+pass\u2060word"}, want: []int{1}},
+	{name: "zw/word-joiner", path: "a.txt", lines: []string{"+pass\u2060word"}, want: []int{1}, low: true},
 	{name: "zw/not-bom", path: "main.go", lines: []string{"+\uFEFFpackage main"}},
 	{name: "zw/not-handle-before-address", path: "locale/pt_BR/LC_MESSAGES/messages.po", lines: []string{"+# ma\u200Brcelo <mrc@example.org>, 2024", "+# ana lu\u200Bz <al@example.org>"}},
-	{name: "zw/handle-not-before-address", path: "locale/pt_BR/LC_MESSAGES/messages.po", lines: []string{"+msgid \"ad\u200Bmin\" <root@example.org>", "+# user: ro\u200Bot, mail root@example.org"}, want: []int{1, 2}},
+	{name: "zw/handle-not-before-address", path: "locale/pt_BR/LC_MESSAGES/messages.po", lines: []string{"+msgid \"ad\u200Bmin\" <root@example.org>", "+# user: ro\u200Bot, mail root@example.org"}, want: []int{1, 2}, low: true},
 	{name: "zw/not-persian", path: "locales/fa.json", lines: []string{`+  "want": "می` + "\u200C" + `خواهم",`, `+  "books": "کتاب` + "\u200C" + `ها"`}},
 	{name: "zw/not-arabic-hebrew", path: "locales/ar.txt", lines: []string{"+مرحبا بالعالم", "+שלום עולם"}},
 	{name: "zw/not-hindi", path: "hi.txt", lines: []string{"+क्\u200Dष and क्\u200Cष"}},
@@ -240,7 +242,11 @@ func TestInjectionTable(t *testing.T) {
 			for _, g := range got {
 				lines = append(lines, g.Line)
 				msgs = append(msgs, g.Message)
-				if g.RuleID != "tollgate/prompt-injection-attempt" || g.Severity != policy.High || g.Source != "injection" ||
+				want := policy.High
+				if tc.low {
+					want = policy.Low
+				}
+				if g.RuleID != "tollgate/prompt-injection-attempt" || g.Severity != want || g.Source != "injection" ||
 					len(g.CWE) != 1 || g.CWE[0] != "CWE-1427" || g.Path != tc.path || g.EndLine != g.Line ||
 					g.Confidence <= 0 || g.Confidence > 1 || g.Fingerprint == "" {
 					t.Errorf("bad finding shape: %+v", g)
@@ -427,7 +433,8 @@ func FuzzInjection(f *testing.F) {
 	})
 }
 
-// Every attack file of the Trojan Source corpus is found (bidi, homoglyph, invisible function).
+// Every attack file of the Trojan Source corpus is found at medium or above (bidi, homoglyph,
+// invisible function), wherever its folder puts it.
 func TestInjectionTrojanSource(t *testing.T) {
 	dir := "/work/shared/eval/trojan-source"
 	if _, err := os.Stat(dir); err != nil {
@@ -447,10 +454,10 @@ func TestInjectionTrojanSource(t *testing.T) {
 		fd := difftest.AddedFile(filepath.ToSlash(rel), strings.Split(string(data), "\n")...)
 		got := scanInjection(t, fd)
 		checkFindings(t, fd, got)
-		if len(got) > 0 {
+		if slices.ContainsFunc(got, func(f review.Finding) bool { return f.Severity >= policy.Medium }) {
 			found++
 		} else {
-			t.Errorf("%s: no finding", rel)
+			t.Errorf("%s: no finding at medium or above (%d below)", rel, len(got))
 		}
 		return nil
 	})

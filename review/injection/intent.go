@@ -266,7 +266,8 @@ func scoreOverride(ws []word, v, start int, imp bool) (intentOrder, bool) {
 	if kind == objTold {
 		qual = qual || toldByYou(ws, obj)
 	}
-	if !qual || kind == objWeak && !strongBefore(ws, v, obj) && !postQualified(ws, obj) || someoneElses(ws, obj) {
+	if !qual || kind == objWeak && !strongBefore(ws, v, obj) && !postQualified(ws, obj) || someoneElses(ws, obj) ||
+		kind == objWeak && programVerbs[ws[v].w] {
 		return intentOrder{}, false
 	}
 	return intentOrder{s: ws[start].s, e: ws[obj].e, what: "instruction-override phrase"}, true
@@ -570,7 +571,7 @@ func (fs *fileScan) scored(ln *line) bool {
 	if !ok && hijack {
 		o, ok = scoreHijack(fs.words)
 	}
-	if !ok || fs.discussed(ln, o.s) {
+	if !ok || fs.discussed(ln, o.s) || programText(ln.clean, o.s, o.e) {
 		return false
 	}
 	fs.textHit(ln.segs, ln.orig(o.s), o.what, ln.clean[o.s:o.e], 0.8)

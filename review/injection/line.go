@@ -76,7 +76,8 @@ func (fs *fileScan) prepare(text string, segs []lang.Span) *line {
 		if fs.dropChar(x, text, segs) {
 			continue
 		}
-		fs.report(hit{detail: x.Detail, conf: x.Conf, focus: x.At})
+		fs.report(hit{detail: x.Detail, conf: x.Conf, focus: x.At, kind: x.Kind,
+			low: x.Kind == hidden.KindInvisible && fs.lowInvisible(x, text, segs)})
 	}
 	fs.lower = lang.AppendLower(fs.lower[:0], h.Clean)
 	ln := &fs.ln // reused: one line at a time, no allocation per line

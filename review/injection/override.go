@@ -276,8 +276,8 @@ func (fs *fileScan) phrase(ln *line, p *phrasePattern) bool {
 		fam = p.need
 	}
 	loc := ln.sr.find(p.re, fam)
-	if loc == nil || fs.joinAt > 0 && loc[0] >= fs.joinAt || p.imperative && !imperativeAt(ln.clean, loc[0]) || p.follow != nil && !p.follow.Match(ln.low[loc[1]:]) ||
-		fs.discussed(ln, loc[0]) {
+	if loc == nil || fs.joinAt > 0 && loc[0] >= fs.joinAt || !p.orderAt(ln, loc) ||
+		fs.discussed(ln, loc[0]) || programText(ln.clean, loc[0], loc[1]) {
 		return false
 	}
 	what := p.what
@@ -286,6 +286,12 @@ func (fs *fileScan) phrase(ln *line, p *phrasePattern) bool {
 	}
 	fs.textHit(ln.segs, ln.orig(loc[0]), what, ln.clean[loc[0]:loc[1]], p.conf)
 	return true
+}
+
+// orderAt reports that the match at loc has the shape the pattern asks of an order: an
+// imperative at its start, and what must follow it.
+func (p *phrasePattern) orderAt(ln *line, loc []int) bool {
+	return (!p.imperative || imperativeAt(ln.clean, loc[0])) && (p.follow == nil || p.follow.Match(ln.low[loc[1]:]))
 }
 
 func foreignOverride(ln *line) []int {

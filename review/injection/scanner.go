@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/injection/hidden"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
@@ -51,7 +51,9 @@ func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 type hit struct {
 	detail string
 	conf   float64
-	focus  int // byte offset in the line the evidence should show
+	focus  int            // byte offset in the line the evidence should show
+	kind   hidden.HitKind // the character signal's kind (weight.go); "" for text signals
+	low    bool           // often innocent alone: the line is low unless another hit is not
 }
 
 type lineReport struct {
@@ -71,6 +73,8 @@ type fileScan struct {
 	ctx       context.Context // checked every ctxLines lines
 	f         *diff.FileDiff
 	kind      lang.File
+	data      string        // why the file is data (weight.go), or ""
+	test      bool          // test code or test data (lang.IsTestPath)
 	lines     []lineReport  // lines with hits
 	cur       lineReport    // the line being scanned
 	validTurn bool          // a system or assistant turn was found in the file's added lines
@@ -113,7 +117,7 @@ func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
 // start readies fs for file f: everything of the file before is dropped, the scratch buffers
 // are kept (a byte-pair set clears itself line by line).
 func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
-	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), lower: fs.lower[:0], tp: fs.tp,
+	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), data: dataPath(f.Path()), test: lang.IsTestPath(f.Path()), lower: fs.lower[:0], tp: fs.tp,
 		words: fs.words[:0], toks: fs.toks[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
 }
 
@@ -234,10 +238,14 @@ func (fs *fileScan) emit(u *diff.Unit, r *review.Result) {
 			continue
 		}
 		conf, details := merge(lr.hits)
+		sev, why := fs.severity(lr)
+		if why != "" {
+			why = " (reported low: " + why + ")"
+		}
 		r.Add(review.Finding{
-			RuleID: review.InjectionRuleID, Severity: policy.High, Confidence: conf, CWE: []string{"CWE-1427"},
+			RuleID: review.InjectionRuleID, Severity: sev, Confidence: conf, CWE: []string{"CWE-1427"},
 			Path: p, Line: lr.line, EndLine: lr.line,
-			Message: "prompt injection: " + strings.Join(details, "; ") + review.InCommit(u),
+			Message: "prompt injection: " + strings.Join(details, "; ") + why + review.InCommit(u),
 			Source:  "injection",
 		}.LineEvidence(lr.text, lr.hits[0].focus))
 	}

@@ -103,7 +103,7 @@ func bidiHit(bidi []rune, at int, rtl bool) Hit {
 	if rtl && bidiBalanced(bidi) {
 		conf = 0.7
 	}
-	return Hit{Detail: fmt.Sprintf("bidirectional control characters %s (Trojan Source, CVE-2021-42574): the line displays in a different order than it is read", joinNames(bidi)), Conf: conf, At: at}
+	return Hit{Detail: fmt.Sprintf("bidirectional control characters %s (Trojan Source, CVE-2021-42574): the line displays in a different order than it is read", joinNames(bidi)), Conf: conf, At: at, Kind: KindBidi}
 }
 
 // isFlagTags accepts the tag sequence of an emoji subdivision flag (🏴 + "gbsct" + cancel tag):

@@ -93,7 +93,7 @@ func escape(text string, i, n int) Hit {
 	if n > 1 {
 		detail = fmt.Sprintf("%d raw ESC characters, the first starting the ANSI escape sequence %s (can rewrite what a terminal shows)", n, Quote(text[i:j]))
 	}
-	return Hit{Detail: detail, Conf: 0.85, At: i}
+	return Hit{Detail: detail, Conf: 0.85, At: i, Kind: KindEscape}
 }
 
 // seqEnd returns the end of the escape sequence whose ESC is at i: a CSI sequence (ESC [

@@ -73,7 +73,9 @@ func FuzzScan(f *testing.F) {
 		}
 		for _, h := range l.Hits {
 			checkHit(t, h, text)
-			if h.Kind != "" && h.Kind != KindHomoglyph && h.Kind != KindNBSP && h.Kind != KindInvisible {
+			switch h.Kind {
+			case "", KindHomoglyph, KindNBSP, KindInvisible, KindTags, KindBidi, KindEscape:
+			default:
 				t.Fatalf("unknown kind %q", h.Kind)
 			}
 		}

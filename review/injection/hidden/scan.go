@@ -38,11 +38,15 @@ type Hit struct {
 // between two letters is a trap in code but typography in prose.
 type HitKind string
 
-// The kinds a caller may drop outside code.
+// The kinds a caller may drop outside code, or weigh by where the file is (test data,
+// vendored code, recordings).
 const (
 	KindHomoglyph HitKind = "homoglyph"
 	KindNBSP      HitKind = "nbsp"
 	KindInvisible HitKind = "invisible" // zero-width and filler characters
+	KindTags      HitKind = "tags"      // Unicode tag characters: hidden ASCII text
+	KindBidi      HitKind = "bidi"      // bidirectional controls
+	KindEscape    HitKind = "escape"    // raw ESC starting a terminal sequence
 )
 
 // Line is what Scan found on a line.
@@ -393,6 +397,6 @@ func (rs *runeScan) tagHits(dataLine bool) {
 		if dataLine && len(t.run) < 3 {
 			continue
 		}
-		rs.hits = append(rs.hits, Hit{Detail: tagDetail(t.run), Conf: 1, At: t.at})
+		rs.hits = append(rs.hits, Hit{Detail: tagDetail(t.run), Conf: 1, At: t.at, Kind: KindTags})
 	}
 }
