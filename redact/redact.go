@@ -64,10 +64,13 @@ type Detector struct {
 	pathAllow []*config.Allowlist
 	// own names the files the repository's configuration came from: their allowlists never
 	// apply to them (self.go).
-	own      ownFiles
-	fullOnce sync.Once // gitleaks' own detector over the whole rule set (tests only)
-	fullDet  *detect.Detector
-	fullErr  error
+	own ownFiles
+	// unallowed is the repository's rules without its own allowlists (nil: it has none), to
+	// count what they drop (Allowlisted).
+	unallowed *Detector
+	fullOnce  sync.Once // gitleaks' own detector over the whole rule set (tests only)
+	fullDet   *detect.Detector
+	fullErr   error
 }
 
 // Secret is one detected secret (the type lives in redact/lite so code that links no
@@ -151,8 +154,11 @@ func New(opts Options) (*Detector, error) {
 	if name == "" {
 		name = ".gitleaks.toml"
 	}
-	cfg, warnings, own, err := repoConfig(opts.RepoConfig, name, def)
+	cfg, warnings, own, err := repoConfig(opts.RepoConfig, name, def, false)
 	if err != nil {
+		return nil, err
+	}
+	if det.unallowed, err = unallowedDetector(opts.RepoConfig, name, def); err != nil {
 		return nil, err
 	}
 	det.cfg, det.warnings, det.e = &cfg, warnings, newEngine(newCompiledSet(cfg))
@@ -184,7 +190,8 @@ func (d *Detector) ExcludedPath(path string) bool {
 // Warnings are notes about the rule set (e.g. a repository config that drops the defaults).
 func (d *Detector) Warnings() []string { return d.warnings }
 
-func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _ []string, ownLists []*config.Allowlist, _ error) {
+// repoConfig compiles a repository's .gitleaks.toml (strip: without its own allowlists).
+func repoConfig(data []byte, name string, def config.Config, strip bool) (_ config.Config, _ []string, ownLists []*config.Allowlist, _ error) {
 	viperMu.Lock()
 	defer viperMu.Unlock()
 	fail := func(err error) (config.Config, []string, []*config.Allowlist, error) {
@@ -193,6 +200,9 @@ func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _
 	vc, err := decode(data)
 	if err != nil {
 		return fail(err)
+	}
+	if strip {
+		withoutAllowlists(&vc)
 	}
 	ext := vc.Extend
 	if ext.Path != "" || ext.URL != "" {
