@@ -16,7 +16,9 @@ import (
 
 // withoutAllowlists clears every allowlist a decoded repository config declares.
 func withoutAllowlists(vc *config.ViperConfig) bool {
+	//lint:ignore SA1019 the [allowlist] table still decodes into this field
 	had := vc.AllowList != nil || len(vc.Allowlists) > 0
+	//lint:ignore SA1019 the [allowlist] table still decodes into this field
 	vc.AllowList, vc.Allowlists = nil, nil
 	for i := range vc.Rules {
 		r := &vc.Rules[i]
