@@ -49,6 +49,8 @@ type Options struct {
 	RepoConfigName string
 	// Ignore is the content of the repository's .gitleaksignore (nil: none).
 	Ignore []byte
+	// IgnoreName names the ignore file: its entries never apply to it ("" is .gitleaksignore).
+	IgnoreName string
 }
 
 // Detector finds secrets in text. It is safe for concurrent use after New returns.
@@ -60,6 +62,12 @@ type Detector struct {
 	// pathAllow are the repository config's own global allowlists that a path alone satisfies
 	// ([allowlist] paths): tollgate's own rules honour them too (ExcludedPath).
 	pathAllow []*config.Allowlist
+	// own names the files the repository's configuration came from: their allowlists never
+	// apply to them (self.go).
+	own ownFiles
+	// unallowed is the repository's rules without its own allowlists (nil: it has none), to
+	// count what they drop (Allowlisted).
+	unallowed *Detector
 	fullOnce  sync.Once // gitleaks' own detector over the whole rule set (tests only)
 	fullDet   *detect.Detector
 	fullErr   error
@@ -125,6 +133,10 @@ func translate(vc config.ViperConfig) (cfg config.Config, err error) {
 // New builds a detector with the default rules or the repository's config.
 func New(opts Options) (*Detector, error) {
 	det := &Detector{ignore: map[string]bool{}}
+	det.own.ignore = opts.IgnoreName
+	if det.own.ignore == "" {
+		det.own.ignore = ".gitleaksignore"
+	}
 	det.parseIgnore(opts.Ignore)
 	if opts.RepoConfig == nil {
 		set, err := loadDefaultSet()
@@ -142,11 +154,15 @@ func New(opts Options) (*Detector, error) {
 	if name == "" {
 		name = ".gitleaks.toml"
 	}
-	cfg, warnings, own, err := repoConfig(opts.RepoConfig, name, def)
+	cfg, warnings, own, err := repoConfig(opts.RepoConfig, name, def, false)
 	if err != nil {
 		return nil, err
 	}
+	if det.unallowed, err = unallowedDetector(opts.RepoConfig, name, def); err != nil {
+		return nil, err
+	}
 	det.cfg, det.warnings, det.e = &cfg, warnings, newEngine(newCompiledSet(cfg))
+	det.own.config = name
 	for _, a := range own {
 		// A list that a path alone satisfies: OR, or AND with nothing but paths.
 		if len(a.Paths) > 0 && (a.MatchCondition == config.AllowlistMatchOr || len(a.Commits)+len(a.Regexes)+len(a.StopWords) == 0) {
@@ -157,8 +173,12 @@ func New(opts Options) (*Detector, error) {
 }
 
 // ExcludedPath reports whether the repository's .gitleaks.toml allowlists path as a whole
-// (a global [allowlist] whose paths alone decide), so tollgate's own rules skip it too.
+// (a global [allowlist] whose paths alone decide), so tollgate's own rules skip it too. The
+// rule file itself is never excluded.
 func (d *Detector) ExcludedPath(path string) bool {
+	if d.definesRules(path) {
+		return false
+	}
 	for _, a := range d.pathAllow {
 		if a.PathAllowed(path) {
 			return true
@@ -170,7 +190,8 @@ func (d *Detector) ExcludedPath(path string) bool {
 // Warnings are notes about the rule set (e.g. a repository config that drops the defaults).
 func (d *Detector) Warnings() []string { return d.warnings }
 
-func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _ []string, ownLists []*config.Allowlist, _ error) {
+// repoConfig compiles a repository's .gitleaks.toml (strip: without its own allowlists).
+func repoConfig(data []byte, name string, def config.Config, strip bool) (_ config.Config, _ []string, ownLists []*config.Allowlist, _ error) {
 	viperMu.Lock()
 	defer viperMu.Unlock()
 	fail := func(err error) (config.Config, []string, []*config.Allowlist, error) {
@@ -179,6 +200,9 @@ func repoConfig(data []byte, name string, def config.Config) (_ config.Config, _
 	vc, err := decode(data)
 	if err != nil {
 		return fail(err)
+	}
+	if strip {
+		withoutAllowlists(&vc)
 	}
 	ext := vc.Extend
 	if ext.Path != "" || ext.URL != "" {
@@ -355,9 +379,9 @@ func (d *Detector) parseIgnore(data []byte) {
 }
 
 // Ignored reports whether a .gitleaksignore entry names this finding: either
-// "path:rule:line" or "commit:path:rule:line".
+// "path:rule:line" or "commit:path:rule:line". No entry applies to the ignore file itself.
 func (d *Detector) Ignored(commit, path, rule string, line int) bool {
-	if len(d.ignore) == 0 {
+	if len(d.ignore) == 0 || path == d.own.ignore {
 		return false
 	}
 	global := fmt.Sprintf("%s:%s:%d", path, rule, line)
@@ -381,10 +405,18 @@ func (d *Detector) Scan(path, text string, startLine int) ([]Secret, error) {
 const syncScanBytes = 64 << 10
 
 // ScanContext is Scan bounded by ctx: once ctx ends it returns ctx's error within a moment
-// (the scan left behind stops at its next rule or window), never a partial result.
+// (the scan left behind stops at its next rule or window), never a partial result. The
+// repository's rule file is scanned with gitleaks' defaults (see self.go).
 func (d *Detector) ScanContext(ctx context.Context, path, text string, startLine int) ([]Secret, error) {
 	if text == "" {
 		return nil, ctx.Err()
+	}
+	if d.definesRules(path) {
+		plain, err := d.forPath(path)
+		if err != nil {
+			return nil, err
+		}
+		return plain.ScanContext(ctx, path, text, startLine)
 	}
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n" // every line ends in a newline, as the detector sees it
@@ -440,7 +472,13 @@ func (d *Detector) scanWhole(path, text string, startLine int) []Secret {
 }
 
 // ScanPath runs the path-only rules (e.g. key stores by extension) on a file name.
-func (d *Detector) ScanPath(path string) ([]Secret, error) { return d.e.scanPath(path) }
+func (d *Detector) ScanPath(path string) ([]Secret, error) {
+	det, err := d.forPath(path)
+	if err != nil {
+		return nil, err
+	}
+	return det.e.scanPath(path)
+}
 
 // full is gitleaks' own detector over the whole rule set (tests compare the engine with it).
 func (d *Detector) full() (*detect.Detector, error) {

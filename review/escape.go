@@ -27,8 +27,12 @@ func (r *Result) Suppress(f *Finding, by string) {
 	r.Suppressions = append(r.Suppressions, Suppression{RuleID: f.RuleID, Path: f.Path, Line: f.Line, Commit: f.commit, By: by})
 }
 
-// Exclude says whether a path is left out of the review, and by what ("" when it is not).
-type Exclude func(path string) (by string)
+// Exclude says whether a path of a commit ("" for the staged set) is left out of the review,
+// and by what ("" when it is not): the repository's config may differ from commit to commit.
+type Exclude func(commit, path string) (by string)
+
+// Commit is the commit the finding is in ("" for the staged set).
+func (f *Finding) Commit() string { return f.commit }
 
 // Baseline holds findings accepted earlier: a review drops them and counts them.
 type Baseline interface {
@@ -66,7 +70,7 @@ func excludeFiles(ch *diff.Change, ex Exclude) []Suppression {
 		u := &ch.Units[ui]
 		kept := u.Files[:0:0]
 		for _, f := range u.Files {
-			if by := ex(f.Path()); by != "" {
+			if by := ex(u.Commit, f.Path()); by != "" {
 				out = append(out, Suppression{Path: f.Path(), Commit: u.Commit, By: by})
 				continue
 			}

@@ -15,7 +15,8 @@ type Report struct {
 	Rejected []Rejected `json:"rejected"`
 	NotRun   []NotRun   `json:"not_run"`
 	Limits   []string   `json:"limits"`
-	// Suppressed counts findings dropped by inline allow markers or .gitleaksignore.
+	// Suppressed counts findings dropped by inline allow markers, .gitleaksignore or the
+	// repository's .gitleaks.toml allowlists.
 	Suppressed int `json:"suppressed"`
 	// Excluded counts the files left out of the review (review.exclude, the paths of
 	// .gitleaks.toml's allowlist); Baselined the findings .tollgate-baseline.json holds.

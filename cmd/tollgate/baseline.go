@@ -33,7 +33,11 @@ func baselineCommand() *cli.Command {
 				return usageError("--all and --range exclude each other")
 			}
 			ctx := c.Context
-			s, err := openSession(ctx, c.String("config"))
+			at := atHead
+			if c.IsSet("range") {
+				at = atCommits
+			}
+			s, err := openSession(ctx, c.String("config"), at)
 			if err != nil {
 				return err
 			}

@@ -79,7 +79,11 @@ func runHook(c *cli.Context, push bool) error {
 	if framework && !(push && c.Args().Len() == 2) {
 		push = os.Getenv("PRE_COMMIT_TO_REF") != "" || os.Getenv("PRE_COMMIT_LOCAL_BRANCH") != ""
 	}
-	s, err := openSession(ctx, "")
+	at := atIndex
+	if push {
+		at = atCommits
+	}
+	s, err := openSession(ctx, "", at)
 	if err != nil {
 		return err
 	}
@@ -98,10 +102,6 @@ func runHook(c *cli.Context, push bool) error {
 	if err != nil {
 		return err
 	}
-	if err := s.wait(); err != nil {
-		return err
-	}
-	s.notes = append(s.notes, s.repo.Notes...)
 	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
 	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
 }
@@ -154,7 +154,7 @@ func receiveHook(c *cli.Context) error {
 		return nil
 	}
 	ctx := c.Context
-	s, err := openSession(ctx, "")
+	s, err := openSession(ctx, "", atCommits)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,6 @@ func receiveHook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s.notes = append(s.notes, s.repo.Notes...)
 	return s.review(ctx, ch, output{format: "text", noColor: true}, c.App.ErrWriter)
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
-	"github.com/tollgate-dev/tollgate/review/baseline"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/external"
 	"github.com/tollgate-dev/tollgate/review/injection"
@@ -35,11 +34,27 @@ type session struct {
 	// enables (external scanners, an agent CLI).
 	procs *policy.Procs
 	notes []string
-	// ready is closed when detector (built concurrently with reading the change) is set;
-	// detErr is its error.
+	// user is the user's config layer (nil: none); at is where the repository's files are read.
+	user *policy.Layer
+	at   configAt
+	// main is the policy of the index, of HEAD, or of the change's head commit; perCommit the
+	// policy of each reviewed commit (atCommits, see commitpolicy.go).
+	main      *repoPolicy
+	perCommit *commitPolicies
+	// ready is closed when the policy and its detector (built concurrently with reading the
+	// change) are set; detErr is its error.
 	ready  chan struct{}
 	detErr error
 }
+
+// configAt says where a review reads the repository's config files from.
+type configAt int
+
+const (
+	atIndex   configAt = iota // the index: a staged review (pre-commit, review --staged)
+	atHead                    // HEAD: review --all, tollgate baseline
+	atCommits                 // each reviewed commit: --commit, --range, pre-push, pre-receive
+)
 
 // wait returns once the detector is built.
 func (s *session) wait() error {
@@ -47,8 +62,9 @@ func (s *session) wait() error {
 	return s.detErr
 }
 
-// openSession opens the repository that contains the working directory and compiles its policy.
-func openSession(ctx context.Context, configFlag string) (*session, error) {
+// openSession opens the repository that contains the working directory and compiles its policy
+// from the repository's files where at says (atCommits: once the change is known, in review).
+func openSession(ctx context.Context, configFlag string, at configAt) (*session, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("failed to get working directory: %w", err)
@@ -61,14 +77,6 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	strict, err := policy.NewBoundary(repo.Root, false)
 	if err != nil {
 		return nil, err
-	}
-	var layers []*policy.Layer
-	data, err := policy.ReadRepoFile(strict, policy.RepoConfigName)
-	if err != nil {
-		return nil, err
-	}
-	if data != nil {
-		layers = append(layers, &policy.Layer{Name: policy.RepoConfigName, Data: data})
 	}
 	// The user layer is trusted: it must not be a file the repository under review provides
 	// (--config ./x, XDG_CONFIG_HOME or HOME inside it).
@@ -84,29 +92,26 @@ func openSession(ctx context.Context, configFlag string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	layers = append(layers, user)
-	cfg, err := policy.Load(layers...)
-	if err != nil {
-		return nil, err
+	s := &session{repo: repo, boundary: strict, procs: repo.Git.Procs, user: user, at: at, ready: make(chan struct{})}
+	if at == atCommits {
+		return s, nil
 	}
-	glConfig, err := policy.ReadRepoFile(strict, ".gitleaks.toml")
-	if err != nil {
-		return nil, err
+	src := source{index: at == atIndex}
+	if at == atHead {
+		src.rev, _ = repo.Head(ctx)
 	}
-	glIgnore, err := policy.ReadRepoFile(strict, ".gitleaksignore")
-	if err != nil {
-		return nil, err
-	}
-	s := &session{repo: repo, cfg: cfg, boundary: strict, procs: repo.Git.Procs, ready: make(chan struct{})}
 	// gitleaks' rule set takes tens of milliseconds to build: build it while git reads the change.
 	go func() {
 		defer close(s.ready)
-		det, err := redact.New(redact.Options{RepoConfig: glConfig, RepoConfigName: ".gitleaks.toml", Ignore: glIgnore})
+		p, err := loadPolicy(ctx, repo, src, user)
 		if err != nil {
-			s.detErr = &policy.ConfigError{File: ".gitleaks.toml", Msg: err.Error()}
+			s.detErr = err
 			return
 		}
-		s.detector, s.notes = det, det.Warnings()
+		s.main, s.cfg, s.detector, s.notes = p, p.cfg, p.detector, p.notes
+		if at == atIndex {
+			s.notes = append(s.notes, workTreeNotes(ctx, repo, strict)...)
+		}
 	}()
 	return s, nil
 }
@@ -142,9 +147,13 @@ func (o output) validate() error {
 // review runs the pipeline on a change and renders the report; the error carries the exit code.
 func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout io.Writer) error {
 	defer s.repo.Close() // the blob reader's git process; a later read starts it again
+	if s.at == atCommits {
+		s.forChange(ctx, ch)
+	}
 	if err := s.wait(); err != nil {
 		return err
 	}
+	s.notes = append(s.notes, s.repo.Notes...)
 	opts, cleanup, err := s.reviewOptions(o)
 	defer cleanup()
 	if err != nil {
@@ -174,7 +183,7 @@ func (s *session) reviewOptions(o output) (opts review.Options, cleanup func(), 
 	for _, why := range s.repo.Unreadable {
 		notRun = append(notRun, review.NotRun{Component: "git", Reason: why})
 	}
-	scanners := []review.Scanner{&secrets.Scanner{Detector: s.detector}, rules.Scanner{}, injection.Scanner{}}
+	scanners := []review.Scanner{s.secretsScanner(), rules.Scanner{}, injection.Scanner{}}
 	ext, extNotRun, err := s.externalScanners()
 	if err != nil {
 		return opts, none, err
@@ -203,13 +212,11 @@ func (s *session) reviewOptions(o output) (opts review.Options, cleanup func(), 
 		Collect:        o.collect,
 	}
 	if o.collect == nil {
-		base, err := s.baseline()
+		base, err := s.reviewBaseline()
 		if err != nil {
 			return opts, cleanup, err
 		}
-		if base != nil {
-			opts.Baseline = base
-		}
+		opts.Baseline = base
 	}
 	return opts, cleanup, nil
 }
@@ -239,30 +246,18 @@ func (s *session) writeReport(rep *review.Report, o output, stdout io.Writer) er
 	return nil
 }
 
-// exclude names what leaves a path out of the review: a review.exclude pattern, or the
-// repository's .gitleaks.toml allowlisting the path as a whole ("" when nothing does).
-func (s *session) exclude(path string) string {
-	if pattern, ok := s.cfg.Exclude.Match(path); ok {
+// exclude names what leaves a path of a commit out of the review: a review.exclude pattern, or
+// the repository's .gitleaks.toml allowlisting the path as a whole ("" when nothing does),
+// each as the commit's own config says. No pattern excludes the file that holds it.
+func (s *session) exclude(commit, path string) string {
+	p := s.policyOf(commit)
+	if pattern, ok := p.cfg.Exclude.Match(path); ok && path != policy.RepoConfigName {
 		return fmt.Sprintf("review.exclude %q", pattern)
 	}
-	if s.detector != nil && s.detector.ExcludedPath(path) {
-		return ".gitleaks.toml [allowlist] paths"
+	if p.detector != nil && p.detector.ExcludedPath(path) {
+		return gitleaksConfigName + " [allowlist] paths"
 	}
 	return ""
-}
-
-// baseline loads the repository's .tollgate-baseline.json (nil when there is none); a file that
-// does not parse is a config error (exit 2), never a silently empty baseline.
-func (s *session) baseline() (*baseline.Set, error) {
-	data, err := policy.ReadRepoFile(s.boundary, baseline.FileName)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	set, err := baseline.Parse(baseline.FileName, data)
-	if err != nil {
-		return nil, &policy.ConfigError{File: baseline.FileName, Msg: err.Error()}
-	}
-	return set, nil
 }
 
 // externalScanners builds the external scanners the config enables; one that cannot run here

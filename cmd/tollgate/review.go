@@ -39,7 +39,7 @@ func reviewCommand() *cli.Command {
 				return err
 			}
 			ctx := c.Context
-			s, err := openSession(ctx, c.String("config"))
+			s, err := openSession(ctx, c.String("config"), reviewConfigAt(c))
 			if err != nil {
 				return err
 			}
@@ -79,4 +79,18 @@ func selection(c *cli.Context) error {
 		return usageError("%s and %s exclude each other (choose one of --staged, --commit, --range, --all, --all-history; --all --staged reviews every file in the index)", set[0], set[1])
 	}
 	return nil
+}
+
+// reviewConfigAt says where the review the flags choose reads the repository's config files:
+// the index for a staged review, HEAD for --all, each commit for a commit or a range.
+func reviewConfigAt(c *cli.Context) configAt {
+	switch {
+	case c.Bool("all") && c.Bool("staged"):
+		return atIndex
+	case c.Bool("all"):
+		return atHead
+	case c.Bool("all-history"), c.IsSet("commit"), c.IsSet("range"):
+		return atCommits
+	}
+	return atIndex
 }

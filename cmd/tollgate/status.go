@@ -66,7 +66,7 @@ func openRepo(ctx context.Context) (*hook.Repo, error) {
 // statusSession opens the session with its config; a broken config is said on w (after the
 // hooks, which run whatever the config says) and returned.
 func statusSession(ctx context.Context, w io.Writer, configFlag string) (*session, error) {
-	s, err := openSession(ctx, configFlag)
+	s, err := openSession(ctx, configFlag, atIndex)
 	if err == nil {
 		err = s.wait()
 	}
@@ -186,7 +186,7 @@ func hookState(h hook.HookState) string {
 // printBaselineStatus prints the baseline, if any, and its stale entries: those whose file is
 // no longer at HEAD (in the index on a branch with no commit yet).
 func printBaselineStatus(ctx context.Context, w io.Writer, s *session) error {
-	set, err := s.baseline()
+	set, err := s.main.baseline()
 	if err != nil || set == nil {
 		return err
 	}

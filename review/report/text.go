@@ -129,7 +129,7 @@ func writeNotes(b *strings.Builder, p palette, r *review.Report) {
 		fmt.Fprintf(b, "note: %s checked by name only: %s\n", plural(len(r.Binary), "binary file"), printable(strings.Join(r.Binary, ", ")))
 	}
 	if r.Suppressed > 0 {
-		fmt.Fprintf(b, "note: %s suppressed by inline allow markers or .gitleaksignore\n", plural(r.Suppressed, "finding"))
+		fmt.Fprintf(b, "note: %s suppressed (inline allow markers, .gitleaksignore, .gitleaks.toml allowlists)\n", plural(r.Suppressed, "finding"))
 	}
 	if r.Baselined > 0 {
 		fmt.Fprintf(b, "note: %s in the baseline (.tollgate-baseline.json)\n", plural(r.Baselined, "finding"))

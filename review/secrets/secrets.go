@@ -77,8 +77,21 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 			for _, sec := range secs {
 				s.report(u, f, sec, r)
 			}
+			s.countAllowlisted(ctx, path, block.text, block.start, secs, r)
 			s.scanBlobs(u, path, block, &spent, r)
 		}
+	}
+}
+
+// countAllowlisted counts the secrets of text that the repository's .gitleaks.toml allowlists
+// dropped (found is what the scan kept): every suppression is counted.
+func (s *Scanner) countAllowlisted(ctx context.Context, path, text string, start int, found []redact.Secret, r *review.Result) {
+	dropped, err := s.Detector.Allowlisted(ctx, path, text, start, found)
+	if err != nil {
+		return // counting only: the findings above stand
+	}
+	for _, sec := range dropped {
+		r.Suppress(&review.Finding{RuleID: RulePrefix + sec.RuleID, Path: path, Line: sec.Line}, ".gitleaks.toml allowlist")
 	}
 }
 
