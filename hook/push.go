@@ -100,16 +100,16 @@ var ErrFrameworkPush = errors.New("cannot tell what this push sends under the pr
 // what the remote has (`git ls-remote`, which must succeed: if the remote cannot be listed
 // the review fails closed), and Notes says so.
 func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []PushRef) (*diff.Change, error) {
-	dest := url
-	if dest == "" {
-		dest = remote
-	}
-	if dest == "" {
+	if url == "" && remote == "" {
 		return nil, fmt.Errorf("%w: it names no remote (PRE_COMMIT_REMOTE_NAME is empty)", ErrFrameworkPush)
+	}
+	dest, why := r.pushDest(ctx, remote, url)
+	if why != "" {
+		return nil, fmt.Errorf("%w: %s", ErrFrameworkPush, why)
 	}
 	listed, err := r.lsRemote(ctx, dest)
 	if err != nil {
-		return nil, fmt.Errorf("%w: failed to ask %s which commits it has: %w", ErrFrameworkPush, dest, err)
+		return nil, fmt.Errorf("%w: failed to ask %s which commits it has: %w", ErrFrameworkPush, displayURL(dest), err)
 	}
 	var (
 		forEachRef = "for-each-ref"
@@ -132,7 +132,7 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 			refs = append(refs, PushRef{LocalRef: name, LocalOID: oid, RemoteRef: name})
 		}
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("the pre-commit framework tells hooks only the first ref of a push, so every local branch and tag %s does not have was reviewed too; for an exact review of each pushed ref use tollgate's own pre-push hook (tollgate install --hooks pre-push)", dest))
+	r.Notes = append(r.Notes, fmt.Sprintf("the pre-commit framework tells hooks only the first ref of a push, so every local branch and tag %s does not have was reviewed too; for an exact review of each pushed ref use tollgate's own pre-push hook (tollgate install --hooks pre-push)", displayURL(dest)))
 	return r.push(ctx, refs, onRemote, func([]PushRef) ([]string, error) {
 		have := listed
 		for _, ref := range env {
@@ -251,17 +251,14 @@ func (r *Repo) remoteHas(ctx context.Context, remote, url string, pushed []PushR
 	if !need {
 		return have, nil
 	}
-	dest := url
-	if dest == "" {
-		dest = remote
-	}
-	if dest == "" {
-		r.Notes = append(r.Notes, "no remote was named, so what it already has is unknown: every pushed commit not reachable from the remote ids git gave was reviewed")
+	dest, why := r.pushDest(ctx, remote, url)
+	if why != "" {
+		r.Notes = append(r.Notes, why+": every pushed commit not reachable from the remote ids git gave was reviewed")
 		return have, nil
 	}
 	listed, err := r.lsRemote(ctx, dest)
 	if err != nil {
-		r.Notes = append(r.Notes, fmt.Sprintf("could not ask %s which commits it has (git ls-remote failed: %v): every pushed commit not reachable from the remote ids git gave was reviewed", dest, err))
+		r.Notes = append(r.Notes, fmt.Sprintf("could not ask %s which commits it has (git ls-remote failed: %v): every pushed commit not reachable from the remote ids git gave was reviewed", displayURL(dest), err))
 		return have, nil
 	}
 	more, err := r.localCommits(ctx, listed)
