@@ -179,6 +179,9 @@ func hookState(h hook.HookState) string {
 	}
 	if h.Chained {
 		state += "; the earlier hook is kept and runs first"
+		if hook.ReviewFirst(h.Name) {
+			state = strings.TrimSuffix(state, "runs first") + "runs after tollgate's review passes"
+		}
 	}
 	return state
 }
