@@ -66,6 +66,9 @@ func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
 	if !blobID(oid) {
 		return nil, fmt.Errorf("no blob %q", oid)
 	}
+	if data, ok, err := r.lfsRead(oid); ok {
+		return data, err
+	}
 	var data []byte
 	err := r.cat.read(ctx, r.Git, oid, func(size int, src io.Reader) error {
 		data = make([]byte, size)

@@ -85,9 +85,10 @@ type object struct{ oid, typ string }
 // hands the hook, and `git ls-remote` when a ref is new there; never the local
 // remote-tracking refs, which may be stale or belong to another server.
 func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*diff.Change, error) {
-	return r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
+	ch, err := r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
 		return r.remoteHas(ctx, remote, url, pushed)
 	})
+	return r.withLFS(ctx, ch, err)
 }
 
 // ErrFrameworkPush is returned when a push under the pre-commit framework cannot be reviewed
@@ -133,7 +134,7 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 		}
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("the pre-commit framework tells hooks only the first ref of a push, so every local branch and tag %s does not have was reviewed too; for an exact review of each pushed ref use tollgate's own pre-push hook (tollgate install --hooks pre-push)", displayURL(dest)))
-	return r.push(ctx, refs, onRemote, func([]PushRef) ([]string, error) {
+	ch, err := r.push(ctx, refs, onRemote, func([]PushRef) ([]string, error) {
 		have := listed
 		for _, ref := range env {
 			if isOID(ref.RemoteOID) && !isZeroOID(ref.RemoteOID) {
@@ -142,6 +143,7 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 		}
 		return r.localCommits(ctx, have)
 	})
+	return r.withLFS(ctx, ch, err)
 }
 
 // push reviews refs: blobs and trees by content (unless onRemote already has that object),
