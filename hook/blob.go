@@ -85,5 +85,8 @@ func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
 // a later read starts it again.
 func (r *Repo) Close() error {
 	r.cat.close()
+	for _, s := range r.subs {
+		s.Close()
+	}
 	return nil
 }

@@ -88,7 +88,8 @@ func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*d
 	ch, err := r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
 		return r.remoteHas(ctx, remote, url, pushed)
 	})
-	return r.withLFS(ctx, ch, err)
+	ch, err = r.withLFS(ctx, ch, err)
+	return r.withSubmodules(ctx, ch, err)
 }
 
 // ErrFrameworkPush is returned when a push under the pre-commit framework cannot be reviewed
@@ -143,7 +144,8 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 		}
 		return r.localCommits(ctx, have)
 	})
-	return r.withLFS(ctx, ch, err)
+	ch, err = r.withLFS(ctx, ch, err)
+	return r.withSubmodules(ctx, ch, err)
 }
 
 // push reviews refs: blobs and trees by content (unless onRemote already has that object),

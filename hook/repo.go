@@ -32,6 +32,7 @@ type Repo struct {
 	head      string     // HEAD's commit when the repository was opened ("" on an unborn branch)
 	cat       catFile    // the blob reader (blobString, ReadBlob), started on first use
 	lfs       lfsObjects // the Git LFS objects files were replaced with (lfs.go)
+	subs      []*Repo    // the submodules a push review opened (submodule.go), closed by Close
 }
 
 // Open finds the repository that contains dir.
