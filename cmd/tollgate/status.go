@@ -134,6 +134,7 @@ func printHooksStatus(ctx context.Context, w io.Writer, s *session) {
 		fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", hookState(h))
 	}
 	printManagerStatus(w, s, hp)
+	printSubmoduleStatus(ctx, w, s.repo)
 }
 
 // printManagerStatus prints the hook manager that runs the hooks, if any, and whether its
