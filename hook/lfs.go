@@ -50,30 +50,8 @@ func parseLFSPointer(data []byte) (lfsPointer, bool) {
 	if len(data) == 0 || len(data) >= lfsPointerMax {
 		return lfsPointer{}, false
 	}
-	keys := []string{"version", "oid", "size"}
-	vals := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" {
-			continue
-		}
-		key, val, ok := strings.Cut(line, " ")
-		if !ok {
-			return lfsPointer{}, false
-		}
-		if len(vals) == len(keys) {
-			return lfsPointer{}, false // a line after size
-		}
-		if key != keys[len(vals)] {
-			if lfsExtKey(key) {
-				continue
-			}
-			return lfsPointer{}, false
-		}
-		vals[key] = val
-	}
-	if len(vals) != len(keys) || !knownLFSVersion(vals["version"]) {
+	vals, ok := lfsKeys(data)
+	if !ok || !knownLFSVersion(vals["version"]) {
 		return lfsPointer{}, false
 	}
 	oid, ok := strings.CutPrefix(vals["oid"], "sha256:")
@@ -85,6 +63,30 @@ func parseLFSPointer(data []byte) (lfsPointer, bool) {
 		return lfsPointer{}, false
 	}
 	return lfsPointer{oid: oid, size: size}, true
+}
+
+// lfsKeys reads a pointer's lines: version, oid and size in that order, each once, extension
+// lines anywhere, and nothing else.
+func lfsKeys(data []byte) (map[string]string, bool) {
+	keys := []string{"version", "oid", "size"}
+	vals := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			continue
+		}
+		key, val, ok := strings.Cut(line, " ")
+		switch {
+		case !ok || len(vals) == len(keys): // not a key, or a line after size
+			return nil, false
+		case key == keys[len(vals)]:
+			vals[key] = val
+		case !lfsExtKey(key):
+			return nil, false
+		}
+	}
+	return vals, len(vals) == len(keys)
 }
 
 func knownLFSVersion(v string) bool {

@@ -102,24 +102,12 @@ func (r *Repo) addSubmoduleMove(ctx context.Context, ch *diff.Change, m gitlinkM
 	if sub == nil {
 		return notRun("cannot be read: the submodule's repository is not on this machine (`git submodule update --init` brings it)")
 	}
-	have, err := sub.localCommits(ctx, []string{m.new})
+	commits, ok, err := sub.movedCommits(ctx, m)
 	if err != nil {
 		return err
 	}
-	if len(have) == 0 {
+	if !ok {
 		return notRun("are not in the submodule's repository at " + sub.GitDir)
-	}
-	revs := []string{m.new, "--not", "--remotes"}
-	if m.old != "" {
-		if old, err := sub.localCommits(ctx, []string{m.old}); err != nil {
-			return err
-		} else if len(old) == 1 {
-			revs = []string{m.new, "^" + m.old}
-		}
-	}
-	commits, err := sub.revList(ctx, revs...)
-	if err != nil {
-		return err
 	}
 	subch := &diff.Change{Kind: "push", Blobs: sub}
 	if err := sub.addCommits(ctx, subch, commits); err != nil {
@@ -132,7 +120,46 @@ func (r *Repo) addSubmoduleMove(ctx context.Context, ch *diff.Change, m gitlinkM
 		return err
 	}
 	prefix := m.path + "/"
-	for _, u := range subch.Units {
+	ch.Units = append(ch.Units, prefixUnits(subch.Units, sub, prefix)...)
+	for _, why := range sub.Unreadable {
+		r.Unreadable = append(r.Unreadable, "submodule "+m.path+": "+why)
+	}
+	for _, n := range sub.Notes {
+		r.Notes = append(r.Notes, "submodule "+m.path+": "+n)
+	}
+	if len(commits) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("submodule %s: %d commit(s) the push moves it to were reviewed (paths under %s)", m.path, len(commits), prefix))
+	}
+	return nil
+}
+
+// movedCommits lists the commits of r (the submodule's repository) that a gitlink move
+// brings: old..new, or, for a new submodule (or an old commit not here), those new has that
+// the remote-tracking refs do not. ok is false when new is not in r.
+func (r *Repo) movedCommits(ctx context.Context, m gitlinkMove) ([]listedCommit, bool, error) {
+	have, err := r.localCommits(ctx, []string{m.new})
+	if err != nil || len(have) == 0 {
+		return nil, false, err
+	}
+	revs := []string{m.new, "--not", "--remotes"}
+	if m.old != "" {
+		old, err := r.localCommits(ctx, []string{m.old})
+		if err != nil {
+			return nil, false, err
+		}
+		if len(old) == 1 {
+			revs = []string{m.new, "^" + m.old}
+		}
+	}
+	commits, err := r.revList(ctx, revs...)
+	return commits, err == nil, err
+}
+
+// prefixUnits puts a submodule's units under its path: every file name gets prefix, and the
+// files are read from sub through that prefix.
+func prefixUnits(units []diff.Unit, sub *Repo, prefix string) []diff.Unit {
+	for ui := range units {
+		u := &units[ui]
 		if u.Blobs == nil {
 			u.Blobs = subBlobs{r: sub, prefix: prefix}
 		}
@@ -145,18 +172,8 @@ func (r *Repo) addSubmoduleMove(ctx context.Context, ch *diff.Change, m gitlinkM
 				f.NewPath = prefix + f.NewPath
 			}
 		}
-		ch.Units = append(ch.Units, u)
 	}
-	for _, why := range sub.Unreadable {
-		r.Unreadable = append(r.Unreadable, "submodule "+m.path+": "+why)
-	}
-	for _, n := range sub.Notes {
-		r.Notes = append(r.Notes, "submodule "+m.path+": "+n)
-	}
-	if len(commits) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("submodule %s: %d commit(s) the push moves it to were reviewed (paths under %s)", m.path, len(commits), prefix))
-	}
-	return nil
+	return units
 }
 
 // openSubmodule opens the repository of the submodule at m.path, or returns nil when this
