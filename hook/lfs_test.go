@@ -64,18 +64,25 @@ func FuzzParseLFSPointer(f *testing.F) {
 	})
 }
 
+// setGitTestEnv gives git a home of its own and a pinned identity for the rest of the test.
+func setGitTestEnv(t *testing.T, home string) {
+	t.Helper()
+	for k, v := range map[string]string{
+		"HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid",
+		"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t.invalid",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
 // lfsRepo makes a repository with a commit that adds a pointer for content, and the object in
 // the LFS storage when stored is true.
 func lfsRepo(t *testing.T, content []byte, stored bool) (*Repo, string) {
 	t.Helper()
 	ctx := context.Background()
 	tmp := t.TempDir()
-	t.Setenv("HOME", tmp)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "t")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@t.invalid")
-	t.Setenv("GIT_COMMITTER_NAME", "t")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@t.invalid")
+	setGitTestEnv(t, tmp)
 	git := func(args ...string) string {
 		t.Helper()
 		out, err := NewGit(tmp).output(ctx, args...)
