@@ -39,7 +39,7 @@ func (r *Repo) All(ctx context.Context, index bool) (*diff.Change, error) {
 		if err = r.keepUnreadable(err); err != nil {
 			return nil, err
 		}
-		return &diff.Change{Kind: "all", Head: "index", Units: []diff.Unit{u}, Blobs: r}, nil
+		return r.withLFS(ctx, &diff.Change{Kind: "all", Head: "index", Units: []diff.Unit{u}, Blobs: r}, nil)
 	}
 	if r.head == "" {
 		return nil, ErrNoHead
@@ -52,5 +52,5 @@ func (r *Repo) All(ctx context.Context, index bool) (*diff.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return &diff.Change{Kind: "all", Head: r.head, Units: []diff.Unit{u}, Blobs: r}, nil
+	return r.withLFS(ctx, &diff.Change{Kind: "all", Head: r.head, Units: []diff.Unit{u}, Blobs: r}, nil)
 }

@@ -67,6 +67,9 @@ func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
 	if !blobID(oid) {
 		return nil, fmt.Errorf("no blob %q", oid)
 	}
+	if data, ok, err := r.lfsRead(oid); ok {
+		return data, err
+	}
 	var data []byte
 	err := r.cat.read(ctx, r.Git, oid, func(size int, src io.Reader) error {
 		data = make([]byte, size)
@@ -83,5 +86,8 @@ func (r *Repo) ReadBlob(ctx context.Context, oid string) ([]byte, error) {
 // a later read starts it again.
 func (r *Repo) Close() error {
 	r.cat.close()
+	for _, s := range r.subs {
+		s.Close()
+	}
 	return nil
 }

@@ -389,7 +389,7 @@ func (r *Repo) Staged(ctx context.Context) (*diff.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return &diff.Change{Kind: "staged", Base: head, Head: "index", Units: []diff.Unit{u}, Blobs: r}, nil
+	return r.withLFS(ctx, &diff.Change{Kind: "staged", Base: head, Head: "index", Units: []diff.Unit{u}, Blobs: r}, nil)
 }
 
 // unreadableError is a change git could not read because an object is missing (a partial
@@ -514,7 +514,7 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*diff.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil
+	return r.withLFS(ctx, &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil)
 }
 
 // Range returns every commit in A..B, each at its own content. A is RootRev for every commit
@@ -534,7 +534,7 @@ func (r *Repo) Range(ctx context.Context, spec string) (*diff.Change, error) {
 			return nil, err
 		}
 		ch := &diff.Change{Kind: "range", Head: head, Blobs: r}
-		return ch, r.addCommits(ctx, ch, commits)
+		return r.withLFS(ctx, ch, r.addCommits(ctx, ch, commits))
 	}
 	base, err := r.resolveCommit(ctx, a, false)
 	if errors.Is(err, errShallowRev) {
@@ -548,7 +548,7 @@ func (r *Repo) Range(ctx context.Context, spec string) (*diff.Change, error) {
 		return nil, err
 	}
 	ch := &diff.Change{Kind: "range", Base: base, Head: head, Blobs: r}
-	return ch, r.addCommits(ctx, ch, commits)
+	return r.withLFS(ctx, ch, r.addCommits(ctx, ch, commits))
 }
 
 // revList lists commits with their first parents, oldest first (one git call for all of

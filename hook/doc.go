@@ -33,9 +33,18 @@
 //     so git never substitutes a work-tree file that merely looks unchanged.
 //   - A push is reviewed against what the remote really has: the remote ids git hands the
 //     pre-push hook and, where a ref is new there, `git ls-remote` (the one network call a
-//     review makes, to the remote being pushed to); never the local remote-tracking refs. Only
-//     commits this repository holds serve as exclusions; when the remote cannot be asked the
-//     review covers more, never less. A ref on a blob or a tree is reviewed by its content.
+//     review makes, to the URL git pushes to); never the local remote-tracking refs. Only
+//     commits this repository holds serve as exclusions; when the remote cannot be asked (or
+//     url.<base>.insteadOf would send ls-remote to another URL than the push's) the review
+//     covers more, never less. A ref on a blob or a tree is reviewed by its content.
+//   - A Git LFS pointer (as git-lfs parses one) is reviewed at the object it names, read from
+//     the LFS storage directory and checked against the pointer's sha256 and size; an object
+//     that is absent, too large or not matching is listed in Repo.Unreadable, never clean.
+//     git-lfs is never run.
+//   - A push that moves a submodule's gitlink also brings the submodule's commits old..new,
+//     each at its own content, read from the submodule's repository on this machine (listed
+//     in Repo.Unreadable when it is not there); only a clean name and path under the common
+//     git directory's modules or the work tree are opened.
 //   - A push received by a (bare) repository is reviewed by its pre-receive hook from git's
 //     `<old> <new> <ref>` lines, against every ref the repository already has; the pushed
 //     objects are read from git's quarantine, whose directories git names in the hook's
@@ -44,5 +53,6 @@
 //     tree: husky, lefthook, the pre-commit framework's hook and a hooks directory in the work
 //     tree are detected (DetectManager) and the integration to add is returned instead.
 //   - The shims never pass on their own errors, keep no temp files, and guard recursion per
-//     repository, hook and remote.
+//     repository, hook and remote. A kept (chained) hook runs before the review, except for
+//     pre-push and pre-receive (ReviewFirst), where it runs only after the review passed.
 package hook

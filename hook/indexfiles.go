@@ -65,7 +65,8 @@ func (r *Repo) IndexFiles(ctx context.Context, paths []string) (*diff.Change, []
 		}
 	}
 	head, _ := r.Head(ctx)
-	return &diff.Change{Kind: "staged", Base: head, Head: "index", Units: []diff.Unit{u}, Blobs: r}, missing, nil
+	ch, err := r.withLFS(ctx, &diff.Change{Kind: "staged", Base: head, Head: "index", Units: []diff.Unit{u}, Blobs: r}, nil)
+	return ch, missing, err
 }
 
 // StagedPaths returns the paths the staged change adds or modifies (what the pre-commit

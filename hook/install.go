@@ -46,7 +46,7 @@ func Shim(hook, bin string) string {
 	have_replay=1
 fi`
 	}
-	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(bin), "{{STDIN}}", stdin)
+	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(bin), "{{STDIN}}", stdin, "{{REVIEW_FIRST}}", map[bool]string{true: "1"}[ReviewFirst(hook)])
 	return r.Replace(shimTemplate)
 }
 
@@ -146,7 +146,7 @@ func (r *Repo) installOne(hook string, o InstallOptions) (string, error) {
 		if err := os.Rename(path, chained); err != nil {
 			return "", fmt.Errorf("failed to keep existing %s hook: %w", hook, err)
 		}
-		msg = fmt.Sprintf("installed %s hook: %s (the existing hook was kept as %s and runs first)", hook, path, filepath.Base(chained))
+		msg = fmt.Sprintf("installed %s hook: %s (the existing hook was kept as %s and %s)", hook, path, filepath.Base(chained), chainedOrder(hook))
 	}
 	if err := writeAtomic(path, []byte(shim), 0o755); err != nil {
 		return "", fmt.Errorf("failed to write %s hook: %w", hook, err)

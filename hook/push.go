@@ -85,9 +85,11 @@ type object struct{ oid, typ string }
 // hands the hook, and `git ls-remote` when a ref is new there; never the local
 // remote-tracking refs, which may be stale or belong to another server.
 func (r *Repo) Push(ctx context.Context, remote, url string, refs []PushRef) (*diff.Change, error) {
-	return r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
+	ch, err := r.push(ctx, refs, nil, func(pushed []PushRef) ([]string, error) {
 		return r.remoteHas(ctx, remote, url, pushed)
 	})
+	ch, err = r.withLFS(ctx, ch, err)
+	return r.withSubmodules(ctx, ch, err)
 }
 
 // ErrFrameworkPush is returned when a push under the pre-commit framework cannot be reviewed
@@ -100,16 +102,16 @@ var ErrFrameworkPush = errors.New("cannot tell what this push sends under the pr
 // what the remote has (`git ls-remote`, which must succeed: if the remote cannot be listed
 // the review fails closed), and Notes says so.
 func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []PushRef) (*diff.Change, error) {
-	dest := url
-	if dest == "" {
-		dest = remote
-	}
-	if dest == "" {
+	if url == "" && remote == "" {
 		return nil, fmt.Errorf("%w: it names no remote (PRE_COMMIT_REMOTE_NAME is empty)", ErrFrameworkPush)
+	}
+	dest, why := r.pushDest(ctx, remote, url)
+	if why != "" {
+		return nil, fmt.Errorf("%w: %s", ErrFrameworkPush, why)
 	}
 	listed, err := r.lsRemote(ctx, dest)
 	if err != nil {
-		return nil, fmt.Errorf("%w: failed to ask %s which commits it has: %w", ErrFrameworkPush, dest, err)
+		return nil, fmt.Errorf("%w: failed to ask %s which commits it has: %w", ErrFrameworkPush, displayURL(dest), err)
 	}
 	var (
 		forEachRef = "for-each-ref"
@@ -132,8 +134,8 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 			refs = append(refs, PushRef{LocalRef: name, LocalOID: oid, RemoteRef: name})
 		}
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("the pre-commit framework tells hooks only the first ref of a push, so every local branch and tag %s does not have was reviewed too; for an exact review of each pushed ref use tollgate's own pre-push hook (tollgate install --hooks pre-push)", dest))
-	return r.push(ctx, refs, onRemote, func([]PushRef) ([]string, error) {
+	r.Notes = append(r.Notes, fmt.Sprintf("the pre-commit framework tells hooks only the first ref of a push, so every local branch and tag %s does not have was reviewed too; for an exact review of each pushed ref use tollgate's own pre-push hook (tollgate install --hooks pre-push)", displayURL(dest)))
+	ch, err := r.push(ctx, refs, onRemote, func([]PushRef) ([]string, error) {
 		have := listed
 		for _, ref := range env {
 			if isOID(ref.RemoteOID) && !isZeroOID(ref.RemoteOID) {
@@ -142,6 +144,8 @@ func (r *Repo) PushFramework(ctx context.Context, remote, url string, env []Push
 		}
 		return r.localCommits(ctx, have)
 	})
+	ch, err = r.withLFS(ctx, ch, err)
+	return r.withSubmodules(ctx, ch, err)
 }
 
 // push reviews refs: blobs and trees by content (unless onRemote already has that object),
@@ -251,17 +255,14 @@ func (r *Repo) remoteHas(ctx context.Context, remote, url string, pushed []PushR
 	if !need {
 		return have, nil
 	}
-	dest := url
-	if dest == "" {
-		dest = remote
-	}
-	if dest == "" {
-		r.Notes = append(r.Notes, "no remote was named, so what it already has is unknown: every pushed commit not reachable from the remote ids git gave was reviewed")
+	dest, why := r.pushDest(ctx, remote, url)
+	if why != "" {
+		r.Notes = append(r.Notes, why+": every pushed commit not reachable from the remote ids git gave was reviewed")
 		return have, nil
 	}
 	listed, err := r.lsRemote(ctx, dest)
 	if err != nil {
-		r.Notes = append(r.Notes, fmt.Sprintf("could not ask %s which commits it has (git ls-remote failed: %v): every pushed commit not reachable from the remote ids git gave was reviewed", dest, err))
+		r.Notes = append(r.Notes, fmt.Sprintf("could not ask %s which commits it has (git ls-remote failed: %v): every pushed commit not reachable from the remote ids git gave was reviewed", displayURL(dest), err))
 		return have, nil
 	}
 	more, err := r.localCommits(ctx, listed)

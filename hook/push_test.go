@@ -13,12 +13,7 @@ import (
 func TestBatchCheckPartialClone(t *testing.T) {
 	ctx := context.Background()
 	tmp := t.TempDir()
-	t.Setenv("HOME", tmp)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "t")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@t.invalid")
-	t.Setenv("GIT_COMMITTER_NAME", "t")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@t.invalid")
+	setGitTestEnv(t, tmp)
 	src := filepath.Join(tmp, "src")
 	git := func(dir string, args ...string) string {
 		t.Helper()

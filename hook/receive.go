@@ -51,7 +51,7 @@ func (r *Repo) Receive(ctx context.Context, refs []PushRef) (*diff.Change, error
 		return nil, err
 	}
 	ch.Kind = "push"
-	return ch, nil
+	return r.withLFS(ctx, ch, nil)
 }
 
 // existingRefs returns the commits every ref of this repository points to (tags peeled).

@@ -29,8 +29,10 @@ type Repo struct {
 	// remote that could not be asked what it has).
 	Notes     []string
 	emptyTree string
-	head      string  // HEAD's commit when the repository was opened ("" on an unborn branch)
-	cat       catFile // the blob reader (blobString, ReadBlob), started on first use
+	head      string     // HEAD's commit when the repository was opened ("" on an unborn branch)
+	cat       catFile    // the blob reader (blobString, ReadBlob), started on first use
+	lfs       lfsObjects // the Git LFS objects files were replaced with (lfs.go)
+	subs      []*Repo    // the submodules a push review opened (submodule.go), closed by Close
 }
 
 // Open finds the repository that contains dir.

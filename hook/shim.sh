@@ -26,7 +26,12 @@ TOLLGATE_HOOK_ACTIVE="${TOLLGATE_HOOK_ACTIVE:-}$guard_key"
 export TOLLGATE_HOOK_ACTIVE
 
 {{STDIN}}
-if [ -x "$chained" ]; then
+# The kept hook: before the review where it may change what is reviewed (a pre-commit hook
+# that formats and stages), after a passed review where it sends data (git-lfs's pre-push
+# uploads objects: a blocked push must upload nothing).
+review_first={{REVIEW_FIRST}}
+run_chained() {
+	[ -x "$chained" ] || return 0
 	if [ -n "$nested" ]; then
 		echo "tollgate: warning: nested $hook_name in the same repository (a hook ran git inside a hook): the existing hook is not run again; tollgate still reviews" >&2
 	elif [ -n "$have_replay" ]; then
@@ -34,10 +39,12 @@ if [ -x "$chained" ]; then
 	else
 		"$chained" "$@" || { status=$?; echo "tollgate: the existing $hook_name hook failed (exit $status)" >&2; exit "$status"; }
 	fi
-fi
+}
+[ -n "$review_first" ] || run_chained "$@"
 
 if [ "${TOLLGATE:-}" = "0" ]; then
 	echo "tollgate: warning: TOLLGATE=0 set: the $hook_name review was SKIPPED, nothing was checked" >&2
+	[ -z "$review_first" ] || run_chained "$@"
 	exit 0
 fi
 
@@ -52,7 +59,8 @@ fi
 
 # --shim: git's own hook, where the pre-commit framework's variables decide nothing.
 if [ -n "$have_replay" ]; then
-	printf '%s' "$replay" | "$tollgate_bin" hook "$hook_name" --shim "$@"
+	printf '%s' "$replay" | "$tollgate_bin" hook "$hook_name" --shim "$@" || exit
 else
-	"$tollgate_bin" hook "$hook_name" --shim "$@"
+	"$tollgate_bin" hook "$hook_name" --shim "$@" || exit
 fi
+[ -z "$review_first" ] || run_chained "$@"

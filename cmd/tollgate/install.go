@@ -92,6 +92,7 @@ func installCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit), pre-merge-commit, pre-push; pre-receive on a server (the default in a bare repository)"},
 			&cli.BoolFlag{Name: "force", Usage: "install even where core.hooksPath points to another directory"},
+			&cli.BoolFlag{Name: "recurse-submodules", Usage: "install into every initialised submodule too (and theirs)"},
 		}, agentFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -127,7 +128,9 @@ func installCommand() *cli.Command {
 			if hooks, err = bareHooks(repo, hooks, c.IsSet("hooks")); err != nil {
 				return err
 			}
-			msgs, err := repo.Install(c.Context, hook.InstallOptions{Hooks: hooks, Force: c.Bool("force"), Binary: bin})
+			defer repo.Close()
+			opts := hook.InstallOptions{Hooks: hooks, Force: c.Bool("force"), Binary: bin}
+			msgs, err := repo.Install(c.Context, opts)
 			var me *hook.ManagedError
 			if errors.As(err, &me) {
 				fmt.Fprintf(c.App.Writer, "tollgate: to run tollgate through %s:\n", me.M.Name)
@@ -138,7 +141,10 @@ func installCommand() *cli.Command {
 			for _, m := range msgs {
 				fmt.Fprintln(c.App.Writer, "tollgate: "+m)
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			return installSubmodules(c.Context, c.App.Writer, repo, opts, c.Bool("recurse-submodules"))
 		},
 	}
 }

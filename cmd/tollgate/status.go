@@ -134,6 +134,7 @@ func printHooksStatus(ctx context.Context, w io.Writer, s *session) {
 		fmt.Fprintf(w, "  %-17s %s\n", h.Name+":", hookState(h))
 	}
 	printManagerStatus(w, s, hp)
+	printSubmoduleStatus(ctx, w, s.repo)
 }
 
 // printManagerStatus prints the hook manager that runs the hooks, if any, and whether its
@@ -179,6 +180,9 @@ func hookState(h hook.HookState) string {
 	}
 	if h.Chained {
 		state += "; the earlier hook is kept and runs first"
+		if hook.ReviewFirst(h.Name) {
+			state = strings.TrimSuffix(state, "runs first") + "runs after tollgate's review passes"
+		}
 	}
 	return state
 }
