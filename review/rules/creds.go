@@ -46,6 +46,10 @@ func hasFoldSuffix(s, suffix string) bool {
 // wellKnownDefault is a default password of a local service image or a tutorial.
 var wellKnownDefault = lazyre.New(`(?i)^(?:postgres|postgresql|root|toor|mysql|mariadb|redis|mongo|mongodb|guest|rabbitmq|elastic|changeme\w*|keycloak|minio\w*|docker|circle_?test|ci|local|dev|development|password\d*|pass(?:word)?123|secret\d*|mysecretpassword|supersecret\w*|test\w*|\w*_?test|example|admin\d*|sa|pgpass|app)$`)
 
+// localHost names this machine: a connection to it, or a command run against it, is a local
+// service's.
+var localHost = lazyre.New(`(?i)(?:^|[^\w.\-])(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|::1)(?:[^\w.\-]|$)`)
+
 // serviceNames collects the names a local-service file gives (users, databases, services):
 // a password equal to one of them is a throwaway.
 var serviceName = lazyre.New(`(?i)^\s*-?\s*["']?(?:\w*[_\-])?(?:user|username|db|database|dbname|name|login|host)["']?\s*[:=]\s*["']?([\w.\-]+)|^\s{0,6}([\w.\-]+):\s*$`)
@@ -106,6 +110,9 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	if sev > policy.Low && throwaway(value, names) {
 		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
+	}
+	if sev > policy.Low && c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
+		sev, msg = policy.Low, msg+" (a local service or a default password: lowered to low)"
 	}
 	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
 		// startproject writes this key into every new project's settings, marked insecure: a
