@@ -194,4 +194,3 @@ func writeAudit(rec auditRecord, project string, stderr io.Writer) {
 	f.WriteString(line + "\n")
 	f.Close()
 }
-
