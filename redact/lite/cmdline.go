@@ -3,6 +3,7 @@ package lite
 import (
 	"encoding/base64"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -154,22 +155,28 @@ func flagValue(args []string, attached, separate []string) string {
 		if a == "--" || a == "|" || a == "&&" || a == ";" {
 			return ""
 		}
-		for _, s := range separate {
-			if a == s && i+1 < len(args) {
-				if v := unquote(strings.TrimRight(args[i+1], ";&|")); literalPassword(v) {
-					return v
-				}
-				return ""
+		if slices.Contains(separate, a) {
+			if i+1 < len(args) {
+				return literalArg(args[i+1])
 			}
+			return ""
 		}
 		for _, p := range attached {
 			long := strings.HasPrefix(p, "--")
 			if strings.HasPrefix(a, p) && len(a) > len(p) && (long || !strings.HasPrefix(a, "--")) {
-				if v := unquote(strings.TrimRight(a[len(p):], ";&|")); literalPassword(v) {
+				if v := literalArg(a[len(p):]); v != "" {
 					return v
 				}
 			}
 		}
+	}
+	return ""
+}
+
+// literalArg is a flag's value unquoted, when it is a literal password ("" otherwise).
+func literalArg(w string) string {
+	if v := unquote(strings.TrimRight(w, ";&|")); literalPassword(v) {
+		return v
 	}
 	return ""
 }

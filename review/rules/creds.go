@@ -87,6 +87,26 @@ func credentialText(k lang.Kind, line string) (code, text string) {
 	return "", line
 }
 
+// credentialSeverity is the severity and message of credential c found on text in the file at
+// p: high, lowered for a test path, a local service's throwaway, a connection or command line
+// to this machine or with a well-known default, and Django's development key.
+func credentialSeverity(p string, c redact.Credential, text string, names map[string]bool) (policy.Severity, string) {
+	value := c.Value
+	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
+	if sev > policy.Low && throwaway(value, names) {
+		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
+	}
+	if sev > policy.Low && c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
+		sev, msg = policy.Low, msg+" (a local service or a default password: lowered to low)"
+	}
+	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
+		// startproject writes this key into every new project's settings, marked insecure: a
+		// development key. Reported, not blocking; a production key has no such prefix.
+		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
+	}
+	return sev, msg
+}
+
 // scanCredentials reports a secret written on text, the credential text of an added line
 // (credentialText); names is non-nil in a file that configures local services (see throwaway).
 func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text string, names map[string]bool, r *review.Result) {
@@ -102,23 +122,12 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	if !ok {
 		return
 	}
-	value, what := c.Value, c.Key
+	value := c.Value
 	conf := 0.9
 	if k.IsCode() {
 		conf = 0.8
 	}
-	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
-	if sev > policy.Low && throwaway(value, names) {
-		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
-	}
-	if sev > policy.Low && c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
-		sev, msg = policy.Low, msg+" (a local service or a default password: lowered to low)"
-	}
-	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
-		// startproject writes this key into every new project's settings, marked insecure: a
-		// development key. Reported, not blocking; a production key has no such prefix.
-		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
-	}
+	sev, msg := credentialSeverity(p, c, text, names)
 	r.Add(review.Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
