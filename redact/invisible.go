@@ -28,10 +28,20 @@ func (d *Detector) splitSecrets(path, text string) []string {
 // stripInvisible returns text without its invisible characters and, for each byte of the
 // result, its offset in text.
 func stripInvisible(text string) (string, []int) {
+	return rewriteRunes(text, func(r rune) (string, bool) { return "", invisible(r) })
+}
+
+// rewriteRunes returns text with each character f replaces (ok) written as repl, the others
+// copied, and, for each byte of the result, the offset in text of the character it comes from.
+func rewriteRunes(text string, f func(r rune) (repl string, ok bool)) (string, []int) {
 	var b strings.Builder
 	at := make([]int, 0, len(text))
 	for i, r := range text {
-		if invisible(r) {
+		if repl, ok := f(r); ok {
+			b.WriteString(repl)
+			for range len(repl) {
+				at = append(at, i)
+			}
 			continue
 		}
 		n := utf8.RuneLen(r)
@@ -93,24 +103,12 @@ func tagASCII(r rune) (byte, bool) {
 // decodeTags returns text with its tag characters read as the ASCII they stand for, and, for
 // each byte of the result, the offset in text of the character it comes from.
 func decodeTags(text string) (string, []int) {
-	var b strings.Builder
-	at := make([]int, 0, len(text))
-	for i, r := range text {
+	return rewriteRunes(text, func(r rune) (string, bool) {
 		if c, ok := tagASCII(r); ok {
-			b.WriteByte(c)
-			at = append(at, i)
-			continue
+			return string(rune(c)), true
 		}
-		n := utf8.RuneLen(r)
-		if r == utf8.RuneError {
-			n = 1
-		}
-		b.WriteString(text[i : i+n])
-		for k := 0; k < n; k++ {
-			at = append(at, i+k)
-		}
-	}
-	return b.String(), at
+		return "", false
+	})
 }
 
 // hasTags reports a Unicode tag character that stands for an ASCII character.
