@@ -7,7 +7,7 @@ import "strings"
 // "ghp_..."), nor a key name that looks like a secret. hideValues removes quoted text from a
 // message (Go's "...", TOML's '...' and a regex error's `...`) except inside a parenthesised
 // hint or after "such as", which is tollgate's own example text ("(want a pattern such as
-// "vendor/")").
+// "vendor/")"), and a bare option name ("--dangerously-skip-permissions").
 
 // valueHidden stands for a value an error message no longer quotes.
 const valueHidden = "(value not shown)"
@@ -25,7 +25,7 @@ func hideValues(msg string, all bool) string {
 		case c == ')' && depth > 0:
 			depth--
 		case (c == '"' || c == '`' || c == '\'' && quoteOpens(msg, i)) && (all || depth == 0 && !strings.HasSuffix(msg[:i], "such as ")):
-			if end := closingQuote(msg, i); end > i {
+			if end := closingQuote(msg, i); end > i && !flagShaped(msg[i+1:end]) {
 				b.WriteString(valueHidden)
 				i = end
 				continue
@@ -89,4 +89,19 @@ func maskSecretWords(msg string) string {
 		}
 	}
 	return msg
+}
+
+// flagShaped reports a command-line option name (--dangerously-skip-permissions, -y): a word
+// from a program's fixed vocabulary, which an error may name; a value after = is no option name.
+func flagShaped(v string) bool {
+	if !strings.HasPrefix(v, "-") || len(v) > 64 || strings.Trim(v, "-") == "" {
+		return false
+	}
+	v = strings.TrimSuffix(v, "=") // --disallowedTools=, the option without its value
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
