@@ -155,9 +155,9 @@ func (e *ConfigError) Error() string {
 		b.WriteString(" in " + e.File)
 	}
 	if e.Key != "" {
-		fmt.Fprintf(&b, ": key %q", e.Key)
+		fmt.Fprintf(&b, ": key %q", safeKey(e.Key))
 	}
-	b.WriteString(": " + e.Msg)
+	b.WriteString(": " + hideValues(e.Msg, false)) // never the value (errtext.go)
 	return b.String()
 }
 
@@ -308,16 +308,16 @@ func inexactKey(md toml.MetaData) string {
 func decodeError(file string, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		msg := pe.Message
+		msg := hideValues(pe.Message, true)
 		if pe.Position.Line > 0 {
-			msg = fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)
+			msg = fmt.Sprintf("line %d: %s", pe.Position.Line, msg)
 		}
 		return &ConfigError{File: file, Key: pe.LastKey, Msg: msg}
 	}
 	if ce := typeError(file, err); ce != nil {
 		return ce
 	}
-	return &ConfigError{File: file, Msg: err.Error()}
+	return &ConfigError{File: file, Msg: hideValues(err.Error(), true)}
 }
 
 // tomlTypeError is the TOML decoder's message for a value of the wrong type (got, want),

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -27,10 +28,20 @@ func (d *Detector) splitSecrets(path, text string) []string {
 // stripInvisible returns text without its invisible characters and, for each byte of the
 // result, its offset in text.
 func stripInvisible(text string) (string, []int) {
+	return rewriteRunes(text, func(r rune) (string, bool) { return "", invisible(r) })
+}
+
+// rewriteRunes returns text with each character f replaces (ok) written as repl, the others
+// copied, and, for each byte of the result, the offset in text of the character it comes from.
+func rewriteRunes(text string, f func(r rune) (repl string, ok bool)) (string, []int) {
 	var b strings.Builder
 	at := make([]int, 0, len(text))
 	for i, r := range text {
-		if invisible(r) {
+		if repl, ok := f(r); ok {
+			b.WriteString(repl)
+			for range len(repl) {
+				at = append(at, i)
+			}
 			continue
 		}
 		n := utf8.RuneLen(r)
@@ -79,4 +90,89 @@ func (f *Filter) splitFound(path, text string) ([]Found, error) {
 		}
 	}
 	return out, nil
+}
+
+// tagASCII returns the ASCII character a Unicode tag character stands for (U+E0041 is A).
+func tagASCII(r rune) (byte, bool) {
+	if r >= 0xE0020 && r <= 0xE007E {
+		return byte(r - 0xE0000), true
+	}
+	return 0, false
+}
+
+// decodeTags returns text with its tag characters read as the ASCII they stand for, and, for
+// each byte of the result, the offset in text of the character it comes from.
+func decodeTags(text string) (string, []int) {
+	return rewriteRunes(text, func(r rune) (string, bool) {
+		if c, ok := tagASCII(r); ok {
+			return string(rune(c)), true
+		}
+		return "", false
+	})
+}
+
+// hasTags reports a Unicode tag character that stands for an ASCII character.
+func hasTags(text string) bool {
+	return strings.IndexFunc(text, func(r rune) bool { _, ok := tagASCII(r); return ok }) >= 0
+}
+
+// tagSecrets returns the spans of text whose tag characters spell a secret d finds once they
+// are read as ASCII, and those secrets (decoded): a token hidden in tag characters is still a
+// token, and its code points (<U+E0067>...) must not spell it out in a report.
+func (d *Detector) tagSecrets(path, text string) ([]maskSpan, []string) {
+	if !hasTags(text) {
+		return nil, nil
+	}
+	decoded, at := decodeTags(text)
+	values, _, err := d.lineSecrets(path, decoded)
+	if err != nil {
+		// the line cannot be checked: hide every tag character of it
+		return []maskSpan{{0, len(text), "[line masked: it holds hidden tag characters]"}}, nil
+	}
+	var spans []maskSpan
+	var secrets []string
+	for _, v := range values {
+		if v == "" || strings.Contains(text, v) {
+			continue
+		}
+		secrets = append(secrets, v)
+		for from := 0; ; {
+			i := strings.Index(decoded[from:], v)
+			if i < 0 {
+				break
+			}
+			s, e := from+i, from+i+len(v)
+			end := at[e-1] + 1
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+			spans = append(spans, maskSpan{at[s], end, MaskValue(v)})
+			from = e
+		}
+	}
+	return spans, secrets
+}
+
+// tagNotation matches a tag character as Visible shows it.
+var tagNotation = regexp.MustCompile(`<U\+E00([2-7][0-9A-F])>`)
+
+// decodeTagNotation reads the <U+E00XX> notation of tag characters in shown text back as the
+// ASCII they stand for, for the final check that no secret survives spelled out that way.
+func decodeTagNotation(shown string) string {
+	return tagNotation.ReplaceAllStringFunc(shown, func(m string) string {
+		var c byte
+		for _, h := range m[6:8] {
+			c <<= 4
+			switch {
+			case h >= '0' && h <= '9':
+				c |= byte(h - '0')
+			default:
+				c |= byte(h-'A') + 10
+			}
+		}
+		if c < 0x20 || c > 0x7e {
+			return m
+		}
+		return string(rune(c))
+	})
 }

@@ -37,9 +37,12 @@ func Evidence(d *Detector, path, line string, focus int, known ...string) (strin
 
 // Masker renders evidence like Evidence, running the detector once per distinct line (several
 // findings on one long line share the work), and masks whole texts (Text) once per distinct
-// text. It is safe for concurrent use.
+// text. It is safe for concurrent use. Its detectors are the review's and, when the review's
+// was built from a repository's .gitleaks.toml, gitleaks' defaults too: an allowlist decides
+// what is reported, never what a report may show in clear.
 type Masker struct {
-	d     *Detector
+	dets  []*Detector
+	err   error      // the defaults could not be built: every text is withheld
 	mu    sync.Mutex // guards memo and texts
 	memo  map[string]lineFound
 	texts map[string]string
@@ -53,14 +56,24 @@ type lineFound struct {
 
 // NewMasker returns a Masker that uses d (nil: only the known secrets are masked).
 func NewMasker(d *Detector) *Masker {
-	return &Masker{d: d, memo: map[string]lineFound{}, texts: map[string]string{}}
+	m := &Masker{memo: map[string]lineFound{}, texts: map[string]string{}}
+	if d == nil {
+		return m
+	}
+	m.dets = []*Detector{d}
+	if d.cfg != nil {
+		base, err := New(Options{})
+		m.err = err
+		m.dets = append(m.dets, base)
+	}
+	return m
 }
 
-// Text masks every secret the detector finds in text, each line kept; a text the detector could
-// not check is withheld. Without a detector it returns text as it is. Many findings share a
+// Text masks every secret the detectors find in text, each line kept; a text they could not
+// check is withheld. Without a detector it returns text as it is. Many findings share a
 // message: each distinct text is checked once.
 func (m *Masker) Text(text string) string {
-	if m.d == nil {
+	if len(m.dets) == 0 {
 		return text
 	}
 	m.mu.Lock()
@@ -70,19 +83,65 @@ func (m *Masker) Text(text string) string {
 		return out
 	}
 	out = withheld
-	if found, err := m.d.Find(text); err == nil && len(found) == 0 {
+	if values, err := m.find(text); err == nil && len(values) == 0 {
 		out = text // MaskAll bounds what it masks: a clean text stays whole
 	} else if err == nil {
-		values := make([]string, len(found))
-		for i, x := range found {
-			values[i] = x.Value
-		}
 		out = MaskAll(text, values...)
 	}
 	m.mu.Lock()
 	m.texts[text] = out
 	m.mu.Unlock()
 	return out
+}
+
+// find returns every secret value the masker's detectors find in text.
+func (m *Masker) find(text string) ([]string, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
+	var values []string
+	for _, d := range m.dets {
+		found, err := d.Find(text)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range found {
+			values = append(values, x.Value)
+		}
+	}
+	return values, nil
+}
+
+// lineFound is what the masker's detectors find on one line: values, encoded runs, spans of
+// tag characters spelling a secret and those secrets decoded (remembered per line).
+func (m *Masker) lineFound(path, text string) (lf lineFound, tagSpans []maskSpan, tagged []string) {
+	if m.err != nil {
+		return lineFound{err: m.err}, nil, nil
+	}
+	key := path + "\x00" + text
+	m.mu.Lock()
+	lf, ok := m.memo[key]
+	m.mu.Unlock()
+	if !ok {
+		for _, d := range m.dets {
+			values, encoded, err := d.lineSecrets(path, text)
+			if err != nil {
+				lf = lineFound{err: err}
+				break
+			}
+			lf.values = append(lf.values, values...)
+			lf.values = append(lf.values, d.splitSecrets(path, text)...)
+			lf.encoded = append(lf.encoded, encoded...)
+		}
+		m.mu.Lock()
+		m.memo[key] = lf
+		m.mu.Unlock()
+	}
+	for _, d := range m.dets {
+		spans, secrets := d.tagSecrets(path, text)
+		tagSpans, tagged = append(tagSpans, spans...), append(tagged, secrets...)
+	}
+	return lf, tagSpans, tagged
 }
 
 // withheld replaces text the secret detector could not check.
@@ -95,23 +154,16 @@ func (m *Masker) Evidence(path, line string, focus int, known ...string) (string
 	// never shown in part.
 	text, f, lo, hi, cutBefore, cutAfter := region(line, focus)
 	secrets := append([]string(nil), known...)
-	var spans []maskSpan
-	if m.d != nil {
-		key := path + "\x00" + text
-		m.mu.Lock()
-		lf, ok := m.memo[key]
-		m.mu.Unlock()
-		if !ok {
-			lf.values, lf.encoded, lf.err = m.d.lineSecrets(path, text)
-			m.mu.Lock()
-			m.memo[key] = lf
-			m.mu.Unlock()
-		}
+	var spans, tagSpans []maskSpan
+	var tagged []string
+	if len(m.dets) > 0 {
+		var lf lineFound
+		lf, tagSpans, tagged = m.lineFound(path, text)
 		if lf.err != nil {
 			return withheld, nil
 		}
 		secrets = append(secrets, lf.values...)
-		secrets = append(secrets, m.d.splitSecrets(path, text)...)
+		spans = append(spans, tagSpans...)
 		for _, e := range lf.encoded {
 			spans = append(spans, maskSpan{e[0], e[1], MaskValue(text[e[0]:e[1]])})
 			secrets = append(secrets, text[e[0]:e[1]])
@@ -130,6 +182,15 @@ func (m *Masker) Evidence(path, line string, focus int, known ...string) (string
 		if lite.Leaks(out, s) {
 			return "[line masked: it holds a secret]", secrets
 		}
+	}
+	if len(tagged) > 0 {
+		shown := decodeTagNotation(out)
+		for _, s := range tagged {
+			if lite.Leaks(shown, s) {
+				return "[line masked: it holds a secret]", secrets
+			}
+		}
+		secrets = append(secrets, tagged...)
 	}
 	return out, secrets
 }

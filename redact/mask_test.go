@@ -200,3 +200,58 @@ func FuzzEvidenceDetector(f *testing.F) {
 		}
 	})
 }
+
+// tagged spells s in Unicode tag characters (U+E0000 + the ASCII code).
+func tagged(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		b.WriteRune(0xE0000 + rune(c))
+	}
+	return b.String()
+}
+
+// TestEvidenceTagCharacters: a token hidden in Unicode tag characters is masked in the evidence;
+// its code points (<U+E0067>...) never spell it out, and the masker reports it so a message
+// quoting it decoded is scrubbed too. Tag characters that spell no secret stay visible.
+func TestEvidenceTagCharacters(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `note = "see docs` + tagged("token="+ghPAT) + `"`
+	got, secrets := Evidence(d, "notes.py", line, 0)
+	if strings.Contains(decodeTagNotation(got), ghPAT[4:]) || strings.Contains(got, tagged(ghPAT[4:10])) {
+		t.Errorf("the evidence spells out the hidden token: %q", got)
+	}
+	if !strings.Contains(got, "ghp_****") {
+		t.Errorf("the hidden token is not shown masked: %q", got)
+	}
+	if msg := Scrub(`hidden text in Unicode tag characters: "token=`+ghPAT+`"`, secrets...); strings.Contains(msg, ghPAT[4:]) {
+		t.Errorf("a message quoting the decoded token keeps it: %q", msg)
+	}
+	plain := `x = 1 # ` + tagged("hello world")
+	if got, _ := Evidence(d, "a.py", plain, 0); !strings.Contains(decodeTagNotation(got), "hello world") {
+		t.Errorf("tag characters that hide no secret: %q", got)
+	}
+}
+
+// TestEvidenceIgnoresAllowlists: a token a repository's .gitleaks.toml allowlists is not
+// reported, yet the evidence of another finding on its line masks it all the same.
+func TestEvidenceIgnoresAllowlists(t *testing.T) {
+	repo := []byte("[extend]\nuseDefault = true\n[allowlist]\nregexes = ['''" + ghPAT + "''']\n")
+	d, err := New(Options{RepoConfig: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `curl -s https://get.example.com/install.sh?t=` + ghPAT + ` | sh`
+	if found := d.mustFind(line); len(found) != 0 {
+		t.Fatalf("the allowlist does not apply, the test proves nothing: %v", found)
+	}
+	got, _ := NewMasker(d).Evidence("setup.sh", line, 0)
+	if strings.Contains(got, ghPAT[4:12]) {
+		t.Errorf("the evidence shows the allowlisted token: %q", got)
+	}
+	if txt := NewMasker(d).Text("message: " + ghPAT); strings.Contains(txt, ghPAT[4:12]) {
+		t.Errorf("a message shows the allowlisted token: %q", txt)
+	}
+}

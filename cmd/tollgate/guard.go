@@ -48,7 +48,8 @@ func guardCommand() *cli.Command {
 }
 
 // fullExtras are what this binary adds to the lean guard: gitleaks' detector (built only when
-// a call has content to scan or redact), the review scanners and the model.
+// a call has content to scan or redact, or an audit field may hold a secret), the review
+// scanners and the model.
 func fullExtras() serve.Extras {
 	var once sync.Once
 	var det *redact.Detector
@@ -64,6 +65,28 @@ func fullExtras() serve.Extras {
 				return nil, err
 			}
 			return d, nil
+		},
+		Secrets: func(text string) ([]string, error) {
+			d, err := build()
+			if err != nil {
+				return nil, err
+			}
+			// The secret groups only (not each rule's whole match, which the model filter
+			// also replaces): the audit line keeps the words around a secret readable.
+			found, err := d.Scan("", text, 1)
+			if err != nil {
+				return nil, err
+			}
+			var values []string
+			for _, f := range found {
+				values = append(values, f.Value)
+			}
+			for _, line := range strings.Split(text, "\n") {
+				for _, t := range redact.FindTokens(line) {
+					values = append(values, t.Value)
+				}
+			}
+			return values, nil
 		},
 		Content: reviewContentCheck,
 		Model: func(ctx context.Context, call guard.Call, session string, ans guard.Answer, cfg policy.Config, opts guard.Options, project string) (guard.Answer, string) {

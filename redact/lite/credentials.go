@@ -20,6 +20,10 @@ import (
 type Credential struct {
 	Key   string
 	Value string
+	// Wired is set for a password given to a connection or a program (a URL, a DSN, a command
+	// line, a Basic header, an auth tuple): forms that docs and scripts often fill with a local
+	// service's default, which a reviewer may report lower.
+	Wired bool
 }
 
 // CredentialOptions say which forms count on a line.
@@ -36,7 +40,7 @@ var AllForms = CredentialOptions{Attributes: true, Define: true, Assign: true}
 var (
 	// key = value, key: value, key := value, key => value, "key": "value"; the key must END in a
 	// secret word (db_password, apiKey) so token_url or password_hint do not count.
-	credAssign = lazyre.New(`(?i)(?:^|[^\w.\-$])["']?\$?([a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|pass|secret|secretkey|secret_key|secret-key|apikey|api_key|api-key|accesskey|access_key|access-key|authtoken|auth_token|auth-token|accesstoken|access_token|access-token|clientsecret|client_secret|client-secret|privatekey|private_key|private-key|credentials?))["']?\]?\s*(=>|:=|==|=|:)\s*(.*)$`)
+	credAssign = lazyre.New(`(?i)(?:^|[^\w.\-$])["']?\$?([a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|pass|secret|secretkey|secret_key|secret-key|apikey|api_key|api-key|accesskey|access_key|access-key|authtoken|auth_token|auth-token|accesstoken|access_token|access-token|clientsecret|client_secret|client-secret|privatekey|private_key|private-key|credentials?))["']?\]?(?:\s+string)?\s*(=>|:=|==|\|\|=|\?\?=|=|:)\s*(.*)$`)
 	// <password>value</password>
 	credElement = lazyre.New(`(?i)<([\w:.\-]*(?:password|passwd|pass|pwd|secret|token))\b[^>]*>([^<]+)</([\w:.\-]+)>`)
 	// password="value" inside a tag
@@ -44,7 +48,7 @@ var (
 	// define('DB_PASSWORD', 'value')
 	credDefine = lazyre.New(`(?i)\bdefine\s*\(\s*['"](\w*(?:password|pass|pwd|secret|key|token|salt))['"]\s*,\s*(['"][^'"]*['"])`)
 	// scheme://user:password@host
-	credURL = lazyre.New(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]+):([^@\s/'"<>]+)@[\w.\-]+`)
+	credURL = lazyre.New(`\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://([^:/\s@'"<>]*):([^@\s/'"<>]+)@[\w.\-]+`)
 
 	placeholderWord = lazyre.New(`(?i)^(?:changeme|change[_\-.]?me|change[_\-.]?it|changethis|dev|development|local|password|passwd|pass|pwd|secret|secrets|example|sample|placeholder|dummy|fake|test|testing|todo|tbd|fixme|none|null|nil|undefined|true|false|yes|no|on|off|empty|default|required|optional|string|str|value|foo|bar|baz|qux|quux|foobar|user|username|pw|token|api[_\-]?key|access[_\-]?(?:key|token)|secret[_\-]?key|auth[_\-]?token|redacted|hidden|masked|omitted|unset|notset|x+|\*+|\.+|-+|_+|\?+|#+|0+|\$\w+|%\w+%?|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|xxx.*|my[_\-]?password|my[_\-]?secret|your[_\-].*|.*[_\-]here|.*example.*|.*placeholder.*|.*replace.*|.*changeme.*|.*dummy.*)$`)
 	// references to a secret held elsewhere: Terraform/HCL var., data., local., module. and
@@ -181,7 +185,10 @@ func namesObject(key string) bool {
 }
 
 // credentialWords are the words mayHoldCredential looks for, lower-case.
-var credentialWords = [...]string{"pass", "pwd", "secret", "key", "token", "credential"}
+// "auth" is there for Authorization: Basic and auth=(...), the rest for the command lines
+// and DSNs of cmdline.go.
+var credentialWords = [...]string{"pass", "pwd", "secret", "key", "token", "credential", "auth",
+	"mysql", "mariadb", "login", "curl", "@tcp(", "@unix(", "@udp("}
 
 // credentialWordBytes are credentialWords as bytes, for a line lower-cased into a buffer.
 var credentialWordBytes = func() (out [len(credentialWords)][]byte) {
@@ -281,8 +288,13 @@ func assignNext(s string) bool {
 	if i < len(s) && s[i] == ']' {
 		i++
 	}
-	i = SkipWhile(s, i, spaceByte)
-	return i < len(s) && (s[i] == '=' || s[i] == ':')
+	j := SkipWhile(s, i, spaceByte)
+	if j > i && strings.HasPrefix(s[j:], "string") {
+		i = SkipWhile(s, j+len("string"), spaceByte) // Go: const password string = "..."
+	} else {
+		i = j
+	}
+	return i < len(s) && (s[i] == '=' || s[i] == ':' || strings.HasPrefix(s[i:], "||=") || strings.HasPrefix(s[i:], "??="))
 }
 
 // skipWhile returns the index of the first byte of s from i on that is not in the class.
@@ -317,7 +329,7 @@ func userInfoAfterScheme(line string) bool {
 
 // credentialForms are the ways a credential is written, tried in order.
 var credentialForms = [...]func(line string, o CredentialOptions) (Credential, bool){
-	findURL, findDefine, findElement, findAttribute, findAssign,
+	findURL, findDSN, findDefine, findElement, findAttribute, findAssign, findBasic, findTuple, findCommandLine,
 }
 
 // FindCredential finds the first password or secret written on line.
@@ -339,7 +351,7 @@ func findURL(line string, _ CredentialOptions) (Credential, bool) {
 		return Credential{}, false
 	}
 	if m := credURL.FindStringSubmatch(line); m != nil && plausibleSecret(m[2]) && !strings.HasPrefix(m[2], "$") {
-		return Credential{Key: "a password in a connection URL", Value: m[2]}, true
+		return Credential{Key: "a password in a connection URL", Value: m[2], Wired: true}, true
 	}
 	return Credential{}, false
 }

@@ -27,3 +27,6 @@ var pemKey = func() string {
 	b.WriteString(body + "\n-----END RSA PRIVATE KEY-----")
 	return b.String()
 }()
+
+// containsValue reports whether a reported value occurs in the line it was found on.
+func containsValue(line, v string) bool { return v != "" && strings.Contains(line, v) }

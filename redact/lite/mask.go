@@ -109,3 +109,25 @@ func MaskAll(text string, secrets ...string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// CredentialValues returns every credential value FindCredential (all forms) finds on each
+// line of text, several on one line (mysql -pA && curl -u u:B): each found value is hidden
+// before the line is read again.
+func CredentialValues(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		for n := 0; n < 16; n++ {
+			c, ok := FindCredential(line, AllForms)
+			if !ok || c.Value == "" || !strings.Contains(line, c.Value) {
+				break
+			}
+			out = append(out, c.Value)
+			line = strings.ReplaceAll(line, c.Value, "****")
+		}
+	}
+	return out
+}
+
+// MayHoldCredential is the cheap test FindCredential starts with: a secret word, a URL or a
+// program whose command line can carry a password.
+func MayHoldCredential(line string) bool { return mayHoldCredential(line) }

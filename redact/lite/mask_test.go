@@ -156,3 +156,17 @@ func FuzzMask(f *testing.F) {
 		}
 	})
 }
+
+// TestCredentialValues: every credential of a command line is found, several on one line and
+// on several lines.
+func TestCredentialValues(t *testing.T) {
+	text := "mysql -uroot -pZq8mK2vR9x && curl -u a:Yt7nL3wQ8p https://x/\nsshpass -p 'Wr5tB9kM2z' ssh h"
+	got := CredentialValues(text)
+	want := []string{"Zq8mK2vR9x", "Yt7nL3wQ8p", "Wr5tB9kM2z"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("CredentialValues = %q, want %q", got, want)
+	}
+	if got := CredentialValues(`mysql -uroot -p"$PASS" && curl -u "$U:$P" x`); len(got) != 0 {
+		t.Errorf("variables reported: %q", got)
+	}
+}

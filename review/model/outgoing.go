@@ -144,7 +144,22 @@ func (s *screener) file(f *bundle.File, scr *screen) (found []redact.Found, whol
 			break
 		}
 	}
-	whole = s.secretFileRule(f.Path, text)
+	full := text
+	if f.Whole != "" {
+		// The lines are windows cut from the file: decide on the whole of it, so a secret the
+		// windows cut (a PEM body whose BEGIN line is out of view) is known, and replaced line
+		// by line wherever the windows show a part of it.
+		full = f.Whole
+		more, b, err := s.wholeFile(f, lines)
+		if err != nil {
+			return nil, "", "", err
+		}
+		found = append(found, more...)
+		if block == "" {
+			block = b
+		}
+	}
+	whole = s.secretFileRule(f.Path, full)
 	if whole == "" {
 		if whole, err = s.filter.PathRule(f.Path); err != nil {
 			return nil, "", "", err
@@ -159,6 +174,30 @@ func (s *screener) file(f *bundle.File, scr *screen) (found []redact.Found, whol
 	scr.words = append(scr.words, secretWords(lines)...)
 	redactWhole(f, whole)
 	return found, whole, block, nil
+}
+
+// wholeFile returns the secrets the filter finds in the whole of a change file whose lines are
+// windows, and the rule of one that blocks: a secret spanning an added, unsuppressed line
+// shown in a window ("" if none).
+func (s *screener) wholeFile(f *bundle.File, lines []fileLine) ([]redact.Found, string, error) {
+	found, err := s.filter.FindAt(f.Path, f.Whole)
+	if err != nil {
+		return nil, "", err
+	}
+	added := map[int]fileLine{}
+	for _, l := range lines {
+		if l.added {
+			added[l.n] = l
+		}
+	}
+	for _, o := range found {
+		for n := o.Line; n <= o.Line+strings.Count(o.Value, "\n") && o.Line > 0; n++ {
+			if l, ok := added[n]; ok && !s.suppressed(o.RuleID, f.Path, n, l.text) {
+				return found, o.RuleID, nil
+			}
+		}
+	}
+	return found, "", nil
 }
 
 // wholeBlocks returns rule when a file that is a secret as a whole blocks the send: the file

@@ -46,6 +46,10 @@ func hasFoldSuffix(s, suffix string) bool {
 // wellKnownDefault is a default password of a local service image or a tutorial.
 var wellKnownDefault = lazyre.New(`(?i)^(?:postgres|postgresql|root|toor|mysql|mariadb|redis|mongo|mongodb|guest|rabbitmq|elastic|changeme\w*|keycloak|minio\w*|docker|circle_?test|ci|local|dev|development|password\d*|pass(?:word)?123|secret\d*|mysecretpassword|supersecret\w*|test\w*|\w*_?test|example|admin\d*|sa|pgpass|app)$`)
 
+// localHost names this machine: a connection to it, or a command run against it, is a local
+// service's.
+var localHost = lazyre.New(`(?i)(?:^|[^\w.\-])(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|::1)(?:[^\w.\-]|$)`)
+
 // serviceNames collects the names a local-service file gives (users, databases, services):
 // a password equal to one of them is a throwaway.
 var serviceName = lazyre.New(`(?i)^\s*-?\s*["']?(?:\w*[_\-])?(?:user|username|db|database|dbname|name|login|host)["']?\s*[:=]\s*["']?([\w.\-]+)|^\s{0,6}([\w.\-]+):\s*$`)
@@ -83,6 +87,26 @@ func credentialText(k lang.Kind, line string) (code, text string) {
 	return "", line
 }
 
+// credentialSeverity is the severity and message of credential c found on text in the file at
+// p: high, lowered for a test path, a local service's throwaway, a connection or command line
+// to this machine or with a well-known default, and Django's development key.
+func credentialSeverity(p string, c redact.Credential, text string, names map[string]bool) (policy.Severity, string) {
+	value := c.Value
+	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
+	if sev > policy.Low && throwaway(value, names) {
+		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
+	}
+	if sev > policy.Low && c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
+		sev, msg = policy.Low, msg+" (a local service or a default password: lowered to low)"
+	}
+	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
+		// startproject writes this key into every new project's settings, marked insecure: a
+		// development key. Reported, not blocking; a production key has no such prefix.
+		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
+	}
+	return sev, msg
+}
+
 // scanCredentials reports a secret written on text, the credential text of an added line
 // (credentialText); names is non-nil in a file that configures local services (see throwaway).
 func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text string, names map[string]bool, r *review.Result) {
@@ -98,20 +122,12 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	if !ok {
 		return
 	}
-	value, what := c.Value, c.Key
+	value := c.Value
 	conf := 0.9
 	if k.IsCode() {
 		conf = 0.8
 	}
-	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
-	if sev > policy.Low && throwaway(value, names) {
-		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
-	}
-	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
-		// startproject writes this key into every new project's settings, marked insecure: a
-		// development key. Reported, not blocking; a production key has no such prefix.
-		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
-	}
+	sev, msg := credentialSeverity(p, c, text, names)
 	r.Add(review.Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",

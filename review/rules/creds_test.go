@@ -158,3 +158,38 @@ func FuzzFileRuleNeeds(f *testing.F) {
 		}
 	})
 }
+
+// TestCredentialCommandLineSeverity: a password on a command line, in a DSN, a Basic header
+// or an auth tuple blocks (high) unless it is a local service's or a well-known default (low).
+func TestCredentialCommandLineSeverity(t *testing.T) {
+	cases := []struct {
+		path, text string
+		sev        policy.Severity
+	}{
+		{"deploy.sh", `mysql -h db.prod -uapp -pZq8mK2vR9x shop`, policy.High},
+		{"deploy.sh", `sshpass -p 'Zq8mK2vR9x' ssh deploy@prod`, policy.High},
+		{"deploy.sh", `docker login -p Zq8mK2vR9x -u ci registry.example.com`, policy.High},
+		{"deploy.sh", `curl -u admin:Zq8mK2vR9x https://api.prod/`, policy.High},
+		{"deploy.sh", `htpasswd -b -c .htpasswd admin Zq8mK2vR9x`, policy.High},
+		{"main.go", `dsn := "app:Zq8mK2vR9x@tcp(db.prod:3306)/shop"`, policy.High},
+		{"app.rb", `REDIS = "rediss://:Zq8mK2vR9x@cache.prod:6380"`, policy.High},
+		{"client.py", `r = requests.get(url, auth=("admin", "Zq8mK2vR9x"))`, policy.High},
+		{"deploy.sh", `curl -H 'Authorization: Basic YWRtaW46WnE4bUsydlI5eA==' https://api.prod/`, policy.High},
+		{"config/boot.rb", `ENV["DB_PASS"] ||= "Zq8mK2vR9x"`, policy.High},
+		{"deploy.sh", `mysql -uroot -proot shop`, policy.Low},
+		{"deploy.sh", `mysql -h 127.0.0.1 -uroot -pZq8mK2vR9x shop`, policy.Low},
+		{"main.go", `dsn := "root:Zq8mK2vR9x@tcp(localhost:3306)/shop"`, policy.Low},
+		{"deploy.sh", `redis-cli -u redis://:redis@cache:6379`, policy.Low},
+	}
+	for _, c := range cases {
+		var got []policy.Severity
+		for _, f := range builtinFindings(t, c.path, c.text) {
+			if f.RuleID == credID {
+				got = append(got, f.Severity)
+			}
+		}
+		if len(got) != 1 || got[0] != c.sev {
+			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
+		}
+	}
+}

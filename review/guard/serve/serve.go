@@ -10,13 +10,16 @@
 //   - Without a detector, a call whose content must be scanned is never answered from here:
 //     Judge reports Handoff (and writes no audit line), and the caller hands the same input to
 //     a full tollgate. So is an Ask that the configured model would consult on.
-//   - The audit line masks secret-shaped values in commands and never copies written content.
+//   - The audit line never copies written content, and masks every text field (command, path,
+//     cwd, session, reason): tollgate's credential rules (key = value, URLs, DSNs, passwords on
+//     command lines), secret-shaped words and known token prefixes always, and every secret the
+//     report's detector finds when the full binary supplies it (Extras.Secrets; a field it
+//     could not check is withheld).
 //   - serve imports no gitleaks (TestLeanDeps): the lean binary stays small to start.
 package serve
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +31,6 @@ import (
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
 	"github.com/tollgate-dev/tollgate/policy"
-	"github.com/tollgate-dev/tollgate/redact/lite"
 	"github.com/tollgate-dev/tollgate/review/guard"
 )
 
@@ -44,6 +46,9 @@ type Extras struct {
 	// Model consults the configured model about a call the rules answered Ask; it returns the
 	// answer and its source (a rule id, "model", "cache" or "breaker").
 	Model func(ctx context.Context, call guard.Call, session string, ans guard.Answer, cfg policy.Config, opts guard.Options, project string) (guard.Answer, string)
+	// Secrets returns every secret the report's detector finds in text (gitleaks' rules and
+	// tollgate's credential and token rules): the audit line masks them.
+	Secrets func(text string) ([]string, error)
 	// NoFull, when set, is why no full tollgate can take a call this build cannot judge: such a
 	// call is then answered Ask (rule guard/no-full-binary, audited) instead of handed off.
 	NoFull error
@@ -81,6 +86,7 @@ func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, confi
 		d := agent.Decision{Verdict: agent.Ask, Reason: "tollgate could not read the hook input (" + err.Error() + "); a person must decide"}
 		d = agent.Effective(a, d)
 		rec.Decision, rec.Source, rec.Reason = string(d.Verdict), "guard/bad-input", d.Reason
+		maskRecord(&rec, auditMasker{secrets: x.Secrets})
 		writeAudit(rec, "", stderr)
 		return a.Render(d), false
 	}
@@ -102,7 +108,9 @@ func Judge(ctx context.Context, a agent.Agent, data []byte, readErr error, confi
 	if rec.Decision == "" {
 		rec.Decision = "no objection"
 	}
-	rec.Call = auditCall(call)
+	am := auditMasker{secrets: x.Secrets}
+	rec.Call = auditCall(call, am)
+	maskRecord(&rec, am)
 	writeAudit(rec, project, stderr)
 	return a.Render(d), false
 }
@@ -257,99 +265,6 @@ func hooksPathOf(project string) string {
 		}
 	}
 	return ""
-}
-
-// auditRecord is one line of guard.jsonl.
-type auditRecord struct {
-	Time     string         `json:"time"`
-	Agent    string         `json:"agent"`
-	Session  string         `json:"session,omitempty"`
-	Tool     string         `json:"tool,omitempty"`
-	Call     map[string]any `json:"call,omitempty"`
-	Decision string         `json:"decision"`
-	Source   string         `json:"source,omitempty"`
-	Reason   string         `json:"reason,omitempty"`
-}
-
-// auditCall is the call with secrets masked; written content is summarised, never copied.
-func auditCall(c agent.Call) map[string]any {
-	m := map[string]any{"kind": c.Kind}
-	if c.Cwd != "" {
-		m["cwd"] = c.Cwd
-	}
-	if c.Path != "" {
-		m["path"] = c.Path
-	}
-	if c.Content != "" {
-		m["content_bytes"] = len(c.Content)
-	}
-	if c.Command != "" {
-		cmd := c.Command
-		if len(cmd) > 4096 {
-			cmd = cmd[:4096] + "…"
-		}
-		m["command"] = maskCommand(cmd)
-	}
-	return m
-}
-
-var (
-	// secretShaped is a long token mixing cases and digits, or with a known token prefix.
-	secretShaped = regexp.MustCompile(`[A-Za-z0-9+/=_.\-]{20,}`)
-	tokenPrefix  = regexp.MustCompile(`^(?:ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|sk-|sk_live_|rk_live_|xox[abpr]-|AKIA|ASIA|AIza|eyJ|npm_|pypi-|hf_|SG\.)`)
-	secretAssign = regexp.MustCompile(`(?i)((?:pass(?:word|wd)?|secret|token|api[_-]?key|auth|credential|private[_-]?key|bearer)[\w-]*["']?\s*(?:=|:|\s)\s*["']?)([^\s"'&;|]+)`)
-	urlUserinfo  = regexp.MustCompile(`(://[^/\s:@]+:)[^@\s/]+@`)
-)
-
-// maskCommand masks anything secret-shaped in a command line for the audit log without
-// building the gitleaks detector (which would cost a Bash decision tens of milliseconds): long
-// mixed tokens, known token prefixes, values after secret-named keys, URL passwords. It masks
-// more than it must, never less than these shapes.
-func maskCommand(cmd string) string {
-	cmd = urlUserinfo.ReplaceAllString(cmd, "${1}****@")
-	cmd = secretAssign.ReplaceAllString(cmd, "${1}****")
-	cmd = secretShaped.ReplaceAllStringFunc(cmd, func(w string) string {
-		hasDigit := strings.ContainsAny(w, "0123456789")
-		hasUpper := strings.ToLower(w) != w
-		hasLower := strings.ToUpper(w) != w
-		if tokenPrefix.MatchString(w) || (hasDigit && hasUpper && hasLower && !strings.Contains(w, "/")) {
-			return lite.MaskValue(w)
-		}
-		return w
-	})
-	return cmd
-}
-
-// writeAudit appends one line to $XDG_STATE_HOME/tollgate/guard.jsonl; a state directory inside
-// the project is refused (nothing of tollgate's is written into a repository).
-func writeAudit(rec auditRecord, project string, stderr io.Writer) {
-	dir := policy.StateDir()
-	if dir == "" {
-		return
-	}
-	dir = filepath.Join(dir, "tollgate")
-	if project != "" {
-		if rel, err := filepath.Rel(project, RealDir(dir)); err == nil && (rel == "." || filepath.IsLocal(rel)) {
-			fmt.Fprintf(stderr, "tollgate: warning: not writing the guard audit log: %s is inside the project\n", dir)
-			return
-		}
-	}
-	var buf strings.Builder
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(rec) != nil {
-		return
-	}
-	line := strings.TrimSuffix(buf.String(), "\n")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "guard.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		return
-	}
-	f.WriteString(line + "\n")
-	f.Close()
 }
 
 // GuardGC lets a guard call's small heap (a few MB for a 100 KB Write) grow to three times its

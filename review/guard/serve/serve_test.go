@@ -12,6 +12,7 @@ import (
 	"github.com/tollgate-dev/tollgate/hook/agent"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
+	"github.com/tollgate-dev/tollgate/redact/lite"
 	"github.com/tollgate-dev/tollgate/review/guard"
 )
 
@@ -164,4 +165,71 @@ func TestMaskCommand(t *testing.T) {
 	if got := maskCommand("git status && go test ./..."); got != "git status && go test ./..." {
 		t.Errorf("a plain command was changed: %q", got)
 	}
+}
+
+// TestAuditMasksPasswords: the command-line passwords of issue 26 §7 are masked in the audit
+// line, the password itself and not only its flag; plain commands are kept whole.
+func TestAuditMasksPasswords(t *testing.T) {
+	const pw = "Zq8mK2vR9x"
+	for _, c := range []string{
+		"git push https://" + token + "@github.com/acme/app.git main",
+		"git push https://x-access-token:" + pw + "@github.com/acme/app.git",
+		"mysql -uroot -p" + pw + " shop",
+		"curl -u admin:" + pw + " https://api.prod/",
+		"docker login -p " + pw + " -u ci registry.example.com",
+		"htpasswd -b -c .htpasswd admin " + pw,
+		"sshpass -p '" + pw + "' ssh deploy@prod",
+		"redis-cli -u redis://:" + pw + "@cache.prod:6379",
+		"mysql -h db -p" + pw + " && sshpass -p " + pw + "x ssh h",
+	} {
+		got := maskCommand(c)
+		if strings.Contains(got, pw) || strings.Contains(got, token[4:]) {
+			t.Errorf("maskCommand(%q) = %q keeps a secret", c, got)
+		}
+		if strings.HasPrefix(c, "sshpass") && !strings.HasPrefix(got, "sshpass -p ") {
+			t.Errorf("maskCommand(%q) = %q: the flag was masked, not the password", c, got)
+		}
+	}
+	for _, c := range []string{"git status && go test ./...", `mysql -uroot -p"$MYSQL_PWD" shop`, "curl -u admin https://x/"} {
+		if got := maskCommand(c); got != c {
+			t.Errorf("a command with no secret was changed: %q -> %q", c, got)
+		}
+	}
+}
+
+// TestAuditUsesDetector: with the full binary's detector every field is masked by it too, and
+// a field it could not check is withheld.
+func TestAuditUsesDetector(t *testing.T) {
+	am := auditMasker{secrets: func(text string) ([]string, error) {
+		if strings.Contains(text, "opaque-secret-value") {
+			return []string{"opaque-secret-value"}, nil
+		}
+		return nil, nil
+	}}
+	got := auditCall(agent.Call{Kind: "read", Path: "/tmp/opaque-secret-value.txt", Command: "cat /tmp/opaque-secret-value.txt"}, am)
+	for k, v := range got {
+		if s, ok := v.(string); ok && strings.Contains(s, "opaque-secret-value") {
+			t.Errorf("field %s keeps the secret: %q", k, s)
+		}
+	}
+	failing := auditMasker{secrets: func(string) ([]string, error) { return nil, errors.New("no rules") }}
+	if got := failing.mask("export API_TOKEN_X=1"); got != withheldField {
+		t.Errorf("a field the detector could not check: %q", got)
+	}
+}
+
+// FuzzAuditMask: no field makes the audit masker panic, and a credential it finds never
+// survives in its output.
+func FuzzAuditMask(f *testing.F) {
+	for _, s := range []string{"mysql -pZq8mK2vR9x", "sshpass -p 'x1y2z3w4'", "curl -u a:b9c8d7e6", "git push https://" + token + "@h/x", "htpasswd -b -c f admin Pw0rd123"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		out := maskCommand(text)
+		for _, v := range lite.CredentialValues(text) {
+			if lite.Leaks(out, v) {
+				t.Fatalf("maskCommand(%q) = %q leaks %q", text, out, v)
+			}
+		}
+	})
 }

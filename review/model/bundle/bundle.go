@@ -33,6 +33,10 @@ type File struct {
 	Role    string // change | context
 	Lines   []Line
 	Deleted []diff.Line // deletion-only hunks (old-file numbers)
+	// Whole is the changed file at the reviewed version when Lines are windows cut from it
+	// ("" when it could not be read): the outgoing filter decides on the whole text, so a
+	// multi-line secret whose first line lies outside a window is still known and replaced.
+	Whole string
 }
 
 // Material is what a model is sent about one unit, before redaction.
@@ -124,7 +128,11 @@ func Build(ctx context.Context, u *diff.Unit, cfg policy.Config) (Material, []st
 				mf.Deleted = append(mf.Deleted, deletedLines(h)...)
 			}
 		} else {
-			mf.Lines, mf.Deleted = changeLines(ctx, u, f)
+			var whole []string
+			mf.Lines, mf.Deleted, whole = changeLines(ctx, u, f)
+			if whole != nil {
+				mf.Whole = strings.Join(whole, "\n") + "\n"
+			}
 		}
 		m.Files = append(m.Files, mf)
 		m.size += mf.bytes()
@@ -149,9 +157,9 @@ func deletedLines(h diff.Hunk) []diff.Line {
 	return out
 }
 
-// changeLines returns the new-file lines around each hunk (added ones marked) and the lines of
-// deletion-only hunks.
-func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]Line, []diff.Line) {
+// changeLines returns the new-file lines around each hunk (added ones marked), the lines of
+// deletion-only hunks, and the whole new file (nil when it cannot be read).
+func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]Line, []diff.Line, []string) {
 	whole := newFileLines(ctx, u, f)
 	added := map[int]string{}
 	var deleted []diff.Line
@@ -171,7 +179,7 @@ func changeLines(ctx context.Context, u *diff.Unit, f *diff.FileDiff) ([]Line, [
 			show[n] = true
 		}
 	}
-	return shownLines(show, added, whole), deleted
+	return shownLines(show, added, whole), deleted, whole
 }
 
 // newFileLines is the file at the reviewed version, line by line (nil when it cannot be read or
