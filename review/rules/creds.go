@@ -103,7 +103,11 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	if k.IsCode() {
 		conf = 0.8
 	}
-	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
+	if inExpansion(text, value) {
+		return // ${MVNW_PASSWORD:+has-password}: the shell's text for a set variable
+	}
+	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
+	sev, msg = lowerFor(sev, msg, notASecret(text, value))
 	if sev > policy.Low && throwaway(value, names) {
 		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
 	}
@@ -116,4 +120,61 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
 	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
+}
+
+// inExpansion reports a value inside a shell parameter expansion's word (${VAR:+word},
+// ${VAR:-word}): text the shell substitutes, not a secret.
+func inExpansion(line, value string) bool {
+	i := strings.Index(line, value)
+	if i < 0 {
+		return false
+	}
+	open := strings.LastIndex(line[:i], "${")
+	return open >= 0 && !strings.Contains(line[open:i], "}") && strings.Contains(line[i:], "}")
+}
+
+// envName is a value spelled like an environment variable's name (OPENAI_API_KEY).
+var envName = lazyre.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+
+// typeWords are values that name a type, cast or validation rule, not a secret: Laravel's
+// 'password' => 'hashed', a schema's password: string.
+var typeWords = lang.SetOf("hashed", "encrypted", "hidden", "string", "str", "text", "boolean",
+	"bool", "integer", "int", "array", "object", "date", "datetime", "required", "nullable",
+	"confirmed", "sometimes", "bcrypt", "argon", "argon2id", "sha256")
+
+// localURL is a connection string to this machine or a documentation host.
+var localURL = lazyre.New(`(?i)@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|(?:[\w-]+\.)?example\.(?:com|org|net))\b`)
+
+// notASecret says why a value the credential rule found is no secret, "" if it may be one: an
+// environment variable's name, a type or cast, a validation rule list, a well-known default
+// password of a service on localhost.
+func notASecret(line, value string) string {
+	switch {
+	case envName.MatchString(value):
+		return "the name of an environment variable"
+	case typeWords[strings.ToLower(value)] || validationRules(value):
+		return "a type, cast or validation rule"
+	case localURL.MatchString(line) && (wellKnownDefault.MatchString(value) || userRepeated(line, value)):
+		return "a well-known default password on localhost"
+	}
+	return ""
+}
+
+// validationRules reports a list of rules like required|min:8|confirmed.
+func validationRules(v string) bool {
+	if !strings.Contains(v, "|") {
+		return false
+	}
+	for _, part := range strings.Split(v, "|") {
+		name, _, _ := strings.Cut(part, ":")
+		if !typeWords[name] && name != "min" && name != "max" && name != "regex" {
+			return false
+		}
+	}
+	return true
+}
+
+// userRepeated reports a URL whose password repeats its user (postgres:postgres@).
+func userRepeated(line, value string) bool {
+	return strings.Contains(line, "/"+value+":"+value+"@") || strings.Contains(line, "//"+value+":"+value+"@")
 }

@@ -78,6 +78,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 		names = serviceNames(f)
 	}
 	var fl *flow
+	var docs docBlock
 	if !k.IsProse() {
 		fl = newFlow(u, p, k, r)
 	}
@@ -97,15 +98,18 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 			entries.add(l)
 			// the line's code part, cut once for the credential rule and the cross-line reader
 			code, credText := credentialText(k, l.Text)
+			before, doc := len(r.Findings), k == lang.Python && docs.inside(l.Text)
 			scanCredentials(u, p, k, l, credText, names, r)
-			scanTokens(u, p, l, hashesTold, r)
-			if k.IsProse() {
-				continue
+			scanTokens(u, p, k, l, hashesTold, r)
+			if !k.IsProse() {
+				if fl != nil {
+					fl.add(l, code) // fl reads code kinds only: code is the line's code part
+				}
+				scanCode(u, p, k, l, r, fl, code)
 			}
-			if fl != nil {
-				fl.add(l, code) // fl reads code kinds only: code is the line's code part
+			if doc {
+				lowerSince(r, before, "in a docstring or an EXAMPLES block")
 			}
-			scanCode(u, p, k, l, r, fl, code)
 		}
 	}
 	if fl != nil {

@@ -1,0 +1,175 @@
+package redact
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// What a found value says about itself: a documentation sample, a word, an RFC's example.
+// These judge severity only (a finding they call a sample is reported at low, never dropped):
+// Scan, Mask and the outgoing filter do not use them.
+
+// sampleWords are the words a made-up value carries (lower case).
+var sampleWords = []string{"example", "sample", "dummy", "fake", "test", "placeholder", "changeme",
+	"change_me", "change-me", "your_", "your-", "yourkey", "redacted", "xxxx", "****", "notsecret",
+	"not-secret", "not_secret", "insecure", "foobar", "lorem"}
+
+// LooksLikeSample reports a value written to look like a secret without being one: it names
+// itself an example (EXAMPLE, test, fake, dummy, your-key, xxxx), runs a sequence (abcdef,
+// 123456, 0000000), or is mostly one character.
+func LooksLikeSample(v string) bool {
+	lower := strings.ToLower(v)
+	for _, w := range sampleWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return sequential(lower, 6) || repeated(lower, 6)
+}
+
+// sequential reports n characters in a row that count up by one (abcdef, 123456).
+func sequential(s string, n int) bool {
+	run := 1
+	for i := 1; i < len(s); i++ {
+		if isAlnum(s[i]) && s[i] == s[i-1]+1 {
+			run++
+			if run >= n {
+				return true
+			}
+			continue
+		}
+		run = 1
+	}
+	return false
+}
+
+// repeated reports one character n times in a row (0000000, aaaaaa).
+func repeated(s string, n int) bool {
+	run := 1
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			run++
+			if run >= n {
+				return true
+			}
+			continue
+		}
+		run = 1
+	}
+	return false
+}
+
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// rfcSamples are values printed in specifications as examples: the WebSocket handshake's key
+// and accept value (RFC 6455), AWS's documented access key pair, HTTP Basic's Aladdin (RFC 7617).
+var rfcSamples = map[string]string{
+	"dGhlIHNhbXBsZSBub25jZQ==":                 "the WebSocket key of RFC 6455's example",
+	"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=":             "the WebSocket accept value of RFC 6455's example",
+	"QWxhZGRpbjpvcGVuIHNlc2FtZQ==":             "the Basic credentials of RFC 7617's example",
+	"AKIAIOSFODNN7EXAMPLE":                     "AWS's documented example access key",
+	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY": "AWS's documented example secret key",
+}
+
+// GenericNotSecret says why a value gitleaks' generic-api-key found (match is the whole
+// match, key and operator included) is not a secret, "" when it may be one: a sample
+// (LooksLikeSample), a specification's example, base64 that decodes to words or a sample
+// ("not-secret", "the sample nonce"), or, under a key that does not name a password, secret
+// or token, a value made of words (float32-slice, skip-tls-verify, read_only_mode).
+func GenericNotSecret(match, value string) string {
+	if why, ok := rfcSamples[value]; ok {
+		return why
+	}
+	if LooksLikeSample(value) {
+		return "a sample value"
+	}
+	if text, ok := decodedText(value); ok {
+		if LooksLikeSample(text) || wordShaped(text) || strings.Count(strings.TrimSpace(text), " ") >= 2 {
+			return "base64 of plain words (" + quoteShort(text) + ")"
+		}
+	}
+	key := strings.ToLower(match)
+	if i := strings.Index(match, value); i > 0 {
+		key = key[:i]
+	}
+	if wordShaped(value) && !containsAnyWord(key, "passw", "secret", "token", "credential", "pwd") {
+		return "a name made of words, under a key that names no secret"
+	}
+	return ""
+}
+
+// decodedText returns the base64 value decoded, when it is base64 of printable ASCII text.
+func decodedText(v string) (string, bool) {
+	if len(v) < 8 || len(v)%4 != 0 && !strings.HasSuffix(v, "=") {
+		return "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "=")); err != nil {
+			return "", false
+		}
+	}
+	if len(b) == 0 {
+		return "", false
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return "", false
+		}
+	}
+	return string(b), true
+}
+
+// wordShaped reports a value made of two or more words joined by - _ . or a space, each
+// letters (a word may end in up to two digits: float32, sha256 counts as letters+digits), with
+// at least one vowel per word and no capital after the word's first letter: a name, not a key.
+func wordShaped(v string) bool {
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if !word(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// word reports a word: lower-case letters (a capital first), then at most three digits.
+func word(p string) bool {
+	letters := strings.TrimRight(p, "0123456789")
+	if len(letters) < 2 || len(p)-len(letters) > 3 {
+		return false
+	}
+	vowel := false
+	for i := 0; i < len(letters); i++ {
+		c := letters[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+		case i == 0 && c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			return false
+		}
+		vowel = vowel || strings.IndexByte("aeiouy", c) >= 0
+	}
+	return vowel
+}
+
+func containsAnyWord(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteShort quotes at most 24 bytes of s for a message.
+func quoteShort(s string) string {
+	if len(s) > 24 {
+		s = s[:24] + "..."
+	}
+	return `"` + s + `"`
+}
