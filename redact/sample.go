@@ -59,7 +59,9 @@ func repeated(s string, n int) bool {
 	return false
 }
 
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // rfcSamples are values printed in specifications as examples: the WebSocket handshake's key
 // and accept value (RFC 6455), AWS's documented access key pair, HTTP Basic's Aladdin (RFC 7617).
