@@ -75,7 +75,7 @@ var rfcSamples = map[string]string{
 
 // GenericNotSecret says why a value gitleaks' generic-api-key found (match is the whole
 // match, key and operator included) is not a secret, "" when it may be one: a sample
-// (LooksLikeSample), a specification's example, base64 that decodes to words or a sample
+// (LooksLikeSample), a specification's example, base64 that decodes to a phrase or a sample
 // ("not-secret", "the sample nonce"), or, under a key that does not name a password, secret
 // or token, a value made of words (float32-slice, skip-tls-verify, read_only_mode).
 func GenericNotSecret(match, value string) string {
@@ -86,7 +86,7 @@ func GenericNotSecret(match, value string) string {
 		return "a sample value"
 	}
 	if text, ok := decodedText(value); ok {
-		if LooksLikeSample(text) || wordShaped(text) || strings.Count(strings.TrimSpace(text), " ") >= 2 {
+		if LooksLikeSample(text) || strings.Count(strings.TrimSpace(text), " ") >= 2 {
 			return "base64 of plain words (" + quoteShort(text) + ")"
 		}
 	}
@@ -123,9 +123,14 @@ func decodedText(v string) (string, bool) {
 }
 
 // wordShaped reports a value made of two or more words joined by - _ . or a space, each
-// letters (a word may end in up to two digits: float32, sha256 counts as letters+digits), with
-// at least one vowel per word and no capital after the word's first letter: a name, not a key.
+// letters (a word may end in up to three digits: float32, sha256), a vowel in each longer word
+// and no capital after a word's first letter: a name, not a key.
 func wordShaped(v string) bool {
+	// a command-line option and a short setting (--skip-tls-verify=1) are words too
+	v = strings.TrimLeft(v, "-")
+	if k := strings.IndexByte(v, '='); k > 0 && len(v)-k-1 <= 5 {
+		v = v[:k]
+	}
 	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' })
 	if len(parts) < 2 {
 		return false
@@ -138,7 +143,8 @@ func wordShaped(v string) bool {
 	return true
 }
 
-// word reports a word: lower-case letters (a capital first), then at most three digits.
+// word reports a word: lower-case letters (a capital first) with a vowel unless it is short,
+// then at most three digits.
 func word(p string) bool {
 	letters := strings.TrimRight(p, "0123456789")
 	if len(letters) < 2 || len(p)-len(letters) > 3 {
@@ -156,7 +162,7 @@ func word(p string) bool {
 		}
 		vowel = vowel || strings.IndexByte("aeiouy", c) >= 0
 	}
-	return vowel
+	return vowel || len(letters) <= 4 // tls, ssl, http, json
 }
 
 func containsAnyWord(s string, words ...string) bool {

@@ -239,7 +239,7 @@ func sqlNamesOnly(code string) bool {
 }
 
 // docBlock follows a Python file's documentation strings: a docstring (a line that starts
-// with a triple quote) and a module's documentation constants (EXAMPLES = r”'...,
+// with a triple quote) and a module's documentation constants (EXAMPLES = r and a triple quote,
 // DOCUMENTATION, RETURN, USAGE: an automation module's examples). A triple-quoted string that
 // is code (SQL passed to execute) is not one.
 type docBlock struct {

@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"strings"
+
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
@@ -30,8 +32,15 @@ func calmReason(path string, sec redact.Secret) string {
 	if why := publicValue(sec.RuleID, sec.Value); why != "" {
 		return why
 	}
-	if sec.RuleID == "generic-api-key" {
+	switch sec.RuleID {
+	case "generic-api-key":
 		if why := redact.GenericNotSecret(sec.Match, sec.Value); why != "" {
+			return why
+		}
+	case "kubernetes-secret-yaml":
+		// the value is "key: base64": judge what the data decodes to
+		v := sec.Value[strings.LastIndex(sec.Value, ":")+1:]
+		if why := redact.GenericNotSecret(sec.Value, strings.Trim(v, " \t\"'")); why != "" {
 			return why
 		}
 	}
