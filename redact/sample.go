@@ -77,7 +77,8 @@ var rfcSamples = map[string]string{
 // match, key and operator included) is not a secret, "" when it may be one: a sample
 // (LooksLikeSample), a specification's example, base64 that decodes to a phrase or a sample
 // ("not-secret", "the sample nonce"), or, under a key that does not name a password, secret
-// or token, a value made of words (float32-slice, skip-tls-verify, read_only_mode).
+// or token, a value made of words (float32-slice, skip-tls-verify, read_only_mode); an
+// environment variable's name (OPENAI_API_KEY) under any key.
 func GenericNotSecret(match, value string) string {
 	if why, ok := rfcSamples[value]; ok {
 		return why
@@ -94,10 +95,22 @@ func GenericNotSecret(match, value string) string {
 	if i := strings.Index(match, value); i > 0 {
 		key = key[:i]
 	}
+	if envVarName(value) {
+		return "the name of an environment variable"
+	}
 	if wordShaped(value) && !containsAnyWord(key, "passw", "secret", "token", "credential", "pwd") {
 		return "a name made of words, under a key that names no secret"
 	}
 	return ""
+}
+
+// envVarName reports a value spelled like an environment variable's name: upper-case words
+// joined by underscores (OPENAI_API_KEY), each a word by wordShaped's measure.
+func envVarName(v string) bool {
+	if strings.ToUpper(v) != v || !strings.Contains(v, "_") {
+		return false
+	}
+	return wordShaped(strings.ToLower(v))
 }
 
 // decodedText returns the base64 value decoded, when it is base64 of printable ASCII text.

@@ -17,10 +17,13 @@ func TestGenericNotSecret(t *testing.T) {
 		{`api_key = "your-api-key-here"`, "your-api-key-here", true},
 		{`api_key = "AKIAIOSFODNN7EXAMPLE"`, "AKIAIOSFODNN7EXAMPLE", true},
 		{`token = "abcdef0123456789xyz"`, "abcdef0123456789xyz", true},
+		{`openai_api_key = "OPENAI_API_KEY"`, "OPENAI_API_KEY", true},
+		{`secret_key = "DJANGO_SECRET_KEY"`, "DJANGO_SECRET_KEY", true},
 		// secrets
 		{`api_key = "Xk3p9QzL7wVn2RtY8bHc4Jm6"`, "Xk3p9QzL7wVn2RtY8bHc4Jm6", false},
 		{`password = "correct-horse-battery-staple"`, "correct-horse-battery-staple", false},
 		{`secret_token = "plain-words-value"`, "plain-words-value", false},
+		{`api_key = "AKZ7Q2MXV4_KJ5T3WRNQ8P"`, "AKZ7Q2MXV4_KJ5T3WRNQ8P", false},
 		{`auth = "c2VjcmV0OnE4V3oyTG1SNXRYdjk="`, "c2VjcmV0OnE4V3oyTG1SNXRYdjk=", false},
 		{`api_key = "9f86d081884c7d659a2feaa0c55ad015"`, "9f86d081884c7d659a2feaa0c55ad015", false},
 	}
