@@ -46,6 +46,7 @@ func TestCalmSecrets(t *testing.T) {
 		{"float32-slice", "pkg/flags/flag.go", `	key := "float32-slice"`, "secrets/generic-api-key", false},
 		{"websocket rfc sample", "lib/ws.py", `headers = {"Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}`, "secrets/generic-api-key", false},
 		{"k8s secret not-secret", "deploy/secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  api_key: " + notSecret + "\n", "", false},
+		{"posthog project key", "app/analytics.py", `posthog_project_api_key = "phc_` + "q8Wz2LmR5tXv9KpB3nYc7HdJ4sFg6AeU1oQiZx" + `"`, "secrets/generic-api-key", false},
 		// true neighbours
 		{"github pat in docs", "docs/auth.md", "export GITHUB_TOKEN=" + livePAT, "secrets/github-pat", true},
 		{"github pat in test", "tests/test_api.py", `TOKEN = "` + livePAT + `"`, "secrets/github-pat", true},
