@@ -87,9 +87,12 @@ func TestCalmCodeEvidence(t *testing.T) {
 		{"os.system param built", "tool.py", "def unpack(name):\n    os.system(\"tar xf \" + name)", shellRule, true},
 		{"pickle from socket", "net/server.py", "data = sock.recv(4096)\nobj = pickle.loads(data)", deserRule, true},
 		{"pickle from request", "web/app.py", "obj = pickle.loads(request.data)", deserRule, true},
+		{"pickle of a cookie on another branch", "web/app.py", "def index():\n    user_obj = request.cookies.get('uuid')\n    if user_obj == None:\n        user_obj = UserID()\n    else:\n        return pickle.loads(b64decode(user_obj))", deserRule, true},
 		{"yaml.load request", "web/app.py", "cfg = yaml.load(request.get_data())", deserRule, true},
 		{"umask 0 set", "lib/util.py", "os.umask(0)", wwRule, true},
 		{"0777 in code", "store/store.go", "os.MkdirAll(dir, 0777)", wwRule, true},
+		{"code string is no docstring", "web/views.py", "def unsafe(request):\n    message = request.POST.get('message')\n    code = \"\"\"\n    print(%s)\n    \"\"\" % message\n    eval(code)", "tollgate/eval-request-data", true},
+		{"sql table from parameter, no placeholder", "store/db.py", "def q(user_input):\n    sql_query = 'SELECT * FROM {}'.format(user_input)\n    cur.execute(sql_query)", sqlRule, true},
 		{"sql value", "store/db.py", "cur.execute(f\"SELECT * FROM {self.table} WHERE name = '{name}'\")", sqlRule, true},
 	})
 }

@@ -22,7 +22,7 @@ import (
 //     or a conditional expression that names the option (if verify is False:, if
 //     args.insecure:, verify=False if no_verify_ssl else True).
 //   - For SQL: the only values joined into the statement name a table or column (after FROM,
-//     JOIN, INTO, UPDATE, TABLE), not values.
+//     JOIN, INTO, UPDATE, TABLE), not values, and its values are bound (a placeholder).
 //   - For world-writable: os.umask(0) read into a variable (the read-and-restore idiom).
 
 // outsideInput is data from outside the program: a request, the command line, a network read.
@@ -92,10 +92,27 @@ func inputReaches(f *flow, k lang.Kind, args string) bool {
 		if built && f.param(v) {
 			return true
 		}
-		if _, ok := f.taintedBy(v, i, 0, outsideInput); ok {
+		if _, ok := f.taintedBy(v, i, 0, outsideInput); ok || f.everAssigned(v, i, outsideInput) {
 			return true
 		}
 		if f.builtFromParam(v, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// everAssigned reports whether any assignment to name in the scope's added lines before line
+// i takes data src matches, on whatever branch: evidence only raises a finding, so a value
+// that is outside data on one path (user_obj = request.cookies.get(...), then reassigned
+// under an if) counts.
+func (f *flow) everAssigned(name string, i int, src *lazyre.RE) bool {
+	for j := i - 1; j >= 0 && f.spend(); j-- {
+		code := f.lines[j].code
+		if !strings.Contains(code, name) {
+			continue
+		}
+		if a, ok := parseAssign(code); ok && a.has(name) && src.MatchString(a.rhs) {
 			return true
 		}
 	}
@@ -222,9 +239,17 @@ var sqlMarker = lazyre.New(`\{[^}]*\}|%s|["'` + "`" + `]\s*\+|\$\{|\$[A-Za-z_]|#
 // identPos is SQL text that ends where a table or column name goes.
 var identPos = lazyre.New(`(?i)(?:\b(?:from|join|into|update|table|exists|only)|[}\w]\.|\})\s*["'` + "`" + `\[]?$`)
 
+// boundParam is a bound parameter's placeholder in SQL text: ?, :name, $1, %(name)s, @name.
+var boundParam = lazyre.New(`[=(,\s](?:\?|:[A-Za-z_]\w*|\$\d+|%\(\w+\)s|@[A-Za-z_]\w*)(?:[\s,)"'` + "`" + `]|$)`)
+
 // sqlNamesOnly reports SQL text whose every joined value names a table or column (SELECT *
-// FROM {table} WHERE id = ?): SQL built from internal names, with values bound.
+// FROM {table} WHERE id = ?) and whose values are bound (a placeholder in it): SQL built from
+// internal names, with values bound. A table name joined with no placeholder beside it
+// ('SELECT * FROM {}'.format(user_input)) is not this.
 func sqlNamesOnly(code string) bool {
+	if !boundParam.MatchString(code) {
+		return false
+	}
 	ms := sqlMarker.FindAllStringIndex(code, 8)
 	if len(ms) == 0 {
 		return false
@@ -243,30 +268,37 @@ func sqlNamesOnly(code string) bool {
 // DOCUMENTATION, RETURN, USAGE: an automation module's examples). A triple-quoted string that
 // is code (SQL passed to execute) is not one.
 type docBlock struct {
-	quote string // the open block's quote, "" outside
+	quote string // the open triple-quoted string's quote, "" outside one
+	doc   bool   // the open string is documentation
 }
 
 // docOpen starts a documentation string: a bare triple quote or a documentation constant.
-var docOpen = lazyre.New(`^\s*(?:(?:[A-Z_]*(?:EXAMPLES?|DOCUMENTATION|RETURN|USAGE|HELP|DOCS?)[A-Z_]*)\s*=\s*)?[rRuUbB]{0,2}("""|''')`)
+var docOpen = lazyre.New(`^\s*(?:(?:[A-Z_]*(?:EXAMPLES?|DOCUMENTATION|RETURN|USAGE|HELP|DOCS?)[A-Z_]*)\s*=\s*)?[rRuUbB]{0,2}(?:"""|\x27\x27\x27)`)
 
-// inside reads the next line and reports whether it is documentation: inside a block, or the
-// line that opens or closes one.
+// inside reads the next line and reports whether it is documentation: inside a documentation
+// string, or the line that opens or closes one. Every triple-quoted string is followed, so
+// the line that closes code's string (""" % message) is never taken for a docstring's start.
 func (d *docBlock) inside(line string) bool {
 	if d.quote != "" {
+		doc := d.doc
 		if strings.Contains(line, d.quote) {
-			d.quote = ""
+			d.quote, d.doc = "", false
 		}
-		return true
+		return doc
 	}
-	m := docOpen.FindStringSubmatchIndex(line)
-	if m == nil {
+	i := strings.Index(line, `"""`)
+	if j := strings.Index(line, "\x27\x27\x27"); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	if i < 0 {
 		return false
 	}
-	q := line[m[2]:m[3]]
-	if !strings.Contains(line[m[3]:], q) {
-		d.quote = q
+	q := line[i : i+3]
+	doc := docOpen.MatchString(line)
+	if !strings.Contains(line[i+3:], q) {
+		d.quote, d.doc = q, doc
 	}
-	return true
+	return doc
 }
 
 // lowerSince lowers the findings r holds from index n on (one line's) to low, why saying why.
