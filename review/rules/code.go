@@ -203,7 +203,9 @@ var codeRules = []lineRule{
 		hint:       "$",
 		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$[A-Za-z_]"),
 		unless:     lazyre.New(`escapeshellarg\s*\(|escapeshellcmd\s*\(`),
+		check:      phpShellSink,
 		safeIn:     shellArgsSafe,
+		calm:       noInput(false),
 		confidence: 0.75,
 	},
 	{
@@ -236,6 +238,7 @@ var codeRules = []lineRule{
 		kinds:      []lang.Kind{lang.PHP},
 		hint:       "$_",
 		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\\b"),
+		check:      phpShellSink,
 		unless:     lazyre.New(`escapeshellarg\s*\(\s*\$_`),
 		confidence: 0.95,
 	},
@@ -428,6 +431,35 @@ func shellSafeCall(chain string) bool {
 		return true
 	}
 	return false
+}
+
+// phpShellSink reports a PHP match m that runs a shell: a call of the builtin (not a method
+// ->exec(), a static ::exec() or a declaration function exec(), which are the class's own), or
+// a backtick operator outside a string literal ("see `composer.json`" is text).
+func phpShellSink(code string, m []int) bool {
+	if code[m[0]] == '`' {
+		return !inQuotes(code[:m[0]])
+	}
+	before := strings.TrimRight(code[:m[0]], " \t")
+	return !strings.HasSuffix(before, "->") && !strings.HasSuffix(before, "::") && !strings.HasSuffix(before, "function") &&
+		!strings.HasSuffix(before, "?->")
+}
+
+// inQuotes reports whether the end of s lies inside a '...' or "..." literal.
+func inQuotes(s string) bool {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && q != 0:
+			i++
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case c == q:
+			q = 0
+		}
+	}
+	return q != 0
 }
 
 // envArg matches an environment variable's expansion: $NVM_DIR, ${GOPATH}.

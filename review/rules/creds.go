@@ -108,8 +108,11 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	}
 	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	sev, msg = lowerFor(sev, msg, notASecret(text, value))
-	if sev > policy.Low && throwaway(value, names) {
+	if sev > policy.Low && (throwaway(value, names) || names != nil && wordy(value)) {
 		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
+	}
+	if sev > policy.Low && valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)) {
+		sev, msg = policy.Low, msg+" (a Helm chart's placeholder default: lowered to low)"
 	}
 	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
 		// startproject writes this key into every new project's settings, marked insecure: a
@@ -150,6 +153,8 @@ var localURL = lazyre.New(`(?i)@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|(?:
 // password of a service on localhost.
 func notASecret(line, value string) string {
 	switch {
+	case cliFlag.MatchString(value):
+		return "a command-line flag, its value added at run time"
 	case envName.MatchString(value):
 		return "the name of an environment variable"
 	case typeWords[strings.ToLower(value)] || validationRules(value):
@@ -177,4 +182,53 @@ func validationRules(v string) bool {
 // userRepeated reports a URL whose password repeats its user (postgres:postgres@).
 func userRepeated(line, value string) bool {
 	return strings.Contains(line, "/"+value+":"+value+"@") || strings.Contains(line, "//"+value+":"+value+"@")
+}
+
+// cliFlag is a command-line option's name, its value joined on later ('--password='.$pw).
+var cliFlag = lazyre.New(`^--?[A-Za-z][\w-]*=?$`)
+
+// wordy reports a value made of words a person chose (Forge123, randomSecret, another_pw,
+// secret_pw): each part, split at separators and lower-to-upper case changes, is letters
+// with a vowel (or two or three letters), then at most four digits. A generated secret is not.
+func wordy(v string) bool {
+	if len(v) < 3 || len(v) > 40 {
+		return false
+	}
+	n := 0
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		for _, w := range splitCamel(part) {
+			letters := strings.TrimRight(w, "0123456789")
+			if len(w)-len(letters) > 4 || !wordLetters(strings.ToLower(letters)) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// splitCamel splits randomSecret into random and Secret.
+func splitCamel(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' && (s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= '0' && s[i-1] <= '9') {
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	return append(out, s[start:])
+}
+
+// wordLetters reports lower-case letters that read as a word: a vowel, or two or three letters.
+func wordLetters(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return len(w) <= 3 || strings.ContainsAny(w, "aeiouy")
 }

@@ -84,6 +84,9 @@ func inputReaches(f *flow, k lang.Kind, args string) bool {
 	i := len(f.lines) - 1
 	built := buildsString(args)
 	vars, _ := exprParts(k, args)
+	if k == lang.PHP {
+		vars = append(vars, phpVar.FindAllString(args, 6)...) // in backticks and "..." too
+	}
 	f.budget = flowBudget
 	for vi, v := range vars {
 		if vi >= 6 {
@@ -101,6 +104,9 @@ func inputReaches(f *flow, k lang.Kind, args string) bool {
 	}
 	return false
 }
+
+// phpVar is a PHP variable's name.
+var phpVar = lazyre.New(`\$[A-Za-z_]\w*`)
 
 // everAssigned reports whether any assignment to name in the scope's added lines before line
 // i takes data src matches, on whatever branch: evidence only raises a finding, so a value
@@ -237,30 +243,39 @@ func umaskRead(_ *flow, _ lang.Kind, code string, m []int) string {
 var sqlMarker = lazyre.New(`\{[^}]*\}|%s|["'` + "`" + `]\s*\+|\$\{|\$[A-Za-z_]|#\{`)
 
 // identPos is SQL text that ends where a table or column name goes.
-var identPos = lazyre.New(`(?i)(?:\b(?:from|join|into|update|table|exists|only)|[}\w]\.|\})\s*["'` + "`" + `\[]?$`)
+var identPos = lazyre.New(`(?i)(?:\b(?:from|join|into|update|table|exists|only)|[}\w]\.)\s*["'` + "`" + `\[]?$`)
 
 // boundParam is a bound parameter's placeholder in SQL text: ?, :name, $1, %(name)s, @name.
 var boundParam = lazyre.New(`[=(,\s](?:\?|:[A-Za-z_]\w*|\$\d+|%\(\w+\)s|@[A-Za-z_]\w*)(?:[\s,)"'` + "`" + `]|$)`)
 
 // sqlNamesOnly reports SQL text whose every joined value names a table or column (SELECT *
-// FROM {table} WHERE id = ?) and whose values are bound (a placeholder in it): SQL built from
-// internal names, with values bound. A table name joined with no placeholder beside it
-// ('SELECT * FROM {}'.format(user_input)) is not this.
-func sqlNamesOnly(code string) bool {
-	if !boundParam.MatchString(code) {
-		return false
-	}
+// FROM {table} WHERE id = ?), none of them a parameter of the function unless the statement
+// binds its values (a placeholder): SQL built from internal names. A table name taken from the
+// caller with nothing bound ('SELECT * FROM {}'.format(user_input)) is not this.
+func (f *flow) sqlNamesOnly(code string) bool {
 	ms := sqlMarker.FindAllStringIndex(code, 8)
-	if len(ms) == 0 {
+	if len(ms) == 0 || outsideInput.MatchString(code) {
 		return false
 	}
 	for _, mk := range ms {
-		before := strings.TrimRight(code[:mk[0]], " \t")
-		if !identPos.MatchString(before) {
+		before := code[:mk[0]]
+		if strings.HasSuffix(before, "}") {
+			continue // {prefix}{table}: one name in parts
+		}
+		if !identPos.MatchString(strings.TrimRight(before, " \t")) {
 			return false
 		}
 	}
-	return !outsideInput.MatchString(code)
+	if boundParam.MatchString(code) {
+		return true
+	}
+	vars, _ := exprParts(f.k, code)
+	for _, v := range vars {
+		if f.param(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // docBlock follows a Python file's documentation strings: a docstring (a line that starts

@@ -130,7 +130,7 @@ func (f *flow) calm(rule *review.Rule, l flowLine, focus int, origins []int) str
 			}
 		}
 		for _, t := range texts[min(len(texts)-1, 1):] {
-			if !sqlNamesOnly(t) {
+			if !f.sqlNamesOnly(t) {
 				return ""
 			}
 		}
