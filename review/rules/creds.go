@@ -108,21 +108,28 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	}
 	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+what+")")
 	sev, msg = lowerFor(sev, msg, notASecret(text, value))
-	if sev > policy.Low && (throwaway(value, names) || names != nil && wordy(value)) {
-		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
-	}
-	if sev > policy.Low && valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)) {
-		sev, msg = policy.Low, msg+" (a Helm chart's placeholder default: lowered to low)"
-	}
-	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
-		// startproject writes this key into every new project's settings, marked insecure: a
-		// development key. Reported, not blocking; a production key has no such prefix.
-		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
-	}
+	sev, msg = lowerFor(sev, msg, defaultValue(p, value, names))
 	r.Add(review.Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
 	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
+}
+
+// defaultValue says why a credential's value is a default, not a secret ("" if it may be
+// one): a local service's throwaway (names non-nil: the file configures them), a Helm chart's
+// placeholder default, Django's generated development key.
+func defaultValue(p, value string, names map[string]bool) string {
+	switch {
+	case throwaway(value, names) || names != nil && wordy(value):
+		return "a local service's throwaway default"
+	case valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)):
+		return "a Helm chart's placeholder default"
+	case strings.HasPrefix(value, djangoDevKey):
+		// startproject writes this key into every new project's settings, marked insecure: a
+		// development key. Reported, not blocking; a production key has no such prefix.
+		return "Django's generated development key; production must read its own"
+	}
+	return ""
 }
 
 // inExpansion reports a value inside a shell parameter expansion's word (${VAR:+word},
