@@ -28,26 +28,16 @@ func LooksLikeSample(v string) bool {
 }
 
 // sequential reports n characters in a row that count up by one (abcdef, 123456).
-func sequential(s string, n int) bool {
-	run := 1
-	for i := 1; i < len(s); i++ {
-		if isAlnum(s[i]) && s[i] == s[i-1]+1 {
-			run++
-			if run >= n {
-				return true
-			}
-			continue
-		}
-		run = 1
-	}
-	return false
-}
+func sequential(s string, n int) bool { return runOf(s, n, 1) }
 
 // repeated reports one character n times in a row (0000000, aaaaaa).
-func repeated(s string, n int) bool {
+func repeated(s string, n int) bool { return runOf(s, n, 0) }
+
+// runOf reports n alphanumeric characters in a row, each step more than the one before it.
+func runOf(s string, n int, step byte) bool {
 	run := 1
 	for i := 1; i < len(s); i++ {
-		if s[i] == s[i-1] {
+		if isAlnum(s[i]) && s[i] == s[i-1]+step {
 			run++
 			if run >= n {
 				return true

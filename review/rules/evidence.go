@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
@@ -113,12 +115,8 @@ var phpVar = lazyre.New(`\$[A-Za-z_]\w*`)
 // that is outside data on one path (user_obj = request.cookies.get(...), then reassigned
 // under an if) counts.
 func (f *flow) everAssigned(name string, i int, src *lazyre.RE) bool {
-	for j := i - 1; j >= 0 && f.spend(); j-- {
-		code := f.lines[j].code
-		if !strings.Contains(code, name) {
-			continue
-		}
-		if a, ok := parseAssign(code); ok && a.has(name) && src.MatchString(a.rhs) {
+	for _, a := range f.assignsBefore(name, i) {
+		if src.MatchString(a.rhs) {
 			return true
 		}
 	}
@@ -148,28 +146,31 @@ func (f *flow) param(name string) bool {
 // builtFromParam reports whether variable name, used on line i, was last assigned (in the
 // scope's added lines) a string built from a parameter of the function.
 func (f *flow) builtFromParam(name string, i int) bool {
-	for j := i - 1; j >= 0 && f.spend(); j-- {
-		code := f.lines[j].code
-		if !strings.Contains(code, name) {
-			continue
-		}
-		a, ok := parseAssign(code)
-		if !ok || !a.has(name) {
-			continue
-		}
+	for j, a := range f.assignsBefore(name, i) {
 		rhs := f.joinRHS(j, a.rhs)
 		if !buildsString(rhs) {
 			return false
 		}
 		vars, _ := exprParts(f.k, rhs)
-		for _, v := range vars {
-			if f.param(v) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(vars, f.param)
 	}
 	return false
+}
+
+// assignsBefore yields the assignments to name in the scope's added lines before line i, the
+// nearest first, with their line index (within the look-back budget).
+func (f *flow) assignsBefore(name string, i int) iter.Seq2[int, assignment] {
+	return func(yield func(int, assignment) bool) {
+		for j := i - 1; j >= 0 && f.spend(); j-- {
+			code := f.lines[j].code
+			if !strings.Contains(code, name) {
+				continue
+			}
+			if a, ok := parseAssign(code); ok && a.has(name) && !yield(j, a) {
+				return
+			}
+		}
+	}
 }
 
 // noInput is a lineRule's calm check for a sink that needs evidence of outside data.
