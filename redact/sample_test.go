@@ -47,3 +47,21 @@ func TestLooksLikeSample(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGenericNotSecret: any match and value are judged without a panic, the same way twice,
+// and a value that names itself an example is always a sample.
+func FuzzGenericNotSecret(f *testing.F) {
+	f.Add(`key := "float32-slice"`, "float32-slice")
+	f.Add(`Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==`, "dGhlIHNhbXBsZSBub25jZQ==")
+	f.Add(`api_key = "Xk3p9QzL7wVn2RtY8bHc4Jm6"`, "Xk3p9QzL7wVn2RtY8bHc4Jm6")
+	f.Add("--x=", "=")
+	f.Fuzz(func(t *testing.T, match, value string) {
+		a, b := GenericNotSecret(match, value), GenericNotSecret(match, value)
+		if a != b {
+			t.Fatalf("GenericNotSecret(%q, %q) = %q then %q", match, value, a, b)
+		}
+		if !LooksLikeSample(value + "EXAMPLE") {
+			t.Fatalf("LooksLikeSample(%q) = false", value+"EXAMPLE")
+		}
+	})
+}
