@@ -130,6 +130,8 @@ func TestCalmOptOut(t *testing.T) {
 func TestCalmTestCode(t *testing.T) {
 	checkCalm(t, []calmCase{
 		{"fixture .env", "tests/fixtures/.env", "ANOTHER_SECRET=" + strongCred, credRule, false},
+		{"testdata .env file", "pkg/e2e/testdata/TestBuildSecrets/.env", "ANOTHER_SECRET=zot", "tollgate/credential-file", false},
+		{".env file outside tests", "deploy/.env", "ANOTHER_SECRET=" + strongCred, "tollgate/credential-file", true},
 		{"conftest", "conftest.py", `API_KEY = "` + strongCred + `"`, credRule, false},
 		{"spec ts", "src/auth.spec.ts", `const password = "` + strongCred + `";`, credRule, false},
 		{"java src/test", "src/test/java/com/x/DbIT.java", `String password = "` + strongCred + `";`, credRule, false},
