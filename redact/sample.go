@@ -19,12 +19,18 @@ var sampleWords = []string{"example", "sample", "dummy", "fake", "test", "placeh
 // 123456, 0000000), or is mostly one character.
 func LooksLikeSample(v string) bool {
 	lower := strings.ToLower(v)
+	return namesSample(lower) || sequential(lower, 6) || repeated(lower, 6)
+}
+
+// namesSample reports a lower-cased value that names itself a sample (example, dummy, ...).
+// A password may end in 123456; only a value's words judge what a decoded one is.
+func namesSample(lower string) bool {
 	for _, w := range sampleWords {
 		if strings.Contains(lower, w) {
 			return true
 		}
 	}
-	return sequential(lower, 6) || repeated(lower, 6)
+	return false
 }
 
 // sequential reports n characters in a row that count up by one (abcdef, 123456).
@@ -77,7 +83,7 @@ func GenericNotSecret(match, value string) string {
 		return "a sample value"
 	}
 	if text, ok := decodedText(value); ok {
-		if LooksLikeSample(text) || strings.Count(strings.TrimSpace(text), " ") >= 2 {
+		if namesSample(strings.ToLower(text)) || strings.Count(strings.TrimSpace(text), " ") >= 2 {
 			return "base64 of plain words (" + quoteShort(text) + ")"
 		}
 	}

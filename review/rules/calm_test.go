@@ -67,6 +67,7 @@ func TestCalmDocs(t *testing.T) {
 		{"helm values default", "charts/rabbitmq/values.yaml", "rabbitmq:\n  user: guest\n  password: guest", credRule, false},
 		{"flag joined to a value", "src/DbCommand.php", `'password' => '--password='.$connection['password'],`, credRule, false},
 		// true neighbours
+		{"ci passphrase", ".github/workflows/deploy.yml", "env:\n  API_SECRET: horse-battery-staple", credRule, true},
 		{"ci random password", ".github/workflows/deploy.yml", "env:\n  DEPLOY_PASSWORD: " + strongCred, credRule, true},
 		{"helm values random password", "charts/app/values.yaml", "app:\n  password: \"" + strongCred + "\"", credRule, true},
 		{"real password in code", "app/settings.py", `DB_PASSWORD = "` + strongCred + `"`, credRule, true},

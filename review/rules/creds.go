@@ -196,7 +196,8 @@ var cliFlag = lazyre.New(`^--?[A-Za-z][\w-]*=?$`)
 
 // wordy reports a value made of words a person chose (Forge123, randomSecret, another_pw,
 // secret_pw): each part, split at separators and lower-to-upper case changes, is letters
-// with a vowel (or two or three letters), then at most four digits. A generated secret is not.
+// with a vowel (or two or three letters), then at most four digits; one or two of them. A
+// generated secret is not, nor is a passphrase of three words or more.
 func wordy(v string) bool {
 	if len(v) < 3 || len(v) > 40 {
 		return false
@@ -211,7 +212,7 @@ func wordy(v string) bool {
 			n++
 		}
 	}
-	return n > 0
+	return n > 0 && n <= 2 // three words and more make a passphrase (horse-battery-staple)
 }
 
 // splitCamel splits randomSecret into random and Secret.
