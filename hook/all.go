@@ -3,7 +3,9 @@ package hook
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
@@ -35,7 +37,7 @@ func (r *Repo) All(ctx context.Context, index bool) (*diff.Change, error) {
 			return nil, err
 		}
 		defer os.Remove(dir)
-		u, err := r.unit(ctx, r.Git.detached(r.GitDir, dir, r.Root), "", []string{diffIndex, cached}, empty)
+		u, err := r.allUnit(ctx, r.Git.detached(r.GitDir, dir, r.Root), "", []string{diffIndex, cached}, empty)
 		if err = r.keepUnreadable(err); err != nil {
 			return nil, err
 		}
@@ -48,9 +50,142 @@ func (r *Repo) All(ctx context.Context, index bool) (*diff.Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := r.unit(ctx, g, r.head, []string{diffTree}, empty, r.head)
+	u, err := r.allUnit(ctx, g, r.head, []string{diffTree}, empty, r.head)
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
 	return r.withLFS(ctx, &diff.Change{Kind: "all", Head: r.head, Units: []diff.Unit{u}, Blobs: r}, nil)
+}
+
+// allUnit is unit for a whole tree: when git cannot read it because blobs are missing (a
+// snapshot without some large files, a partial clone), the files whose blobs are there are
+// reviewed and each missing one is listed in r.Unreadable (the review is then incomplete, never
+// clean). Any other failure, or one the missing blobs do not explain, is returned as it is.
+func (r *Repo) allUnit(ctx context.Context, g *Git, commit string, cmd []string, trees ...string) (diff.Unit, error) {
+	u, err := r.unit(ctx, g, commit, cmd, trees...)
+	var ue *unreadableError
+	if err == nil || !errors.As(err, &ue) {
+		return u, err
+	}
+	entries, missing, lerr := missingBlobs(ctx, g, commit, cmd, trees)
+	if lerr != nil || len(missing) == 0 {
+		return u, err
+	}
+	// The readable files by name, in batches (git's pathspecs are literal here: see Git).
+	gone := map[string]bool{}
+	for _, e := range missing {
+		gone[e.newPath] = true
+	}
+	var batch []string
+	size := 0
+	out := diff.Unit{Commit: commit}
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		part, err := r.unit(ctx, g, commit, cmd, append(append(append([]string{}, trees...), "--"), batch...)...)
+		out.Files = append(out.Files, part.Files...)
+		batch, size = batch[:0], 0
+		return err
+	}
+	for _, e := range entries {
+		if gone[e.newPath] || e.newPath == "" {
+			continue
+		}
+		batch, size = append(batch, e.newPath), size+len(e.newPath)+1
+		if size > pathBatchBytes {
+			if err := flush(); err != nil {
+				return out, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return out, err
+	}
+	for _, e := range missing {
+		r.Unreadable = append(r.Unreadable, fmt.Sprintf("%s: its blob %s is not in this repository (a partial clone's objects are never fetched during a review), so it was not reviewed", e.newPath, e.newOID))
+	}
+	return out, nil
+}
+
+// pathBatchBytes bounds the path arguments of one git call of allUnit's fallback.
+const pathBatchBytes = 64 << 10
+
+// missingBlobs lists the files of a tree diff (entries: all of them) whose new blob git does
+// not have: the raw listing (which reads no blob), then the objects of the commit git lacks
+// (rev-list --missing=print, which fetches nothing), or for the index (commit ""), one cat-file
+// --batch-check of the blobs.
+func missingBlobs(ctx context.Context, g *Git, commit string, cmd, trees []string) (entries, missing []rawEntry, err error) {
+	var (
+		recursive = "-r"
+		rawFlag   = "--raw"
+		nulFlag   = "-z"
+		noAbbrev  = "--no-abbrev"
+		end       = "--end-of-options"
+	)
+	args := append(append([]string{}, cmd...), recursive, rawFlag, nulFlag, noAbbrev, end)
+	args = append(append(args, trees...), "--")
+	out, err := g.run(ctx, nil, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if entries, err = parseRaw(out); err != nil {
+		return nil, nil, err
+	}
+	gone, err := goneObjects(ctx, g, commit, entries)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		if gone[e.newOID] {
+			missing = append(missing, e)
+		}
+	}
+	return entries, missing, nil
+}
+
+// goneObjects returns the objects of commit's tree git does not have, or (commit "") those of
+// entries' new blobs.
+func goneObjects(ctx context.Context, g *Git, commit string, entries []rawEntry) (map[string]bool, error) {
+	var (
+		revList     = "rev-list"
+		objects     = "--objects"
+		noWalk      = "--no-walk"
+		printAbsent = "--missing=print"
+		end         = "--end-of-options"
+		catFile     = "cat-file"
+		check       = "--batch-check"
+	)
+	gone := map[string]bool{}
+	if commit != "" {
+		res, err := g.run(ctx, nil, revList, objects, noWalk, printAbsent, end, commit)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(res), "\n") {
+			if oid, ok := strings.CutPrefix(line, "?"); ok {
+				gone[strings.TrimSpace(oid)] = true
+			}
+		}
+		return gone, nil
+	}
+	var oids []string
+	for _, e := range entries {
+		if e.newOID != "" && !isZeroOID(e.newOID) {
+			oids = append(oids, e.newOID)
+		}
+	}
+	if len(oids) == 0 {
+		return gone, nil
+	}
+	res, err := g.run(ctx, strings.NewReader(strings.Join(oids, "\n")+"\n"), catFile, check)
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(res), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == "missing" {
+			gone[f[0]] = true
+		}
+	}
+	return gone, nil
 }

@@ -26,7 +26,9 @@
 //     hooks directory git really uses.
 //   - Reading a change never fetches: GIT_NO_LAZY_FETCH=1 keeps a partial clone from asking its
 //     promisor remote, and a change with a missing object is listed in Repo.Unreadable (the
-//     review is incomplete), never read as clean.
+//     review is incomplete), never read as clean. A whole tree (All) with missing blobs is
+//     reviewed file by file where it can be: each file whose blob is missing is listed, the
+//     others are read.
 //   - The staged set is read through git plumbing that honours GIT_INDEX_FILE, so
 //     `git commit -- path` and `git commit -a` are reviewed at what they will commit, and
 //     always at the staged blobs: the index is diffed with an empty directory as the work tree,

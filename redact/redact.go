@@ -20,6 +20,9 @@
 //     encoded form) before it cuts the line to a window, and shows invisible and control
 //     characters as <U+XXXX>: no part of a secret survives at the window's edge.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
+//   - LooksLikeSample and GenericNotSecret (sample.go) say what a found value is (a sample, an
+//     RFC's example, a name made of words) for the review's severity only: Scan, Mask and the
+//     outgoing Filter never use them, so nothing they judge is left unmasked.
 package redact
 
 import (

@@ -145,7 +145,7 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	markLaterRemoved(ch, res.Findings)
 	masker := redact.NewMasker(opts.Detector)
 	mask := func(f *Finding) { maskFinding(masker, f) }
-	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits, mask)
+	rep.Findings, rep.Limits = order(res.Findings, opts.Config, res.Limits, mask, ch.Kind == "all")
 	rep.Rejected = nonNil(res.Rejected)
 	rep.NotRun = nonNil(res.NotRun)
 	rep.Notes = uniq(res.Notes)
@@ -323,12 +323,38 @@ func maskAll(fs []Finding, mask func(*Finding)) {
 	wg.Wait()
 }
 
+// cut keeps the first review.max_findings of the sorted findings and says how many it left
+// out. A whole-tree review (whole: --all) keeps every finding at or above fail_on however many
+// there are, and cuts only below it: what fails the review is never hidden.
+func cut(out []Finding, cfg policy.Config, limits []string, whole bool) ([]Finding, []string) {
+	max := cfg.MaxFindings
+	if max <= 0 || len(out) <= max {
+		return out, limits
+	}
+	below := ""
+	if whole {
+		for max < len(out) && out[max].Severity >= cfg.FailOn {
+			max++ // sorted by severity: the ones at or above fail_on come first
+		}
+		below = " below fail_on (" + cfg.FailOn.String() + "; every finding at or above it is shown)"
+		if max == len(out) {
+			return out, limits
+		}
+	}
+	more := "findings"
+	if len(out)-max == 1 {
+		more = "finding"
+	}
+	limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more %s%s not shown", cfg.MaxFindings, len(out)-max, more, below))
+	return out[:max], limits
+}
+
 // order deduplicates (a finding is a repeat only when commit, path, line and rule are the
 // same: every location is a finding), folds findings of one problem into one (oneProblem),
 // filters by confidence, sorts and truncates findings, then masks (mask, when set) and
 // fingerprints the ones kept. Only the kept ones are masked: masking runs the secret detector
 // on each finding's line, which on 60,000 findings took 20 s.
-func order(fs []Finding, cfg policy.Config, limits []string, mask func(*Finding)) ([]Finding, []string) {
+func order(fs []Finding, cfg policy.Config, limits []string, mask func(*Finding), whole bool) ([]Finding, []string) {
 	type key struct {
 		commit, path string
 		line         int
@@ -364,14 +390,7 @@ func order(fs []Finding, cfg policy.Config, limits []string, mask func(*Finding)
 	if limits == nil {
 		limits = []string{}
 	}
-	if max := cfg.MaxFindings; max > 0 && len(out) > max {
-		more := "findings"
-		if len(out)-max == 1 {
-			more = "finding"
-		}
-		limits = append(limits, fmt.Sprintf("review.max_findings reached (%d): %d more %s not shown", max, len(out)-max, more))
-		out = out[:max]
-	}
+	out, limits = cut(out, cfg, limits, whole)
 	// Alike findings (same rule, path and masked evidence) in one commit are numbered from the
 	// top of the file, so each keeps a fingerprint of its own. The kept findings are a prefix
 	// of the sorted ones, so each gets the number it would have among all of them.

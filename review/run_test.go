@@ -132,7 +132,7 @@ func TestOrder(t *testing.T) {
 		}
 		return out
 	}
-	got, limits := order(in, config(func(c *policy.Config) { c.MinConfidence = 0.5 }), nil, nil)
+	got, limits := order(in, config(func(c *policy.Config) { c.MinConfidence = 0.5 }), nil, nil, false)
 	want := []key{
 		{"r/crit", "z.go", 9},
 		{"r/sure", "a.go", 2},
@@ -150,12 +150,12 @@ func TestOrder(t *testing.T) {
 		t.Errorf("limits = %#v, want an empty, non-nil list", limits)
 	}
 	// min_confidence 0 keeps everything but the duplicate.
-	got, _ = order(in, config(nil), nil, nil)
+	got, _ = order(in, config(nil), nil, nil, false)
 	if len(got) != len(in)-1 {
 		t.Errorf("order kept %d of %d findings, want all but the duplicate", len(got), len(in))
 	}
 	// Truncation keeps the most severe and says how many were cut, after existing limits.
-	got, limits = order(in, config(func(c *policy.Config) { c.MaxFindings = 3 }), []string{"context.max_files reached (20)"}, nil)
+	got, limits = order(in, config(func(c *policy.Config) { c.MaxFindings = 3 }), []string{"context.max_files reached (20)"}, nil, false)
 	if !reflect.DeepEqual(keys(got), []key{{"r/crit", "z.go", 9}, {"r/unsure", "a.go", 1}, {"r/sure", "a.go", 2}}) {
 		t.Errorf("truncated = %v", keys(got))
 	}
@@ -164,7 +164,7 @@ func TestOrder(t *testing.T) {
 		t.Errorf("limits = %q", limits)
 	}
 	// Alike findings on two lines get two fingerprints; the first keeps the plain one.
-	got, _ = order(in, config(nil), nil, nil)
+	got, _ = order(in, config(nil), nil, nil, false)
 	fps := map[string]key{}
 	for _, f := range got {
 		if k, dup := fps[f.Fingerprint]; dup {
@@ -179,12 +179,12 @@ func TestOrder(t *testing.T) {
 	// fingerprint.
 	c1, c2 := mk("r/b", policy.Medium, "b.go", 2, 1, "x"), mk("r/b", policy.Medium, "b.go", 2, 1, "x")
 	c1.commit, c2.commit = "aaaa", "bbbb"
-	got, _ = order([]Finding{c1, c2, c2}, config(nil), nil, nil)
+	got, _ = order([]Finding{c1, c2, c2}, config(nil), nil, nil, false)
 	if len(got) != 2 || got[0].Fingerprint != got[1].Fingerprint || got[0].Fingerprint != c1.Fingerprint {
 		t.Errorf("two commits: %d findings, fingerprints %v", len(got), got)
 	}
 	// Exactly max_findings: no limit.
-	if _, limits := order(in[:2], config(func(c *policy.Config) { c.MaxFindings = 2 }), nil, nil); len(limits) != 0 {
+	if _, limits := order(in[:2], config(func(c *policy.Config) { c.MaxFindings = 2 }), nil, nil, false); len(limits) != 0 {
 		t.Errorf("limits at exactly max_findings = %q", limits)
 	}
 }
@@ -211,5 +211,33 @@ func TestFingerprint(t *testing.T) {
 		if fingerprint(&c) == fingerprint(&a) {
 			t.Errorf("fingerprint unchanged by %+v", c)
 		}
+	}
+}
+
+// TestCutWholeTree: under --all, max_findings never hides a finding at or above fail_on; it
+// cuts only below it and says how many it left out. Other reviews cut at max as before.
+func TestCutWholeTree(t *testing.T) {
+	var in []Finding
+	for i := range 5 {
+		in = append(in, Finding{RuleID: "r", Path: "a", Line: i + 1, Severity: policy.High, Confidence: 1})
+	}
+	for i := range 4 {
+		in = append(in, Finding{RuleID: "r", Path: "b", Line: i + 1, Severity: policy.Low, Confidence: 1})
+	}
+	cfg := config(func(c *policy.Config) { c.MaxFindings = 3 })
+	got, limits := order(in, cfg, nil, nil, true)
+	if len(got) != 5 || got[4].Severity != policy.High {
+		t.Fatalf("whole tree kept %d findings, want the 5 at or above fail_on", len(got))
+	}
+	if len(limits) != 1 || !strings.Contains(limits[0], "4 more findings below fail_on (medium") {
+		t.Errorf("limits = %q, want a count of the 4 low ones left out", limits)
+	}
+	got, limits = order(in, cfg, nil, nil, false)
+	if len(got) != 3 || len(limits) != 1 || !strings.Contains(limits[0], "6 more findings not shown") {
+		t.Errorf("a commit review kept %d findings, limits %q; want 3 and 6 more", len(got), limits)
+	}
+	cfg.MaxFindings = 100
+	if got, limits = order(in, cfg, nil, nil, true); len(got) != 9 || len(limits) != 0 {
+		t.Errorf("under the limit: %d findings, limits %q", len(got), limits)
 	}
 }

@@ -1,6 +1,8 @@
 // Package lang is the one file classifier every scanner shares: from a repository path alone
 // it decides a file's kind (which built-in rules apply), its comment syntax, and how the
-// injection scanner reads its lines (prose, comments, hidden carriers).
+// injection scanner reads its lines (prose, comments, hidden carriers); and whether a path is
+// test code (IsTestPath: tests, fixtures, testdata, test helpers) or documentation and examples
+// (IsDocPath), which every scanner's severity rule reads the same way.
 //
 // Guarantees:
 //   - Classification reads the path only (never file content) and is deterministic; the path

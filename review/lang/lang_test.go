@@ -192,6 +192,9 @@ func TestIsTestPath(t *testing.T) {
 		"e2e/login.cy.js", "charts/redis/ci/default-values.yaml", "ci/test-values.yaml",
 		"src/test/java/AppTest.java", "Foo/BarTests.cs", `win\tests\a.py`, "api/handler_test.py",
 		"tests/settings.py", "testing/helpers.go", "flask/testsuite/basic.py", "pkg/test_suite/a.go", "flask_tests.py",
+		"internal/temp_dir_fixture.go", "pkg/testutil/db.go", "pkg/testutils.go", "app/fixtures.py",
+		"src/__fixtures__/a.json", "spec/spec_helper.rb", "test/test_helper.rb", "lib/test-helpers.ts",
+		"tests/fixtures/.env", "internal/testhelpers/x.go", "src/test/resources/app.yml",
 	}
 	for _, p := range tests {
 		if !IsTestPath(p) {
@@ -201,7 +204,7 @@ func TestIsTestPath(t *testing.T) {
 	notTests := []string{
 		"latest.java", "contest.py", "app/attestation.go", "src/protest.ts", "manifest.yaml",
 		".gitlab/ci/deploy.yml", "ci/deploy.sh", "app/settings.py", "docs/testing-guide.md.go.x",
-		"src/Latest.java", "testimony/a.go",
+		"src/Latest.java", "testimony/a.go", "app/prefixture.go", "docs/index.md", "internal/attest/x.go",
 	}
 	for _, p := range notTests {
 		if IsTestPath(p) {
@@ -227,6 +230,24 @@ func TestAppendSpansReusesDst(t *testing.T) {
 		}
 		if len(dst) != want || len(f.Spans(c.line, &State{})) != want {
 			t.Errorf("%s %q: %d spans appended, %d from Spans", c.path, c.line, len(dst), want)
+		}
+	}
+}
+
+// TestIsDocPath: documentation and examples by folder and prose extension; code and config
+// outside them is not.
+func TestIsDocPath(t *testing.T) {
+	for _, p := range []string{"docs/index.md", "doc/api.py", "docs_src/sql/tutorial001.py",
+		"examples/app/config.yaml", "_examples/main.go", "tutorial/step1.py", "README.md",
+		"pages/common/tar.md", "guide.rst", `site\docs\a.yml`} {
+		if !IsDocPath(p) {
+			t.Errorf("IsDocPath(%q) = false, want true", p)
+		}
+	}
+	for _, p := range []string{"app/settings.py", "config/database.yml", "high-entropy-misc.txt",
+		"src/docker/entry.sh", "pkg/docsgen/gen.go", "cmd/example.go", ".env"} {
+		if IsDocPath(p) {
+			t.Errorf("IsDocPath(%q) = true, want false", p)
 		}
 	}
 }

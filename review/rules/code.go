@@ -24,6 +24,9 @@ type lineRule struct {
 	// safeIn reports a match safe given the lines above it (nil: never; f is nil for files
 	// the cross-line reader does not read).
 	safeIn func(f *flow, code string, m []int) bool
+	// calm says why a match is reported at low ("" keeps the rule's severity; see evidence.go):
+	// f is nil for files the cross-line reader does not read.
+	calm func(f *flow, k lang.Kind, code string, m []int) string
 }
 
 func (r *lineRule) applies(k lang.Kind) bool {
@@ -87,7 +90,10 @@ func scanCode(u *diff.Unit, p string, k lang.Kind, l diff.Line, r *review.Result
 		if m == nil || rule.safeIn != nil && rule.safeIn(fl, text, m) {
 			continue
 		}
-		sev, msg := testSeverity(p, rule.Severity, rule.Description)
+		sev, msg := placeSeverity(p, rule.Severity, rule.Description)
+		if rule.calm != nil && sev > policy.Low {
+			sev, msg = lowerFor(sev, msg, rule.calm(fl, k, text, m))
+		}
 		r.Add(review.Finding{
 			RuleID: rule.ID, Severity: sev, Confidence: rule.confidence, CWE: rule.CWE,
 			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
@@ -104,6 +110,7 @@ var codeRules = []lineRule{
 			Leaves:      example("client.go", "tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}")},
 		hint:  "InsecureSkipVerify",
 		kinds: []lang.Kind{lang.Go}, re: lazyre.New(`\bInsecureSkipVerify\s*(?::|=)\s*true\b`), confidence: 0.9,
+		calm: callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -112,6 +119,7 @@ var codeRules = []lineRule{
 			Leaves:      example("fetch.py", `r = requests.get(url, verify="/etc/ssl/ca.pem")`)},
 		hint:  "False",
 		kinds: []lang.Kind{lang.Python}, re: lazyre.New(`\bverify\s*=\s*False\b`), confidence: 0.9,
+		calm: callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -121,6 +129,7 @@ var codeRules = []lineRule{
 		anyFold: []string{"cert_none", "cert_optional", "_create_unverified_context", "cert_reqs"},
 		kinds:   []lang.Kind{lang.Python},
 		re:      lazyre.New(`\bssl\._create_unverified_context\s*\(|(?:verify_mode|cert_reqs)\s*=\s*(?:ssl\.)?CERT_(?:NONE|OPTIONAL)\b|\bcert_reqs\s*=\s*["'](?:CERT_)?(?:NONE|OPTIONAL)["']|\bcheck_hostname\s*=\s*False\b.*CERT_NONE`), confidence: 0.9,
+		calm: callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -129,6 +138,7 @@ var codeRules = []lineRule{
 			Leaves:      example("client.js", `const agent = new https.Agent({ rejectUnauthorized: true });`)},
 		hint:  "rejectUnauthorized",
 		kinds: []lang.Kind{lang.JS}, re: lazyre.New(`\brejectUnauthorized\s*:\s*false\b`), confidence: 0.9,
+		calm: callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -137,6 +147,7 @@ var codeRules = []lineRule{
 			Leaves:      example("fetch.php", `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, true);`)},
 		hint:  "CURLOPT_SSL_VERIFY",
 		kinds: []lang.Kind{lang.PHP}, re: lazyre.New(`\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)\b`), confidence: 0.9,
+		calm: callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -146,6 +157,7 @@ var codeRules = []lineRule{
 		hint:       "NODE_TLS_REJECT_UNAUTHORIZED",
 		re:         lazyre.New(`\bNODE_TLS_REJECT_UNAUTHORIZED["'\]]*\s*[:=]\s*["']?0\b`),
 		confidence: 0.9,
+		calm:       callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/tls-verify-disabled", Severity: policy.High, CWE: []string{"CWE-295"},
@@ -155,6 +167,7 @@ var codeRules = []lineRule{
 		hint:       "insecure-skip-tls-verify",
 		re:         lazyre.New(`insecure-skip-tls-verify(?:\s*[:=]\s*["']?true\b|\s*$|\s+--|["']?\s*[,)\]])`),
 		confidence: 0.9,
+		calm:       callerOptOut,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
@@ -166,6 +179,7 @@ var codeRules = []lineRule{
 		// A lone string literal as the command is not input.
 		unless:     lazyre.New(`\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*,\s*shell\s*=\s*True`),
 		confidence: 0.8,
+		calm:       noInput(true),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
@@ -178,6 +192,7 @@ var codeRules = []lineRule{
 		// A lone string literal as the command is not input.
 		unless:     lazyre.New(`\b(?:system|popen[234]?|get(?:status)?output)\s*\(\s*(?:r|b)?("[^"{}%]*"|'[^'{}%]*')\s*[,)]`),
 		confidence: 0.8,
+		calm:       noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.High, CWE: []string{"CWE-78"},
@@ -188,7 +203,9 @@ var codeRules = []lineRule{
 		hint:       "$",
 		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$[A-Za-z_]"),
 		unless:     lazyre.New(`escapeshellarg\s*\(|escapeshellcmd\s*\(`),
+		check:      phpShellSink,
 		safeIn:     shellArgsSafe,
+		calm:       noInput(false),
 		confidence: 0.75,
 	},
 	{
@@ -211,6 +228,7 @@ var codeRules = []lineRule{
 		hint:       "-c",
 		re:         lazyre.New(`["'](?:/bin/)?(?:ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*(?:[A-Za-z_$]|f["']|["'][^"']*["']\s*\+)`),
 		confidence: 0.8,
+		calm:       noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/shell-injection", Severity: policy.Critical, CWE: []string{"CWE-78"},
@@ -220,6 +238,7 @@ var codeRules = []lineRule{
 		kinds:      []lang.Kind{lang.PHP},
 		hint:       "$_",
 		re:         lazyre.New("(?:\\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\([^;]*|`[^`]*)\\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\\b"),
+		check:      phpShellSink,
 		unless:     lazyre.New(`escapeshellarg\s*\(\s*\$_`),
 		confidence: 0.95,
 	},
@@ -269,6 +288,7 @@ var codeRules = []lineRule{
 		// a literal (pickle.loads(b"...")) is no input either
 		unless:     lazyre.New(`\.load\s*\(\s*open\s*\(\s*[rbRB]{0,2}["'][^"'{}%]*["']\s*[,)]|\.loads\s*\(\s*[rbRB]{0,2}(?:"[^"]*"|'[^']*')\s*\)`),
 		confidence: 0.8,
+		calm:       noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -278,6 +298,7 @@ var codeRules = []lineRule{
 		anyFold: []string{"marshal", "jsonpickle", "read_pickle"},
 		kinds:   []lang.Kind{lang.Python},
 		re:      lazyre.New(`\bmarshal\.loads?\s*\(|\bjsonpickle\.(?:decode|loads?)\s*\(|\b(?:pd|pandas)\.read_pickle\s*\(`), confidence: 0.8,
+		calm: noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -289,6 +310,7 @@ var codeRules = []lineRule{
 		re:         lazyre.New(`\btorch\.load\s*\(`),
 		unless:     lazyre.New(`weights_only\s*=\s*True\b`),
 		confidence: 0.75,
+		calm:       noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -301,6 +323,7 @@ var codeRules = []lineRule{
 		unless:     lazyre.New(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
 		safeIn:     ruamelLoad,
 		confidence: 0.85,
+		calm:       noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -309,6 +332,7 @@ var codeRules = []lineRule{
 			Leaves:      example("Load.java", `Config c = mapper.readValue(in, Config.class);`)},
 		hint:  "ObjectInputStream",
 		kinds: []lang.Kind{lang.Java}, re: lazyre.New(`\bnew\s+ObjectInputStream\s*\(`), confidence: 0.8,
+		calm: noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -319,6 +343,7 @@ var codeRules = []lineRule{
 		kinds:   []lang.Kind{lang.Ruby},
 		// YAML.load is safe_load since Psych 4 (Ruby 3.1); unsafe_load is the old one.
 		re: lazyre.New(`\bMarshal\.(?:load|restore)\s*[( ]|\b(?:YAML|Psych)\.unsafe_load\s*[( ]|\bCSV\.load\s*\(|\bOj\.object_load\s*\(|\bOj\.load\s*\(\s*[^,()]+\)`), confidence: 0.75,
+		calm: noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},
@@ -327,6 +352,7 @@ var codeRules = []lineRule{
 			Leaves:      example("load.php", `$obj = json_decode($_COOKIE['state'], true);`)},
 		hint:  "unserialize",
 		kinds: []lang.Kind{lang.PHP}, re: lazyre.New(`\bunserialize\s*\(\s*\$`), confidence: 0.75,
+		calm: noInput(false),
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/world-writable", Severity: policy.Medium, CWE: []string{"CWE-732"},
@@ -362,6 +388,7 @@ var codeRules = []lineRule{
 			`|\b(?:mkdir\w*|makedirs|writefile|openfile|open|mkdirsync)\b[^;]*[(,\s](?:0o?777|511|0x1ff)\b` +
 			`|\bmode\s*[:=]\s*(?:0o?[0-7]{2}[2367]|511|0x1ff)\b`),
 		confidence: 0.8,
+		calm:       umaskRead,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/curl-pipe-shell", Severity: policy.High, CWE: []string{"CWE-494"},
@@ -404,6 +431,35 @@ func shellSafeCall(chain string) bool {
 		return true
 	}
 	return false
+}
+
+// phpShellSink reports a PHP match m that runs a shell: a call of the builtin (not a method
+// ->exec(), a static ::exec() or a declaration function exec(), which are the class's own), or
+// a backtick operator outside a string literal ("see `composer.json`" is text).
+func phpShellSink(code string, m []int) bool {
+	if code[m[0]] == '`' {
+		return !inQuotes(code[:m[0]])
+	}
+	before := strings.TrimRight(code[:m[0]], " \t")
+	return !strings.HasSuffix(before, "->") && !strings.HasSuffix(before, "::") && !strings.HasSuffix(before, "function") &&
+		!strings.HasSuffix(before, "?->")
+}
+
+// inQuotes reports whether the end of s lies inside a '...' or "..." literal.
+func inQuotes(s string) bool {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && q != 0:
+			i++
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case c == q:
+			q = 0
+		}
+	}
+	return q != 0
 }
 
 // envArg matches an environment variable's expansion: $NVM_DIR, ${GOPATH}.

@@ -90,6 +90,12 @@ func (f *flow) eval(i int) {
 // requestTainted reports whether variable name, when line i uses it, holds request data: its
 // assignments in the scope (followed through other variables), or a route's path parameter.
 func (f *flow) requestTainted(name string, i, depth int) (flowLine, bool) {
+	return f.taintedBy(name, i, depth, requestData)
+}
+
+// taintedBy reports whether variable name, when line i uses it, holds data src matches: its
+// assignments in the scope (followed through other variables), or a route's path parameter.
+func (f *flow) taintedBy(name string, i, depth int, src *lazyre.RE) (flowLine, bool) {
 	for j := i - 1; j >= 0 && f.spend(); j-- {
 		code := f.lines[j].code
 		if !strings.Contains(code, name) {
@@ -100,7 +106,7 @@ func (f *flow) requestTainted(name string, i, depth int) (flowLine, bool) {
 			continue
 		}
 		rhs := f.joinRHS(j, a.rhs)
-		if requestData.MatchString(rhs) {
+		if src.MatchString(rhs) {
 			return f.lines[j], true
 		}
 		if depth < 3 {
@@ -112,7 +118,7 @@ func (f *flow) requestTainted(name string, i, depth int) (flowLine, bool) {
 				if v == name {
 					continue
 				}
-				if o, ok := f.requestTainted(v, j, depth+1); ok {
+				if o, ok := f.taintedBy(v, j, depth+1, src); ok {
 					return o, true
 				}
 			}

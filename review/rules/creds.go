@@ -88,21 +88,16 @@ func credentialText(k lang.Kind, line string) (code, text string) {
 }
 
 // credentialSeverity is the severity and message of credential c found on text in the file at
-// p: high, lowered for a test path, a local service's throwaway, a connection or command line
-// to this machine or with a well-known default, and Django's development key.
+// p: high, lowered in tests and docs (placeSeverity), for a value that is no secret, a default
+// (defaultValue), and a connection or command line to this machine or with a well-known
+// default password.
 func credentialSeverity(p string, c redact.Credential, text string, names map[string]bool) (policy.Severity, string) {
 	value := c.Value
-	sev, msg := testSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
-	if sev > policy.Low && throwaway(value, names) {
-		sev, msg = policy.Low, msg+" (a local service's throwaway default: lowered to low)"
-	}
-	if sev > policy.Low && c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
-		sev, msg = policy.Low, msg+" (a local service or a default password: lowered to low)"
-	}
-	if sev > policy.Low && strings.HasPrefix(value, djangoDevKey) {
-		// startproject writes this key into every new project's settings, marked insecure: a
-		// development key. Reported, not blocking; a production key has no such prefix.
-		sev, msg = policy.Low, msg+" (Django's generated development key: lowered to low; production must read its own)"
+	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
+	sev, msg = lowerFor(sev, msg, notASecret(text, value))
+	sev, msg = lowerFor(sev, msg, defaultValue(p, value, names))
+	if c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
+		sev, msg = lowerFor(sev, msg, "a local service or a default password")
 	}
 	return sev, msg
 }
@@ -127,9 +122,138 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	if k.IsCode() {
 		conf = 0.8
 	}
+	if inExpansion(text, value) {
+		return // ${MVNW_PASSWORD:+has-password}: the shell's text for a set variable
+	}
 	sev, msg := credentialSeverity(p, c, text, names)
 	r.Add(review.Finding{
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
 	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
+}
+
+// defaultValue says why a credential's value is a default, not a secret ("" if it may be
+// one): a local service's throwaway (names non-nil: the file configures them), a Helm chart's
+// placeholder default, Django's generated development key.
+func defaultValue(p, value string, names map[string]bool) string {
+	switch {
+	case throwaway(value, names) || names != nil && wordy(value):
+		return "a local service's throwaway default"
+	case valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)):
+		return "a Helm chart's placeholder default"
+	case strings.HasPrefix(value, djangoDevKey):
+		// startproject writes this key into every new project's settings, marked insecure: a
+		// development key. Reported, not blocking; a production key has no such prefix.
+		return "Django's generated development key; production must read its own"
+	}
+	return ""
+}
+
+// inExpansion reports a value inside a shell parameter expansion's word (${VAR:+word},
+// ${VAR:-word}): text the shell substitutes, not a secret.
+func inExpansion(line, value string) bool {
+	i := strings.Index(line, value)
+	if i < 0 {
+		return false
+	}
+	open := strings.LastIndex(line[:i], "${")
+	return open >= 0 && !strings.Contains(line[open:i], "}") && strings.Contains(line[i:], "}")
+}
+
+// envName is a value spelled like an environment variable's name (OPENAI_API_KEY).
+var envName = lazyre.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+
+// typeWords are values that name a type, cast or validation rule, not a secret: Laravel's
+// 'password' => 'hashed', a schema's password: string.
+var typeWords = lang.SetOf("hashed", "encrypted", "hidden", "string", "str", "text", "boolean",
+	"bool", "integer", "int", "array", "object", "date", "datetime", "required", "nullable",
+	"confirmed", "sometimes", "bcrypt", "argon", "argon2id", "sha256")
+
+// localURL is a connection string to this machine or a documentation host.
+var localURL = lazyre.New(`(?i)@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|(?:[\w-]+\.)?example\.(?:com|org|net))\b`)
+
+// notASecret says why a value the credential rule found is no secret, "" if it may be one: an
+// environment variable's name, a type or cast, a validation rule list, a well-known default
+// password of a service on localhost.
+func notASecret(line, value string) string {
+	switch {
+	case cliFlag.MatchString(value):
+		return "a command-line flag, its value added at run time"
+	case envName.MatchString(value):
+		return "the name of an environment variable"
+	case typeWords[strings.ToLower(value)] || validationRules(value):
+		return "a type, cast or validation rule"
+	case localURL.MatchString(line) && (wellKnownDefault.MatchString(value) || userRepeated(line, value)):
+		return "a well-known default password on localhost"
+	}
+	return ""
+}
+
+// validationRules reports a list of rules like required|min:8|confirmed.
+func validationRules(v string) bool {
+	if !strings.Contains(v, "|") {
+		return false
+	}
+	for _, part := range strings.Split(v, "|") {
+		name, _, _ := strings.Cut(part, ":")
+		if !typeWords[name] && name != "min" && name != "max" && name != "regex" {
+			return false
+		}
+	}
+	return true
+}
+
+// userRepeated reports a URL whose password repeats its user (postgres:postgres@).
+func userRepeated(line, value string) bool {
+	return strings.Contains(line, "/"+value+":"+value+"@") || strings.Contains(line, "//"+value+":"+value+"@")
+}
+
+// cliFlag is a command-line option's name, its value joined on later ('--password='.$pw).
+var cliFlag = lazyre.New(`^--?[A-Za-z][\w-]*=?$`)
+
+// wordy reports a value made of words a person chose (Forge123, randomSecret, another_pw,
+// secret_pw): each part, split at separators and lower-to-upper case changes, is letters
+// with a vowel (or two or three letters), then at most four digits; one or two of them. A
+// generated secret is not, nor is a passphrase of three words or more.
+func wordy(v string) bool {
+	if len(v) < 3 || len(v) > 40 {
+		return false
+	}
+	n := 0
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		for _, w := range splitCamel(part) {
+			letters := strings.TrimRight(w, "0123456789")
+			if len(w)-len(letters) > 4 || !wordLetters(strings.ToLower(letters)) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0 && n <= 2 // three words and more make a passphrase (horse-battery-staple)
+}
+
+// splitCamel splits randomSecret into random and Secret.
+func splitCamel(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' && (s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= '0' && s[i-1] <= '9') {
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	return append(out, s[start:])
+}
+
+// wordLetters reports lower-case letters that read as a word: a vowel, or two or three letters.
+func wordLetters(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return len(w) <= 3 || strings.ContainsAny(w, "aeiouy")
 }

@@ -20,13 +20,21 @@
 //     unknown, never safe, and a hunk knows nothing of another.
 //   - A file rule reports once per file, at its first added line (line 1 for a binary or empty
 //     file); a binary file is judged by its name only.
-//   - A finding in test code (lang.IsTestPath) is lowered to low, and its message says so; so
-//     is a credential of a local service in docker-compose or CI configuration (GitHub Actions,
-//     GitLab, CircleCI, ...) whose value is a well-known default or repeats a user, database or
-//     service name of the file (throwaway).
+//   - A finding at medium or above means "probably real" (evidence.go holds the one rule): a
+//     finding in test code (lang.IsTestPath), documentation or an example (lang.IsDocPath,
+//     Python docstrings and EXAMPLES blocks) is lowered to low, and its message says so, unless
+//     it is a provider's token that does not look like a sample (redact.LooksLikeSample); a
+//     file rule is lowered in test code only. Lowered too: a credential of a local service in
+//     docker-compose or CI configuration whose value is a well-known default or repeats a user,
+//     database or service name of the file (throwaway), a well-known default on localhost;
+//     shell and deserialisation sinks with no evidence of outside data reaching them; TLS
+//     verification off under the caller's explicit opt-out; SQL joining only table or column
+//     names; the umask read-and-restore idiom; a password hash on a commented-out line of a
+//     Helm values file. Every lowered finding says why.
 //   - A reference is never a credential (redact.FindCredential): Terraform var./data./local./
 //     module., template expressions, shell expansions, labels and form fields, package pins,
-//     sudoers NOPASSWD, flags naming a secret object.
+//     sudoers NOPASSWD, flags naming a secret object; nor (creds.go) an environment variable's
+//     name, a cast or validation rule, a word of a shell expansion (${PW:+has-password}).
 //   - Every rule is documented (All): an id under tollgate/, a description, CWEs, a fix
 //     (fix.go; PATH stands for the finding's path), and an example it catches and one it
 //     leaves alone. The examples are tests, and the README lists

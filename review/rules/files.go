@@ -299,10 +299,9 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 			line = first
 		}
 		sev, msg := fr.Severity, fmt.Sprintf("%s: %s", fr.Description, fr.what)
-		if fr.ID == privateKeyFile.ID {
-			// A key or key store under a test path is a fixture, like other test code.
-			sev, msg = testSeverity(p, sev, msg)
-		}
+		// A key, a credential file or a dump under a test path is a fixture, like other test
+		// code (a fixture .env holding ANOTHER_SECRET=zot).
+		sev, msg = testSeverity(p, sev, msg)
 		r.Add(review.Finding{
 			RuleID: fr.ID, Severity: sev, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
 			Message:  msg + review.InCommit(u),

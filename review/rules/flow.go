@@ -106,12 +106,42 @@ func (f *flow) add(l diff.Line, code string) {
 
 // emit reports a finding of rule on line l, the match at byte focus of its text.
 func (f *flow) emit(rule *review.Rule, confidence float64, l flowLine, focus int, detail string, origins ...int) {
-	sev, msg := testSeverity(f.p, rule.Severity, rule.Description+detail)
+	sev, msg := placeSeverity(f.p, rule.Severity, rule.Description+detail)
+	sev, msg = lowerFor(sev, msg, f.calm(rule, l, focus, origins))
 	f.r.Add(review.Finding{
 		RuleID: rule.ID, Severity: sev, Confidence: confidence, CWE: rule.CWE,
 		Path: f.p, Line: l.n, EndLine: l.n, Message: msg + review.InCommit(f.u), Source: "builtin",
 		Origins: origins,
 	}.LineEvidence(l.text, focus))
+}
+
+// calm says why a cross-line finding is reported at low ("" keeps its severity): SQL whose
+// joined values only name tables or columns (on the line, or where it was built), a
+// pickle-family loader under another name with no outside data reaching it.
+func (f *flow) calm(rule *review.Rule, l flowLine, focus int, origins []int) string {
+	switch rule.ID {
+	case sqlRunRule.ID:
+		texts := []string{l.code}
+		for _, o := range origins {
+			for j := range f.lines {
+				if f.lines[j].n == o {
+					texts = append(texts, f.lines[j].code)
+				}
+			}
+		}
+		for _, t := range texts[min(len(texts)-1, 1):] {
+			if !f.sqlNamesOnly(t) {
+				return ""
+			}
+		}
+		return "only table or column names are joined into the SQL"
+	case deserAliasRule.ID:
+		if len(f.lines) == 0 || f.lines[len(f.lines)-1].n != l.n {
+			return ""
+		}
+		return noInput(false)(f, f.k, l.code, []int{focus, focus})
+	}
+	return ""
 }
 
 // scopeHead reports whether a line starts a function (or a class): what a variable meant

@@ -155,6 +155,9 @@ func FuzzFlow(f *testing.F) {
 	f.Add("@app.route(\"/<x>\")\ndef f(x):\n    exec(\"%s\" % x)")
 	f.Add("var s = $@\"select a from t where b = {x,8}\";\ncmd.CommandText = s;")
 	f.Add("import pickle as p\np.loads(\"")
+	f.Add("def f(verify):\n    if verify is False:\n        cert_reqs = \"CERT_NONE\"\n    code = \"\"\"\n    x\"\"\" % y\n    subprocess.run(c, shell=True)")
+	f.Add("$x = `ls {$y}`;\n$this->exec($q);\npassthru(\"a\" . $b);")
+	f.Add("old = os.umask(0)\ncur.execute(f\"SELECT * FROM {t} WHERE id = ?\", (i,))")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, p := range []string{"a.py", "a.php", "A.java", "a.js", "a.rb", "a.go"} {
 			builtinFindings(t, p, text)

@@ -78,6 +78,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 		names = serviceNames(f)
 	}
 	var fl *flow
+	var docs docBlock
 	if !k.IsProse() {
 		fl = newFlow(u, p, k, r)
 	}
@@ -95,23 +96,40 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 			}
 			i++
 			entries.add(l)
-			// the line's code part, cut once for the credential rule and the cross-line reader
-			code, credText := credentialText(k, l.Text)
-			scanCredentials(u, p, k, l, credText, names, r)
-			scanTokens(u, p, l, hashesTold, r)
-			if k.IsProse() {
-				continue
+			before, doc := len(r.Findings), k == lang.Python && docs.inside(l.Text)
+			scanLine(u, p, k, l, lineState{names: names, hashesTold: hashesTold, fl: fl}, r)
+			if doc {
+				lowerSince(r, before, "in a docstring or an EXAMPLES block")
 			}
-			if fl != nil {
-				fl.add(l, code) // fl reads code kinds only: code is the line's code part
-			}
-			scanCode(u, p, k, l, r, fl, code)
 		}
 	}
 	if fl != nil {
 		fl.done()
 	}
 	entries.report(u, p, r)
+}
+
+// lineState is what the rules of one line need to know of its file: the local-service names
+// (see throwaway), whether the file is one store of hashes, and its cross-line reader.
+type lineState struct {
+	names      map[string]bool
+	hashesTold bool
+	fl         *flow
+}
+
+// scanLine runs the line rules on one added line.
+func scanLine(u *diff.Unit, p string, k lang.Kind, l diff.Line, st lineState, r *review.Result) {
+	// the line's code part, cut once for the credential rule and the cross-line reader
+	code, credText := credentialText(k, l.Text)
+	scanCredentials(u, p, k, l, credText, st.names, r)
+	scanTokens(u, p, k, l, st.hashesTold, r)
+	if k.IsProse() {
+		return
+	}
+	if st.fl != nil {
+		st.fl.add(l, code) // fl reads code kinds only: code is the line's code part
+	}
+	scanCode(u, p, k, l, r, st.fl, code)
 }
 
 // flowRules are the rules the cross-line reader reports besides the SQL line rules, for

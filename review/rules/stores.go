@@ -198,7 +198,7 @@ func (e *entryLines) report(u *diff.Unit, p string, r *review.Result) {
 	}
 	for _, en := range e.scan.done() {
 		l := e.at[en.line]
-		sev, msg := testSeverity(p, credentialEntry.Severity, credentialEntry.Description+": "+en.what)
+		sev, msg := placeSeverity(p, credentialEntry.Severity, credentialEntry.Description+": "+en.what)
 		r.Add(review.Finding{
 			RuleID: credentialEntry.ID, Severity: sev, Confidence: 0.9, CWE: credentialEntry.CWE,
 			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",

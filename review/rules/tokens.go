@@ -1,10 +1,14 @@
 package rules
 
 import (
+	"path"
+	"strings"
+
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // Secrets that identify themselves by their shape, with no keyword next to them
@@ -43,7 +47,7 @@ var tokenRules = map[string]review.Rule{
 		Leaves:      example("mail.py", `cache.set("key-" + digest, value)`)},
 	redact.PasswordHash: {ID: "tollgate/" + redact.PasswordHash, Severity: policy.Medium, CWE: []string{"CWE-522", "CWE-916"},
 		Description: "a password hash (bcrypt, sha-crypt, md5-crypt, yescrypt) is written into the file: it can be cracked offline",
-		Catches:     example("fixtures/users.json", `[{"name": "ann", "hash": "`+exBcrypt+`"}]`),
+		Catches:     example("data/users.json", `[{"name": "ann", "hash": "`+exBcrypt+`"}]`),
 		Leaves:      example("auth.go", `hash, err := bcrypt.GenerateFromPassword(pw, 12) // "$2b$12$" + 53 characters`)},
 }
 
@@ -59,18 +63,33 @@ func tokenRuleList() []review.Rule {
 // scanTokens reports the self-identifying secrets on an added line. hashesTold is set in a file
 // already reported as a whole as a store of password hashes (shadow, htpasswd): its hashes are
 // that one problem.
-func scanTokens(u *diff.Unit, p string, l diff.Line, hashesTold bool, r *review.Result) {
+func scanTokens(u *diff.Unit, p string, k lang.Kind, l diff.Line, hashesTold bool, r *review.Result) {
 	for _, t := range redact.FindTokens(l.Text) {
 		if t.Kind == redact.PasswordHash && hashesTold {
 			continue
 		}
 		rule := tokenRules[t.Kind]
-		sev, msg := testSeverity(p, rule.Severity, rule.Description)
+		sev, msg := tokenSeverity(p, k, l.Text, t, rule)
 		r.Add(review.Finding{
 			RuleID: rule.ID, Severity: sev, Confidence: 0.9, CWE: rule.CWE,
 			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
 		}.LineEvidence(l.Text, t.Start, t.Value))
 	}
+}
+
+// tokenSeverity is a token finding's severity and message. A provider's token (Telegram,
+// Discord, Mailgun) keeps its severity in test code and documentation unless it looks like a
+// sample; a password hash there is lowered to low, and so is one on a commented-out line of a
+// Helm values file (values.yaml's documented example).
+func tokenSeverity(p string, k lang.Kind, line string, t redact.Token, rule review.Rule) (policy.Severity, string) {
+	if t.Kind != redact.PasswordHash && !redact.LooksLikeSample(t.Value) {
+		return rule.Severity, rule.Description
+	}
+	sev, msg := placeSeverity(p, rule.Severity, rule.Description)
+	if t.Kind == redact.PasswordHash && valuesFile(p) && sev > policy.Low && t.Start >= len(lang.CodePart(k, line)) {
+		sev, msg = lowerFor(sev, msg, "on a commented-out line")
+	}
+	return sev, msg
 }
 
 // reported reports whether r already holds a finding of rule on path.
@@ -81,4 +100,11 @@ func reported(r *review.Result, p, rule string) bool {
 		}
 	}
 	return false
+}
+
+// valuesFile reports a Helm values file (values.yaml, values-prod.yml), whose comments document
+// the chart's options with examples.
+func valuesFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	return strings.HasPrefix(b, "values") && (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml"))
 }

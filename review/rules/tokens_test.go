@@ -57,7 +57,7 @@ func TestTokens(t *testing.T) {
 		{"notify.py", `u = "https://ptb.discordapp.com/api/v10/webhooks/1174862930571638475/` + dcHookToken + `"`, "tollgate/discord-webhook"},
 		{"mail.py", `auth = ("api", "` + mgKey + `")`, "tollgate/mailgun-api-key"},
 		{"mail.rb", `MG = '` + mgNewKey + `'`, "tollgate/mailgun-api-key"},
-		{"fixtures.json", `{"name": "ann", "hash": "` + bcryptHash + `"}`, "tollgate/password-hash"},
+		{"data/users.json", `{"name": "ann", "hash": "` + bcryptHash + `"}`, "tollgate/password-hash"},
 		{"seed.sql", `INSERT INTO accounts VALUES ('ann', '` + strings.Replace(bcryptHash, "$2b$", "$2y$", 1) + `');`, "tollgate/password-hash"},
 		{"provision.yml", `  - { name: deploy, crypt: "` + sha512Crypt + `" }`, "tollgate/password-hash"},
 		{"legacy.conf", "root_hash = " + md5Crypt, "tollgate/password-hash"},
@@ -166,11 +166,11 @@ func TestTokensSeverity(t *testing.T) {
 		sev              policy.Severity
 		count            int
 	}{
-		{"tests/test_bot.py", `updater = Updater("` + tgToken + `")`, "tollgate/telegram-bot-token", policy.Low, 1},
+		{"tests/test_bot.py", `updater = Updater("` + tgToken + `")`, "tollgate/telegram-bot-token", policy.High, 1}, // a live shape in test code stays (issue 30: only a sample is lowered),
 		{"fixtures/users.json", `{"hash": "` + bcryptHash + `"}`, "tollgate/password-hash", policy.Low, 1},
 		{"testdata/netrc.txt", "machine h.corp.internal login a password " + strongPass, credentialEntry.ID, policy.Low, 1},
 		{"bot.py", `updater = Updater("` + tgToken + `")`, "tollgate/telegram-bot-token", policy.High, 1},
-		{"fixtures.json", `{"hash": "` + bcryptHash + `"}`, "tollgate/password-hash", policy.Medium, 1},
+		{"data/users.json", `{"hash": "` + bcryptHash + `"}`, "tollgate/password-hash", policy.Medium, 1},
 		{"etc/shadow", "root:" + sha512Crypt + ":19000:0:99999:7:::\nann:" + sha512Crypt + ":19000:0:99999:7:::", "tollgate/password-hash", 0, 0},
 		{"etc/shadow", "root:" + sha512Crypt + ":19000:0:99999:7:::", credentialFile.ID, policy.High, 1},
 		{".netrc", "machine h.corp.internal login a password " + strongPass, credentialEntry.ID, 0, 0},

@@ -21,9 +21,14 @@
 //     blob in a line, see embedded.go), a blob that cannot be read and a detector error are
 //     reported as not run, so the review is incomplete, never clean.
 //   - Every finding is secrets/<gitleaks rule id>, CWE-798, critical for a private key and high
-//     otherwise (low for a key or key store under a test path, and for a Stripe publishable
-//     key or a JWT with jwt.io's sample signature: public by design); Rules documents the
-//     detector's rules so, with the one fix for a live token.
+//     otherwise; Rules documents the detector's rules so, with the one fix for a live token.
+//     It is lowered to low, its message saying why (calm.go), when the value is public by
+//     design (a Stripe publishable key, a JWT with jwt.io's sample signature), when
+//     generic-api-key's value is no secret (redact.GenericNotSecret: a sample, an RFC's
+//     example, base64 of a phrase, words under a key that names no secret) or a Kubernetes
+//     Secret's data decodes to a sample, and in test code or documentation unless the rule
+//     has a provider's shape and the value does not look like a sample (a private key or key
+//     store is lowered in test code, kept in docs). A finding is never dropped for these.
 //   - gitleaks' own "gitleaks:allow" marker and .gitleaksignore entries suppress a finding and
 //     are counted; every finding's evidence is cut from its whole line with the secret masked.
 //   - secrets reads nothing but the change and its blobs, runs nothing and never touches the

@@ -24,12 +24,15 @@ func severity(ruleID string) policy.Severity {
 const jwtIOSignature = ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 
 // publicValue says why a found value is public by design ("" if it is not): a Stripe
-// publishable key (pk_test_, pk_live_: meant for the browser; the secret key is sk_), or a JWT
-// signed with jwt.io's sample signature. Such a finding is lowered to low, not dropped.
+// publishable key (pk_test_, pk_live_: meant for the browser; the secret key is sk_), a JWT
+// signed with jwt.io's sample signature, or a PostHog project key (phc_: sent by every browser
+// that loads the page). Such a finding is lowered to low, not dropped.
 func publicValue(ruleID, value string) string {
 	switch {
 	case ruleID == "generic-api-key" && (strings.HasPrefix(value, "pk_test_") || strings.HasPrefix(value, "pk_live_")):
 		return "a Stripe publishable key, public by design"
+	case ruleID == "generic-api-key" && strings.HasPrefix(value, "phc_"):
+		return "a PostHog project key, public by design (the personal key is phx_)"
 	case ruleID == "jwt" && strings.HasSuffix(value, jwtIOSignature):
 		return "signed with jwt.io's sample signature"
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
-	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // maxScanBytes bounds the added text of one file that the secrets scanner reads. A larger file
@@ -144,12 +143,7 @@ func (s *Scanner) reportAtColumn(u *diff.Unit, path, where string, col int, sec 
 	sev := severity(sec.RuleID)
 	line, end := sec.Line, sec.EndLine
 	msg := sec.Description
-	if keyRules[sec.RuleID] && lang.IsTestPath(path) && sev > policy.Low {
-		// A private key or key store under a test path is a fixture, like other test code:
-		// reported, not blocking at the default fail_on. A token there stays as it is.
-		sev, msg = policy.Low, msg+" (in test code: lowered to low)"
-	}
-	if why := publicValue(sec.RuleID, sec.Value); why != "" && sev > policy.Low {
+	if why := calmReason(path, sec); why != "" && sev > policy.Low {
 		sev, msg = policy.Low, msg+" ("+why+": lowered to low)"
 	}
 	if sec.PathOnly {
@@ -174,9 +168,6 @@ func (s *Scanner) reportAtColumn(u *diff.Unit, path, where string, col int, sec 
 	}
 	r.Add(fd)
 }
-
-// keyRules are the gitleaks rules for a private key or a key store.
-var keyRules = map[string]bool{"private-key": true, "pkcs12-file": true}
 
 // block is a run of added lines numbered one after another from start, each ending in a newline
 // (the detector's form: it would copy a text to add the last one), but a new file's text as it
