@@ -57,13 +57,34 @@ func rewriteRunes(text string, f func(r rune) (repl string, ok bool)) (string, [
 }
 
 // splitFound returns, for each secret the filter's detectors find in text only once its
-// invisible characters are removed, every occurrence of it in text as text holds it (with the
-// invisible characters), so that redaction removes the split token too.
+// invisible characters are removed, or once its tag characters are read as the ASCII they
+// stand for, every occurrence of it in text as text holds it (with the invisible or tag
+// characters), so that redaction removes the split or hidden token too.
 func (f *Filter) splitFound(path, text string) ([]Found, error) {
-	if strings.IndexFunc(text, invisible) < 0 {
-		return nil, nil
+	var out []Found
+	if strings.IndexFunc(text, invisible) >= 0 {
+		stripped, at := stripInvisible(text)
+		found, err := f.foundIn(path, text, stripped, at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
 	}
-	stripped, at := stripInvisible(text)
+	if hasTags(text) {
+		decoded, at := decodeTags(text)
+		found, err := f.foundIn(path, text, decoded, at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// foundIn returns the secrets the filter's detectors find in read, a rewriting of text whose
+// byte i comes from text's byte at[i], that text does not hold as they are: each occurrence as
+// the span of text it comes from.
+func (f *Filter) foundIn(path, text, stripped string, at []int) ([]Found, error) {
 	var out []Found
 	for _, d := range f.dets {
 		found, err := d.findAt(path, stripped)

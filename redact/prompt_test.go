@@ -137,3 +137,35 @@ func TestFilterRedactsSplitToken(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterRedactsTagToken: a token spelled in Unicode tag characters (invisible, each one an
+// ASCII character) is found and replaced by the outgoing filter, not passed on as it is.
+func TestFilterRedactsTagToken(t *testing.T) {
+	f, err := NewFilter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags strings.Builder
+	for _, c := range "token = " + ghToken {
+		tags.WriteRune(0xE0000 + c)
+	}
+	in := "# note" + tags.String() + "\nok := 1\n"
+	found, err := f.FindAt("a.go", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) == 0 {
+		t.Fatalf("no secret found in a token spelled in tag characters")
+	}
+	out, _, err := f.Redact(in, found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, _ := decodeTags(out)
+	if strings.Contains(decoded, ghToken[4:]) {
+		t.Errorf("the token spelled in tag characters survived redaction:\n%q", decoded)
+	}
+	if !strings.Contains(out, "[REDACTED:secrets/github-pat:") || !strings.Contains(out, "ok := 1") {
+		t.Errorf("the hidden token is not replaced, or more went:\n%q", out)
+	}
+}
