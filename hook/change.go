@@ -514,7 +514,8 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*diff.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil
+	ch := &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}
+	return ch, r.addCommitMeta(ctx, ch, []string{id})
 }
 
 // Range returns every commit in A..B, each at its own content. A is RootRev for every commit

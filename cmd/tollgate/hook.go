@@ -23,7 +23,7 @@ func hookCommand() *cli.Command {
 		Usage: "what the installed shims run (also the pre-commit framework's entry)",
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return usageError("hook needs a hook name: pre-commit, pre-merge-commit, pre-push or pre-receive")
+				return usageError("hook needs a hook name: pre-commit, pre-merge-commit, commit-msg, pre-push or pre-receive")
 			}
 			return unknownChoice("hook", c.Args().First(), commandNames(c.Command.Subcommands), "see `tollgate hook --help`")
 		},
@@ -41,6 +41,13 @@ func hookCommand() *cli.Command {
 				UsageText: "tollgate hook pre-merge-commit",
 				Flags:     []cli.Flag{shimFlag},
 				Action:    stagedHook,
+			},
+			{
+				Name:      "commit-msg",
+				Usage:     "review the message being committed (git passes its file)",
+				UsageText: "tollgate hook commit-msg FILE",
+				Flags:     []cli.Flag{shimFlag},
+				Action:    messageHook,
 			},
 			{
 				Name:      "pre-receive",
@@ -87,7 +94,15 @@ func runHook(c *cli.Context, push bool) error {
 		return nil
 	}
 	var ch *diff.Change
+	if framework && !push {
+		msg, ok, err := frameworkMessage(c, s)
+		if ok && (err != nil || msg == nil) {
+			return err
+		}
+		ch = msg
+	}
 	switch {
+	case ch != nil:
 	case push:
 		ch, err = pushChange(ctx, c, s, framework)
 	case framework && c.Args().Len() > 0:
@@ -198,4 +213,25 @@ func leaveToOther(c *cli.Context, s *session, push bool) bool {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "tollgate: the %s hook of .pre-commit-config.yaml reviews this %s (not reviewed twice)\n", other, map[bool]string{true: "push", false: "commit"}[push])
 	return true
+}
+
+// messageHook reviews the message being committed: git's commit-msg hook (and the pre-commit
+// framework's commit-msg stage) passes the file that holds it.
+func messageHook(c *cli.Context) error {
+	if c.Args().Len() != 1 {
+		return usageError("commit-msg takes the message FILE, got %s", pluralWord(c.Args().Len(), "argument"))
+	}
+	if skipped(c) {
+		return nil
+	}
+	ctx := c.Context
+	s, err := openSession(ctx, "")
+	if err != nil {
+		return err
+	}
+	ch, err := s.repo.Message(ctx, c.Args().First())
+	if err != nil {
+		return &exitError{code: review.ExitCannotRun, err: err, hint: "git passes the message file to the commit-msg hook: run it as `tollgate hook commit-msg .git/COMMIT_EDITMSG`"}
+	}
+	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
 }

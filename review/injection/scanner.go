@@ -45,6 +45,20 @@ func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 		}
 		fs.emit(u, r)
 	}
+	// A commit's or annotated tag's message is prose people and agents read (in logs,
+	// reviews, changelogs): it is inspected like any added text. Names and refs are not prose.
+	for i := range u.Meta {
+		f := &u.Meta[i]
+		if f.Meta != diff.MetaMessage && f.Meta != diff.MetaTagMessage {
+			continue
+		}
+		fs.start(ctx, f)
+		fs.scan()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fs.emit(u, r)
+	}
 	return nil
 }
 
@@ -110,10 +124,17 @@ func (hv *hunkView) put(j int, text string, kind *lang.File, st *lang.State) {
 func (hv *hunkView) text(j int) string     { return hv.texts[j%viewLines] }
 func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
 
+// metaProse is the name git metadata is classified by: a plain text file.
+const metaProse = "COMMIT_EDITMSG.txt"
+
 // start readies fs for file f: everything of the file before is dropped, the scratch buffers
 // are kept (a byte-pair set clears itself line by line).
 func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
-	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), lower: fs.lower[:0], tp: fs.tp,
+	kind := f.Path()
+	if f.Meta != "" {
+		kind = metaProse // git metadata is plain prose, whatever its name looks like
+	}
+	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(kind), lower: fs.lower[:0], tp: fs.tp,
 		words: fs.words[:0], toks: fs.toks[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
 }
 
