@@ -12,6 +12,10 @@
 //     other binaries are scanned for printable runs, reported at line 0. A secret already in
 //     the old version of a modified binary is not reported again. Without a BlobReader the
 //     binary is checked by name only and listed as such.
+//   - git metadata (a unit's Meta: commit messages, identities, tag messages, ref names) is
+//     scanned like added text and reported at its name with the metadata's kind; the paths of
+//     a unit's new, renamed and copied files are scanned in one text, a secret in one reported
+//     at that file with no line, metadata "path".
 //   - Nothing is silently skipped: a file whose added text or binary content exceeds the size
 //     limits, a blob that cannot be read and a detector error are reported as not run, so the
 //     review is incomplete, never clean.
