@@ -132,6 +132,12 @@ func (r *Repo) addCommitMeta(ctx context.Context, ch *diff.Change, commits []str
 	if err != nil {
 		return err
 	}
+	r.attachCommitMeta(ch, commits, objs)
+	return nil
+}
+
+// attachCommitMeta is addCommitMeta with the commits' objects read.
+func (r *Repo) attachCommitMeta(ch *diff.Change, commits []string, objs map[string]rawObject) {
 	at := map[string]int{}
 	for i := range ch.Units {
 		if c := ch.Units[i].Commit; c != "" {
@@ -152,7 +158,6 @@ func (r *Repo) addCommitMeta(ctx context.Context, ch *diff.Change, commits []str
 		}
 		ch.Units[i].Meta = append(ch.Units[i].Meta, commitMeta(c, o.data)...)
 	}
-	return nil
 }
 
 // addRefMeta adds what a push says besides its commits: the name of every pushed ref (as it

@@ -31,10 +31,26 @@ func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listed
 	for i, c := range commits {
 		ids[i] = c.id
 	}
-	if err := r.addCommitDiffs(ctx, ch, commits); err != nil {
+	// The commit objects are read while the diffs are: one cat-file process beside them.
+	type read struct {
+		objs map[string]rawObject
+		err  error
+	}
+	meta := make(chan read, 1)
+	go func() {
+		objs, err := r.readObjects(ctx, ids)
+		meta <- read{objs, err}
+	}()
+	err := r.addCommitDiffs(ctx, ch, commits)
+	m := <-meta
+	if err != nil {
 		return err
 	}
-	return r.addCommitMeta(ctx, ch, ids)
+	if m.err != nil {
+		return m.err
+	}
+	r.attachCommitMeta(ch, ids, m.objs)
+	return nil
 }
 
 // addCommitDiffs adds one unit per commit, each against its first parent (the empty tree for

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
@@ -17,11 +18,41 @@ var metaWhere = map[string]string{
 	diff.MetaTagMessage: "in the annotated tag's message",
 	diff.MetaTagger:     "in the annotated tag's tagger",
 	diff.MetaRef:        "in a pushed ref's name",
+	diff.MetaPath:       "in the file's path",
 }
 
-// scanMeta scans the unit's git metadata (a commit's message and identities, an annotated tag's
-// message, pushed ref names) as text: each secret is reported at the metadata's name and line.
-func (s *Scanner) scanMeta(ctx context.Context, u *diff.Unit, r *review.Result) {
+// namePiece is one piece of scanNames' text: a metadata text (meta set) or a file's path
+// (path set), from line first to line last of the text.
+type namePiece struct {
+	meta        *diff.FileDiff
+	path        string
+	first, last int
+}
+
+// scanNames looks for secrets in what leaves with the unit besides file content: its git
+// metadata (a commit's message and identities, an annotated tag's message and tagger, pushed
+// ref names) and the paths of its new, renamed and copied files (a token in a file's name
+// leaves as surely as one in its content). All of it is scanned in one text, each piece on
+// lines of its own (a newline in a path read as a space): a history's commits cost one
+// detector call each, not one per piece. A secret in metadata is reported at the metadata's
+// name and line, one in a path at that file with no line; both carry their kind (Metadata).
+func (s *Scanner) scanNames(ctx context.Context, u *diff.Unit, r *review.Result) {
+	var b strings.Builder
+	var pieces []namePiece
+	line := 1
+	add := func(p namePiece, text string) {
+		p.first = line
+		b.WriteString(text)
+		if !strings.HasSuffix(text, "\n") {
+			b.WriteByte('\n')
+		}
+		line += strings.Count(text, "\n")
+		if !strings.HasSuffix(text, "\n") {
+			line++
+		}
+		p.last = line - 1
+		pieces = append(pieces, p)
+	}
 	for i := range u.Meta {
 		f := &u.Meta[i]
 		if size, over := oversize(f); over {
@@ -29,41 +60,17 @@ func (s *Scanner) scanMeta(ctx context.Context, u *diff.Unit, r *review.Result) 
 				Reason: fmt.Sprintf("%s: %d bytes exceed the %d-byte limit; not scanned", f.Path(), size, maxScanBytes)})
 			continue
 		}
-		for hi := range f.Hunks {
-			for _, block := range addedBlocks(&f.Hunks[hi]) {
-				secs, err := s.Detector.ScanContext(ctx, f.Path(), block.text, block.start)
-				if ctx.Err() != nil {
-					return
-				}
-				if err != nil {
-					r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: f.Path() + ": " + err.Error()})
-					continue
-				}
-				for _, sec := range secs {
-					s.reportAt(u, f.Path(), metaWhere[f.Meta], sec, r)
-				}
-			}
+		if text := metaText(f); text != "" {
+			add(namePiece{meta: f}, text)
 		}
 	}
-}
-
-// scanPaths looks for secrets in the paths of the unit's new, renamed and copied files: a
-// token in a file's name leaves with the commit as surely as one in its content. The paths are
-// scanned in one text, one a line (a newline in a name read as a space), and each secret is
-// reported at its file with no line, metadata "path".
-func (s *Scanner) scanPaths(ctx context.Context, u *diff.Unit, r *review.Result) {
-	var b strings.Builder
-	var paths []string
 	for i := range u.Files {
 		f := &u.Files[i]
-		if f.Status != diff.Added && f.Status != diff.Renamed && f.Status != diff.Copied {
-			continue
+		if f.Status == diff.Added || f.Status == diff.Renamed || f.Status == diff.Copied {
+			add(namePiece{path: f.Path()}, oneLine.Replace(f.Path()))
 		}
-		paths = append(paths, f.Path())
-		b.WriteString(oneLine.Replace(f.Path()))
-		b.WriteByte('\n')
 	}
-	if len(paths) == 0 {
+	if len(pieces) == 0 {
 		return
 	}
 	secs, err := s.Detector.ScanContext(ctx, "", b.String(), 1)
@@ -71,23 +78,46 @@ func (s *Scanner) scanPaths(ctx context.Context, u *diff.Unit, r *review.Result)
 		return
 	}
 	if err != nil {
-		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: "file paths: " + err.Error()})
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: "commit metadata and file paths: " + err.Error()})
 		return
 	}
 	for _, sec := range secs {
-		if sec.Line < 1 || sec.Line > len(paths) {
-			continue
-		}
-		path := paths[sec.Line-1]
-		at := sec
-		at.Line, at.EndLine = 0, 0
-		n := len(r.Findings)
-		s.reportAt(u, path, "in the file's path", at, r)
-		for i := n; i < len(r.Findings); i++ {
-			r.Findings[i].Metadata = diff.MetaPath
+		for _, p := range pieces {
+			if sec.Line >= p.first && sec.Line <= p.last {
+				s.reportName(u, p, sec, r)
+				break
+			}
 		}
 	}
 }
 
-// oneLine keeps a path on one line of the text scanPaths scans.
+// reportName reports sec, found in piece p of scanNames' text.
+func (s *Scanner) reportName(u *diff.Unit, p namePiece, sec redact.Secret, r *review.Result) {
+	at, kind := sec, diff.MetaPath
+	path := p.path
+	if p.meta != nil {
+		path, kind = p.meta.Path(), p.meta.Meta
+		at.Line, at.EndLine = sec.Line-p.first+1, min(sec.EndLine, p.last)-p.first+1
+	} else {
+		at.Line, at.EndLine = 0, 0
+	}
+	n := len(r.Findings)
+	s.reportAt(u, path, metaWhere[kind], at, r)
+	for i := n; i < len(r.Findings); i++ {
+		r.Findings[i].Metadata = kind
+	}
+}
+
+// metaText is the text of a metadata piece (one added hunk, as diff.NewMeta makes it).
+func metaText(f *diff.FileDiff) string {
+	var b strings.Builder
+	for hi := range f.Hunks {
+		for _, block := range addedBlocks(&f.Hunks[hi]) {
+			b.WriteString(block.text)
+		}
+	}
+	return b.String()
+}
+
+// oneLine keeps a path on one line of the text scanNames scans.
 var oneLine = strings.NewReplacer("\n", " ", "\r", " ")

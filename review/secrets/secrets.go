@@ -26,8 +26,7 @@ func (s *Scanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
 func (s *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
-	s.scanMeta(ctx, u, r)
-	s.scanPaths(ctx, u, r)
+	s.scanNames(ctx, u, r) // metadata and file paths (meta.go)
 	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) {
 		s.scanFile(ctx, u, f, r)
 		if f.Binary && f.Status != diff.Deleted {
