@@ -93,24 +93,8 @@ func runHook(c *cli.Context, push bool) error {
 	if framework && leaveToOther(c, s, push) {
 		return nil
 	}
-	var ch *diff.Change
-	if framework && !push {
-		msg, ok, err := frameworkMessage(c, s)
-		if ok && (err != nil || msg == nil) {
-			return err
-		}
-		ch = msg
-	}
-	switch {
-	case ch != nil:
-	case push:
-		ch, err = pushChange(ctx, c, s, framework)
-	case framework && c.Args().Len() > 0:
-		ch, err = frameworkFiles(ctx, s, c.Args().Slice())
-	default:
-		ch, err = s.repo.Staged(ctx)
-	}
-	if err != nil {
+	ch, err := hookChange(c, s, push, framework)
+	if err != nil || ch == nil {
 		return err
 	}
 	if err := s.wait(); err != nil {
@@ -119,6 +103,24 @@ func runHook(c *cli.Context, push bool) error {
 	s.notes = append(s.notes, s.repo.Notes...)
 	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
 	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
+}
+
+// hookChange reads what the hook guards (nil, with no error, when the framework's
+// tollgate-commit-msg entry reviews it instead).
+func hookChange(c *cli.Context, s *session, push, framework bool) (*diff.Change, error) {
+	ctx := c.Context
+	switch {
+	case push:
+		return pushChange(ctx, c, s, framework)
+	case framework:
+		if ch, ok, err := frameworkMessage(c, s); ok {
+			return ch, err
+		}
+		if c.Args().Len() > 0 {
+			return frameworkFiles(ctx, s, c.Args().Slice())
+		}
+	}
+	return s.repo.Staged(ctx)
 }
 
 // pushChange reads what a push sends: git's ref lines on stdin, or, under the pre-commit
@@ -224,14 +226,13 @@ func messageHook(c *cli.Context) error {
 	if skipped(c) {
 		return nil
 	}
-	ctx := c.Context
-	s, err := openSession(ctx, "")
+	s, err := openSession(c.Context, "")
 	if err != nil {
 		return err
 	}
-	ch, err := s.repo.Message(ctx, c.Args().First())
+	ch, err := s.repo.Message(c.Context, c.Args().First())
 	if err != nil {
 		return &exitError{code: review.ExitCannotRun, err: err, hint: "git passes the message file to the commit-msg hook: run it as `tollgate hook commit-msg .git/COMMIT_EDITMSG`"}
 	}
-	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
+	return s.review(c.Context, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
 }

@@ -26,31 +26,26 @@ func (Scanner) Name() string { return "injection" }
 // unit: a history's tens of thousands of files would otherwise each allocate their own.
 var scans = sync.Pool{New: func() any { return &fileScan{bg: new(bigrams), bgJoin: new(bigrams)} }}
 
-// Scan implements review.Scanner: the per-file loop.
+// Scan implements review.Scanner: the per-file loop. A commit's or annotated tag's message
+// (the unit's Meta) is prose people and agents read (in logs, reviews, changelogs): it is
+// inspected like any added text. Names and refs are not prose.
 func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 	fs := scans.Get().(*fileScan)
 	defer scans.Put(fs)
+	var texts []*diff.FileDiff
 	for i := range u.Files {
-		if err := ctx.Err(); err != nil {
-			return err
+		if f := &u.Files[i]; f.Status != diff.Deleted && !f.Binary {
+			texts = append(texts, f)
 		}
-		f := &u.Files[i]
-		if f.Status == diff.Deleted || f.Binary {
-			continue
-		}
-		fs.start(ctx, f)
-		fs.scan()
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		fs.emit(u, r)
 	}
-	// A commit's or annotated tag's message is prose people and agents read (in logs,
-	// reviews, changelogs): it is inspected like any added text. Names and refs are not prose.
 	for i := range u.Meta {
-		f := &u.Meta[i]
-		if f.Meta != diff.MetaMessage && f.Meta != diff.MetaTagMessage {
-			continue
+		if f := &u.Meta[i]; f.Meta == diff.MetaMessage || f.Meta == diff.MetaTagMessage {
+			texts = append(texts, f)
+		}
+	}
+	for _, f := range texts {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		fs.start(ctx, f)
 		fs.scan()

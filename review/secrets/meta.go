@@ -37,19 +37,40 @@ type namePiece struct {
 // detector call each, not one per piece. A secret in metadata is reported at the metadata's
 // name and line, one in a path at that file with no line; both carry their kind (Metadata).
 func (s *Scanner) scanNames(ctx context.Context, u *diff.Unit, r *review.Result) {
+	text, pieces := namesText(u, r)
+	if len(pieces) == 0 {
+		return
+	}
+	secs, err := s.Detector.ScanContext(ctx, "", text, 1)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: "commit metadata and file paths: " + err.Error()})
+		return
+	}
+	for _, sec := range secs {
+		for _, p := range pieces {
+			if sec.Line >= p.first && sec.Line <= p.last {
+				s.reportName(u, p, sec, r)
+				break
+			}
+		}
+	}
+}
+
+// namesText is scanNames' text and its pieces; metadata over the size limit is not run.
+func namesText(u *diff.Unit, r *review.Result) (string, []namePiece) {
 	var b strings.Builder
 	var pieces []namePiece
 	line := 1
 	add := func(p namePiece, text string) {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
 		p.first = line
 		b.WriteString(text)
-		if !strings.HasSuffix(text, "\n") {
-			b.WriteByte('\n')
-		}
 		line += strings.Count(text, "\n")
-		if !strings.HasSuffix(text, "\n") {
-			line++
-		}
 		p.last = line - 1
 		pieces = append(pieces, p)
 	}
@@ -70,25 +91,7 @@ func (s *Scanner) scanNames(ctx context.Context, u *diff.Unit, r *review.Result)
 			add(namePiece{path: f.Path()}, oneLine.Replace(f.Path()))
 		}
 	}
-	if len(pieces) == 0 {
-		return
-	}
-	secs, err := s.Detector.ScanContext(ctx, "", b.String(), 1)
-	if ctx.Err() != nil {
-		return
-	}
-	if err != nil {
-		r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: "commit metadata and file paths: " + err.Error()})
-		return
-	}
-	for _, sec := range secs {
-		for _, p := range pieces {
-			if sec.Line >= p.first && sec.Line <= p.last {
-				s.reportName(u, p, sec, r)
-				break
-			}
-		}
-	}
+	return b.String(), pieces
 }
 
 // reportName reports sec, found in piece p of scanNames' text.
