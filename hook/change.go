@@ -514,7 +514,11 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*diff.Change, error) {
 	if err = r.keepUnreadable(err); err != nil {
 		return nil, err
 	}
-	return r.withLFS(ctx, &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil)
+	ch, err := r.withLFS(ctx, &diff.Change{Kind: "commit", Base: parent, Head: id, Units: []diff.Unit{u}, Blobs: r}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return ch, r.addCommitMeta(ctx, ch, []string{id})
 }
 
 // Range returns every commit in A..B, each at its own content. A is RootRev for every commit

@@ -51,6 +51,13 @@
 //     `<old> <new> <ref>` lines, against every ref the repository already has; the pushed
 //     objects are read from git's quarantine, whose directories git names in the hook's
 //     environment and every git call inherits. A bare repository has no staged set (ErrBare).
+//   - What leaves besides file content is part of the change (meta.go, message.go): each
+//     commit's message, author and committer read from its raw object (one `git cat-file
+//     --batch` for all commits of a range or push), each pushed ref's name and each pushed
+//     annotated tag's message and tagger, as diff.Unit.Meta under names that say what they are
+//     and never hold the text; the commit-msg hook's message with only what git will strip
+//     left out (comments and the scissors cut, per commit.cleanup, core.commentChar and
+//     whether an editor was used), read only from inside the work tree or git directory.
 //   - install never writes where another hook manager regenerates hooks or into the work
 //     tree: husky, lefthook, the pre-commit framework's hook and a hooks directory in the work
 //     tree are detected (DetectManager) and the integration to add is returned instead.

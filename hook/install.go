@@ -21,9 +21,10 @@ const Marker = ">>> tollgate managed hook: do not edit; `tollgate uninstall` rem
 // chainedSuffix names the kept copy of a hook that existed before install.
 const chainedSuffix = ".tollgate-chained"
 
-// Hooks are the hook names tollgate can install. pre-merge-commit goes with pre-commit: a
-// merge made by `git merge` creates a commit without running pre-commit.
-var Hooks = []string{"pre-commit", "pre-merge-commit", "pre-push"}
+// Hooks are the hook names tollgate can install. pre-merge-commit and commit-msg go with
+// pre-commit: a merge made by `git merge` creates a commit without running pre-commit, and the
+// message being committed exists only for commit-msg.
+var Hooks = []string{"pre-commit", "pre-merge-commit", "commit-msg", "pre-push"}
 
 // ErrHooksPath is returned when core.hooksPath points elsewhere and --force was not given.
 var ErrHooksPath = errors.New("core.hooksPath is set")

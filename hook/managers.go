@@ -44,10 +44,14 @@ func (e *ManagedError) Is(target error) bool { return target == ErrManaged }
 var lefthookConfigs = []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
 	"lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json"}
 
-// hookArgs is what a manager's hook line passes on: git's arguments for pre-push.
+// hookArgs is what a manager's hook line passes on: git's arguments for pre-push and
+// commit-msg (the message file).
 func hookArgs(hook string) string {
-	if hook == "pre-push" {
+	switch hook {
+	case "pre-push":
 		return ` "$@"`
+	case "commit-msg":
+		return ` "$1"`
 	}
 	return ""
 }
@@ -183,9 +187,12 @@ func (r *Repo) lefthook(_ string, hooks []string) *Manager {
 	m.Integration = append(m.Integration, "# add to "+name+", then run: lefthook install")
 	for _, h := range hooks {
 		m.Integration = append(m.Integration, h+":", "  commands:", "    tollgate:")
-		if h == "pre-push" {
+		switch h {
+		case "pre-push":
 			m.Integration = append(m.Integration, "      run: tollgate hook pre-push {1} {2}", "      use_stdin: true")
-		} else {
+		case "commit-msg":
+			m.Integration = append(m.Integration, "      run: tollgate hook commit-msg {1}")
+		default:
 			m.Integration = append(m.Integration, "      run: tollgate hook "+h)
 		}
 	}
@@ -207,11 +214,12 @@ func (r *Repo) preCommit(_ string, hooks []string) *Manager {
 	}
 	return &Manager{Name: "the pre-commit framework", Why: "its hook is installed in " + r.HooksDir, Force: true, RunsFor: runs, Integration: []string{
 		"# add to .pre-commit-config.yaml (COMMIT: a tollgate commit id), then run:",
-		"#   pre-commit install --hook-type pre-commit --hook-type pre-push",
+		"#   pre-commit install --hook-type pre-commit --hook-type commit-msg --hook-type pre-push",
 		"- repo: https://github.com/tollgate-dev/tollgate",
 		"  rev: COMMIT",
 		"  hooks:",
 		"    - id: tollgate",
+		"    - id: tollgate-commit-msg",
 	}}
 }
 

@@ -156,6 +156,9 @@ func (r *Repo) push(ctx context.Context, refs []PushRef, onRemote map[string]boo
 	if len(pushed) == 0 {
 		return ch, nil
 	}
+	if err := r.addRefMeta(ctx, ch, pushed); err != nil { // ref names, tag messages (meta.go)
+		return nil, err
+	}
 	tips, err := r.pushedObjects(ctx, ch, pushed, onRemote)
 	if err != nil {
 		return nil, err

@@ -22,15 +22,43 @@ var (
 	streamBatch = 3200
 )
 
-// addCommits adds one unit per commit, each against its first parent (the empty tree for a root
-// commit); a merge's unit is what it adds against every parent (mergeUnits). The diffs come
-// from one `git diff-tree --stdin` process per batch instead of one process per commit. Where
-// that stream stops early (an object it cannot read), the commit it stopped at is diffed
-// alone, so it is listed as unreadable, and the stream resumes after it.
+// addCommits adds one unit per commit with the commit's message and identities (addCommitMeta).
 func (r *Repo) addCommits(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
 	if len(commits) == 0 {
 		return nil
 	}
+	ids := make([]string, len(commits))
+	for i, c := range commits {
+		ids[i] = c.id
+	}
+	// The commit objects are read while the diffs are: one cat-file process beside them.
+	type read struct {
+		objs map[string]rawObject
+		err  error
+	}
+	meta := make(chan read, 1)
+	go func() {
+		objs, err := r.readObjects(ctx, ids)
+		meta <- read{objs, err}
+	}()
+	err := r.addCommitDiffs(ctx, ch, commits)
+	m := <-meta
+	if err != nil {
+		return err
+	}
+	if m.err != nil {
+		return m.err
+	}
+	r.attachCommitMeta(ch, ids, m.objs)
+	return nil
+}
+
+// addCommitDiffs adds one unit per commit, each against its first parent (the empty tree for
+// a root commit); a merge's unit is what it adds against every parent (mergeUnits). The diffs
+// come from one `git diff-tree --stdin` process per batch instead of one process per commit.
+// Where that stream stops early (an object it cannot read), the commit it stopped at is diffed
+// alone, so it is listed as unreadable, and the stream resumes after it.
+func (r *Repo) addCommitDiffs(ctx context.Context, ch *diff.Change, commits []listedCommit) error {
 	g, err := r.treeGit()
 	if err != nil {
 		return err

@@ -142,7 +142,7 @@ func TestStreamResumesAfterUnreadable(t *testing.T) {
 	}
 	removeSideBlob(t, r)
 	ch := &diff.Change{}
-	if err := r.addCommits(ctx, ch, commits); err != nil {
+	if err := r.addCommitDiffs(ctx, ch, commits); err != nil {
 		t.Fatal(err)
 	}
 	// The side commit cannot be read. The merge can: side.txt, which it brings from the side
@@ -187,7 +187,7 @@ func TestAddCommitsGrowingBatches(t *testing.T) {
 		want.Units = append(want.Units, units...)
 	}
 	got := &diff.Change{}
-	if err := r.addCommits(ctx, got, commits); err != nil {
+	if err := r.addCommitDiffs(ctx, got, commits); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got.Units, want.Units) {
@@ -199,7 +199,7 @@ func TestAddCommitsGrowingBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = &diff.Change{}
-	if err := r.addCommits(ctx, got, commits); err != nil {
+	if err := r.addCommitDiffs(ctx, got, commits); err != nil {
 		t.Fatal(err)
 	}
 	var rest []diff.Unit

@@ -28,6 +28,10 @@ type Finding struct {
 	Evidence    string `json:"evidence"`
 	Source      string `json:"source"`
 	Fingerprint string `json:"fingerprint"`
+	// Metadata is set when the finding is in git metadata, not in a file's content: then Path
+	// names what was read ("(commit 0123456789ab message)", "(refs)") and Metadata its kind
+	// (diff.MetaMessage, ...); "path" is a finding in a file's path (Path is that file).
+	Metadata string `json:"metadata,omitempty"`
 
 	// LaterRemoved is set by Run on a finding of a commit whose line (or file) a later commit
 	// of the same range or push removes again: the secret is gone from the tip but still in the

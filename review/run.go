@@ -154,12 +154,17 @@ func Run(ctx context.Context, ch *diff.Change, opts Options) *Report {
 	return rep
 }
 
-// addedLines counts the added lines of the change.
+// addedLines counts the added lines of the change (of a commit message alone, its lines).
 func addedLines(ch *diff.Change) int {
 	lines := 0
 	for ui := range ch.Units {
 		for fi := range ch.Units[ui].Files {
 			lines += ch.Units[ui].Files[fi].AddedCount()
+		}
+		if ch.Kind == "message" {
+			for mi := range ch.Units[ui].Meta {
+				lines += ch.Units[ui].Meta[mi].AddedCount()
+			}
 		}
 	}
 	return lines
@@ -284,11 +289,25 @@ func dropSuppressed(ctx context.Context, u *diff.Unit, sup **Suppressor, res *Re
 	res.Findings = kept
 }
 
-// inUnit records the unit's commit on findings its scanners just added.
+// inUnit records the unit's commit on findings its scanners just added, and on a finding in
+// the unit's git metadata what kind it is.
 func inUnit(fs []Finding, u *diff.Unit) {
 	for i := range fs {
 		fs[i].commit = u.Commit
+		if fs[i].Metadata == "" {
+			fs[i].Metadata = metaKind(u, fs[i].Path)
+		}
 	}
+}
+
+// metaKind is the kind of the unit's metadata named path ("" when none is).
+func metaKind(u *diff.Unit, path string) string {
+	for i := range u.Meta {
+		if u.Meta[i].NewPath == path {
+			return u.Meta[i].Meta
+		}
+	}
+	return ""
 }
 
 // maskFinding renders a finding's evidence from its whole line with every secret the detector
@@ -303,6 +322,7 @@ func maskFinding(m *redact.Masker, f *Finding) {
 		f.Evidence = m.Text(f.Evidence)
 	}
 	f.Message = redact.Scrub(m.Text(f.Message), onLine...)
+	f.Path = redact.Scrub(m.Text(f.Path), onLine...) // a path may hold a token too
 	f.text, f.secrets = "", nil
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
@@ -59,7 +62,7 @@ func frameworkFiles(ctx context.Context, s *session, files []string) (*diff.Chan
 }
 
 var (
-	hookItem  = regexp.MustCompile(`^(\s*)-\s+id:\s*['"]?(tollgate(?:-push)?)['"]?\s*(?:#.*)?$`)
+	hookItem  = regexp.MustCompile(`^(\s*)-\s+id:\s*['"]?(tollgate(?:-push|-commit-msg)?)['"]?\s*(?:#.*)?$`)
 	stagesKey = regexp.MustCompile(`^\s*stages:\s*(.*)$`)
 	listItem  = regexp.MustCompile(`^\s*-\s*['"]?([\w-]+)['"]?\s*$`)
 )
@@ -69,6 +72,15 @@ var (
 // (`pre-push`/`push`, or `pre-commit`/`commit`). When in doubt (no config, no such entry), no:
 // then nothing is skipped.
 func frameworkRuns(s *session, id string, push bool) bool {
+	if push {
+		return frameworkRunsAt(s, id, "pre-push", "push")
+	}
+	return frameworkRunsAt(s, id, "pre-commit", "commit")
+}
+
+// frameworkRunsAt reports whether .pre-commit-config.yaml lists the hook id with no stages key
+// or with one of the stage names.
+func frameworkRunsAt(s *session, id string, names ...string) bool {
 	data, err := policy.ReadRepoFile(s.boundary, ".pre-commit-config.yaml")
 	if err != nil || data == nil {
 		return false
@@ -84,7 +96,7 @@ func frameworkRuns(s *session, id string, push bool) bool {
 			return true // no stages key: every stage
 		}
 		for _, st := range stages {
-			if push && (st == "pre-push" || st == "push") || !push && (st == "pre-commit" || st == "commit") {
+			if slices.Contains(names, st) {
 				return true
 			}
 		}
@@ -125,4 +137,21 @@ func itemStages(lines []string, indent int) ([]string, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// frameworkMessage handles the framework's `tollgate` entry run at the commit-msg stage (a
+// config with no stages runs it at every stage it is installed for): its one file name is
+// then git's message file, which lies in the git directory, never in the work tree. It
+// reviews the message, or leaves it to the tollgate-commit-msg entry when the config lists
+// that one. ok is false when this is not the commit-msg stage.
+func frameworkMessage(c *cli.Context, s *session) (ch *diff.Change, ok bool, err error) {
+	if c.Command.Name != "pre-commit" || c.Args().Len() != 1 || !s.repo.InGitDir(c.Args().First()) {
+		return nil, false, nil
+	}
+	if frameworkRunsAt(s, "tollgate-commit-msg", "commit-msg") {
+		fmt.Fprintln(c.App.ErrWriter, "tollgate: the tollgate-commit-msg hook of .pre-commit-config.yaml reviews the commit message (not reviewed twice)")
+		return nil, true, nil
+	}
+	ch, err = s.repo.Message(c.Context, c.Args().First())
+	return ch, true, err
 }

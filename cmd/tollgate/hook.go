@@ -23,7 +23,7 @@ func hookCommand() *cli.Command {
 		Usage: "what the installed shims run (also the pre-commit framework's entry)",
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return usageError("hook needs a hook name: pre-commit, pre-merge-commit, pre-push or pre-receive")
+				return usageError("hook needs a hook name: pre-commit, pre-merge-commit, commit-msg, pre-push or pre-receive")
 			}
 			return unknownChoice("hook", c.Args().First(), commandNames(c.Command.Subcommands), "see `tollgate hook --help`")
 		},
@@ -41,6 +41,13 @@ func hookCommand() *cli.Command {
 				UsageText: "tollgate hook pre-merge-commit",
 				Flags:     []cli.Flag{shimFlag},
 				Action:    stagedHook,
+			},
+			{
+				Name:      "commit-msg",
+				Usage:     "review the message being committed (git passes its file)",
+				UsageText: "tollgate hook commit-msg FILE",
+				Flags:     []cli.Flag{shimFlag},
+				Action:    messageHook,
 			},
 			{
 				Name:      "pre-receive",
@@ -90,20 +97,30 @@ func runHook(c *cli.Context, push bool) error {
 	if framework && leaveToOther(c, s, push) {
 		return nil
 	}
-	var ch *diff.Change
-	switch {
-	case push:
-		ch, err = pushChange(ctx, c, s, framework)
-	case framework && c.Args().Len() > 0:
-		ch, err = frameworkFiles(ctx, s, c.Args().Slice())
-	default:
-		ch, err = s.repo.Staged(ctx)
-	}
-	if err != nil {
+	ch, err := hookChange(c, s, push, framework)
+	if err != nil || ch == nil {
 		return err
 	}
 	// githooks(5): a hook reports on stderr (git 2.39 passes a pre-push hook's stdout through).
 	return s.review(ctx, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
+}
+
+// hookChange reads what the hook guards (nil, with no error, when the framework's
+// tollgate-commit-msg entry reviews it instead).
+func hookChange(c *cli.Context, s *session, push, framework bool) (*diff.Change, error) {
+	ctx := c.Context
+	switch {
+	case push:
+		return pushChange(ctx, c, s, framework)
+	case framework:
+		if ch, ok, err := frameworkMessage(c, s); ok {
+			return ch, err
+		}
+		if c.Args().Len() > 0 {
+			return frameworkFiles(ctx, s, c.Args().Slice())
+		}
+	}
+	return s.repo.Staged(ctx)
 }
 
 // pushChange reads what a push sends: git's ref lines on stdin, or, under the pre-commit
@@ -197,4 +214,24 @@ func leaveToOther(c *cli.Context, s *session, push bool) bool {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "tollgate: the %s hook of .pre-commit-config.yaml reviews this %s (not reviewed twice)\n", other, map[bool]string{true: "push", false: "commit"}[push])
 	return true
+}
+
+// messageHook reviews the message being committed: git's commit-msg hook (and the pre-commit
+// framework's commit-msg stage) passes the file that holds it.
+func messageHook(c *cli.Context) error {
+	if c.Args().Len() != 1 {
+		return usageError("commit-msg takes the message FILE, got %s", pluralWord(c.Args().Len(), "argument"))
+	}
+	if skipped(c) {
+		return nil
+	}
+	s, err := openSession(c.Context, "")
+	if err != nil {
+		return err
+	}
+	ch, err := s.repo.Message(c.Context, c.Args().First())
+	if err != nil {
+		return &exitError{code: review.ExitCannotRun, err: err, hint: "git passes the message file to the commit-msg hook: run it as `tollgate hook commit-msg .git/COMMIT_EDITMSG`"}
+	}
+	return s.review(c.Context, ch, output{format: "text", progress: c.App.ErrWriter}, c.App.ErrWriter)
 }

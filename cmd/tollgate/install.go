@@ -40,8 +40,8 @@ func transientBinary(bin string) string {
 	return ""
 }
 
-// hookList parses --hooks: known names, each once; pre-commit brings pre-merge-commit along
-// (git merge commits without running pre-commit).
+// hookList parses --hooks: known names, each once; pre-commit brings pre-merge-commit (git
+// merge commits without running pre-commit) and commit-msg (the message) along.
 func hookList(arg string) ([]string, error) {
 	known := append(append([]string{}, hook.Hooks...), hook.ServerHooks...)
 	var hooks []string
@@ -60,9 +60,11 @@ func hookList(arg string) ([]string, error) {
 	if len(hooks) == 0 {
 		return nil, usageError("--hooks names no hook")
 	}
-	if slices.Contains(hooks, "pre-commit") && !slices.Contains(hooks, "pre-merge-commit") {
-		i := slices.Index(hooks, "pre-commit")
-		hooks = slices.Insert(hooks, i+1, "pre-merge-commit")
+	for _, along := range []string{"commit-msg", "pre-merge-commit"} {
+		if slices.Contains(hooks, "pre-commit") && !slices.Contains(hooks, along) {
+			i := slices.Index(hooks, "pre-commit")
+			hooks = slices.Insert(hooks, i+1, along)
+		}
 	}
 	return hooks, nil
 }
@@ -88,9 +90,9 @@ func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "write the hook shims into the hooks directory git uses",
-		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit along)\n   tollgate install --agent claude[,codex,gemini,cursor,copilot] [--user]",
+		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit and commit-msg along)\n   tollgate install --agent claude[,codex,gemini,cursor,copilot] [--user]",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit), pre-merge-commit, pre-push; pre-receive on a server (the default in a bare repository)"},
+			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit and commit-msg), pre-merge-commit, commit-msg, pre-push; pre-receive on a server (the default in a bare repository)"},
 			&cli.BoolFlag{Name: "force", Usage: "install even where core.hooksPath points to another directory"},
 			&cli.BoolFlag{Name: "recurse-submodules", Usage: "install into every initialised submodule too (and theirs)"},
 		}, agentFlags()...),

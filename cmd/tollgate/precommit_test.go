@@ -398,5 +398,29 @@ func TestPreCommitFramework(t *testing.T) {
 			t.Errorf("push with both entries: the finding is printed %d times, want once\n%s", n, out)
 		}
 	})
+	// The commit-msg stage (a stage name every release knows): the tollgate-commit-msg entry
+	// reviews the message file the framework passes; the `tollgate` entry with no stages, run
+	// at that stage too, leaves it to that entry (printed once), and alone reviews it itself.
+	t.Run("commit-msg", func(t *testing.T) {
+		for _, ids := range [][]string{{"tollgate", "tollgate-commit-msg"}, {"tollgate"}} {
+			dir := filepath.Join(tmp, "msg-"+strings.Join(ids, "-"))
+			e.ok(tmp, "git", "init", "-q", dir)
+			config := "repos:\n- repo: " + hookRepo + "\n  rev: " + rev + "\n  hooks:\n"
+			for _, id := range ids {
+				config += "  - id: " + id + "\n"
+			}
+			writeFile(t, filepath.Join(dir, ".pre-commit-config.yaml"), config)
+			e.ok(dir, "pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "commit-msg")
+			e.ok(dir, "git", "add", ".pre-commit-config.yaml")
+			out, code := e.run(dir, "git", "commit", "-q", "-m", "config", "-m", "deploy token "+fakeToken)
+			if code == 0 || strings.Count(out, "secrets/github-pat") != 1 || !strings.Contains(out, "(commit message)") || strings.Contains(out, fakeToken) {
+				t.Errorf("%v: a token in the message: exit %d, want it blocked and reported once, masked\n%s", ids, code, out)
+			}
+			out, code = e.run(dir, "git", "commit", "-q", "-m", "config", "-m", "the token is read from GITHUB_TOKEN")
+			if code != 0 {
+				t.Errorf("%v: a message about tokens: exit %d, want it committed\n%s", ids, code, out)
+			}
+		}
+	})
 	t.Logf("pre-commit framework test: %s", time.Since(start).Round(time.Millisecond))
 }

@@ -40,6 +40,8 @@ type FileDiff struct {
 	OldOID, NewOID   string // blob ids, when the diff came from git (all zeros: none)
 	Binary           bool
 	Hunks            []Hunk
+	// Meta is the kind of git metadata (MetaMessage, ...) a Unit.Meta entry holds; "" for a file.
+	Meta string
 }
 
 // Path is the path findings are reported at: the new path, or the old one for a deletion.

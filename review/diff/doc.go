@@ -12,6 +12,8 @@
 //   - ParseCombined reads git's combined diff with context (-U1 and up; at -U0 git leaves out
 //     lines and miscounts); CombinedFile.Against gives of `-c` output exactly git's own -U0
 //     diff against that parent (the fuzzer compares them).
+//   - A Unit's Meta holds git metadata as added texts (NewMeta): never a file of the change, it
+//     counts in no file count and only the scanners that read secrets and prose look at it.
 //   - Line numbers are git's: Old is 0 for added lines, New is 0 for deleted lines.
 //   - Binary is decided once, by content (IsBinary): git's NUL test, a binary format's magic
 //     number at the start (%PDF-, %!PS-Adobe, PNG, JPEG, ZIP, ...) or a tenth of control

@@ -134,6 +134,10 @@
 //     assistants:", on the line or up to three lines above) is judged the same way: "should
 //     run `make test` before committing" is guidance, "copy ~/.aws/credentials into ..." is not.
 //
+// Besides the added lines of files, a commit's and an annotated tag's message (a unit's Meta)
+// are inspected as a plain text file: people and agents read them in logs and reviews.
+// Identities and ref names are not prose and are not inspected.
+//
 // Speed: the character checks run only on lines with non-ASCII bytes or ESC; one pass over the
 // lowercased line finds trigger words, and a regular expression runs only when its words (and
 // its gate words) are there (on lines past 4 KiB, only in windows around them); the scored

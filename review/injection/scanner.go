@@ -26,17 +26,26 @@ func (Scanner) Name() string { return "injection" }
 // unit: a history's tens of thousands of files would otherwise each allocate their own.
 var scans = sync.Pool{New: func() any { return &fileScan{bg: new(bigrams), bgJoin: new(bigrams)} }}
 
-// Scan implements review.Scanner: the per-file loop.
+// Scan implements review.Scanner: the per-file loop. A commit's or annotated tag's message
+// (the unit's Meta) is prose people and agents read (in logs, reviews, changelogs): it is
+// inspected like any added text. Names and refs are not prose.
 func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 	fs := scans.Get().(*fileScan)
 	defer scans.Put(fs)
+	var texts []*diff.FileDiff
 	for i := range u.Files {
+		if f := &u.Files[i]; f.Status != diff.Deleted && !f.Binary {
+			texts = append(texts, f)
+		}
+	}
+	for i := range u.Meta {
+		if f := &u.Meta[i]; f.Meta == diff.MetaMessage || f.Meta == diff.MetaTagMessage {
+			texts = append(texts, f)
+		}
+	}
+	for _, f := range texts {
 		if err := ctx.Err(); err != nil {
 			return err
-		}
-		f := &u.Files[i]
-		if f.Status == diff.Deleted || f.Binary {
-			continue
 		}
 		fs.start(ctx, f)
 		fs.scan()
@@ -114,10 +123,17 @@ func (hv *hunkView) put(j int, text string, kind *lang.File, st *lang.State) {
 func (hv *hunkView) text(j int) string     { return hv.texts[j%viewLines] }
 func (hv *hunkView) seg(j int) []lang.Span { return hv.segs[j%viewLines] }
 
+// metaProse is the name git metadata is classified by: a plain text file.
+const metaProse = "COMMIT_EDITMSG.txt"
+
 // start readies fs for file f: everything of the file before is dropped, the scratch buffers
 // are kept (a byte-pair set clears itself line by line).
 func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
-	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(f.Path()), data: dataPath(f.Path()), test: lang.IsTestPath(f.Path()), lower: fs.lower[:0], tp: fs.tp,
+	kind := f.Path()
+	if f.Meta != "" {
+		kind = metaProse // git metadata is plain prose, whatever its name looks like
+	}
+	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(kind), data: dataPath(f.Path()), test: lang.IsTestPath(f.Path()), lower: fs.lower[:0], tp: fs.tp,
 		words: fs.words[:0], toks: fs.toks[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
 }
 

@@ -231,6 +231,8 @@ func describe(c review.ChangeInfo) string {
 		return "every file at " + review.ShortCommit(c.Head) + ", " + files
 	case "push":
 		return "the push, " + files
+	case "message":
+		return "the commit message"
 	}
 	return c.Kind + ", " + files
 }

@@ -16,6 +16,10 @@
 //     first line starts with compressed data's magic bytes is opened too (compress.go).
 //   - A base64 run in an added line that holds gzip or zlib data (embedded.go) is inflated and
 //     what it holds is scanned, reported at the blob's line and column.
+//   - git metadata (a unit's Meta: commit messages, identities, tag messages, ref names) is
+//     scanned like added text and reported at its name with the metadata's kind; the paths of
+//     a unit's new, renamed and copied files are scanned in one text, a secret in one reported
+//     at that file with no line, metadata "path".
 //   - Nothing is silently skipped: a file whose added text or binary content exceeds the size
 //     limits, an archive or compressed stream past a limit, corrupt or cut short (but a zlib
 //     blob in a line, see embedded.go), a blob that cannot be read and a detector error are

@@ -25,6 +25,7 @@ func (s *Scanner) Name() string { return "secrets" }
 
 // Scan implements Scanner.
 func (s *Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
+	s.scanNames(ctx, u, r) // metadata and file paths (meta.go)
 	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) {
 		s.scanFile(ctx, u, f, r)
 		switch {
