@@ -225,7 +225,7 @@ func messageHook(c *cli.Context) error {
 	if skipped(c) {
 		return nil
 	}
-	s, err := openSession(c.Context, "")
+	s, err := openSession(c.Context, "", atIndex) // the commit being made: the staged config
 	if err != nil {
 		return err
 	}
