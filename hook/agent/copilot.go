@@ -1,6 +1,9 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // copilot is Copilot CLI's preToolUse hook: stdin {sessionId, timestamp, cwd, toolName,
 // toolArgs} with toolArgs a JSON string; answer {"permissionDecision": "allow|deny|ask",
@@ -29,6 +32,15 @@ func (copilot) Parse(stdin []byte) (Call, error) {
 		}
 	case map[string]any:
 		in = a
+	case nil:
+		if _, present := m["toolArgs"]; present {
+			return c, fmt.Errorf("failed to read the tool input: \"toolArgs\" is null")
+		}
+	default:
+		return c, fmt.Errorf("failed to read the tool input: \"toolArgs\" is %s", jsonType(a))
+	}
+	if err := checkArgs(in, false); err != nil {
+		return c, err
 	}
 	if in == nil {
 		in = map[string]any{}
