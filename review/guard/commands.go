@@ -137,6 +137,9 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		return
 	}
 	j.commands++
+	if j.tick() {
+		return
+	}
 	if j.commands > maxCommands {
 		j.add(Ask, "guard/limit", "too many commands to read in one call; a person must check them")
 		return
