@@ -185,6 +185,33 @@ func TestDenyPrefix(t *testing.T) {
 	}
 }
 
+// guard.protect entries and written paths are compared after Unicode NFC and lower-casing:
+// macOS stores names decomposed (NFD), and its file system ignores case.
+func TestProtectFoldsUnicodeAndCase(t *testing.T) {
+	o := testOptions()
+	o.Protect = []string{"caf\u00e9.toml", "Secrets/Prod"}
+	for cmd, want := range map[string]Verdict{
+		"echo x > cafe\u0301.toml":   Deny, // NFD spelling of the NFC entry
+		"echo x > CAF\u00c9.TOML":    Deny,
+		"echo x > secrets/prod/a":    Deny,
+		"echo x > cafe.toml":         NoObjection,
+		"echo x > secrets/product/a": NoObjection,
+	} {
+		if got := Decide(Call{Kind: Shell, Command: cmd}, o).Verdict; got != want {
+			t.Errorf("%q: got %s, want %s", cmd, got, want)
+		}
+	}
+	for path, protected := range map[string]bool{
+		".GIT/hooks/pre-commit": true, "/home/u/project/.Git/CONFIG": true, `.git\hooks\post-checkout`: true, "src/git.go": false,
+	} {
+		ans := Decide(Call{Tool: "Write", Kind: Write, Path: path, Content: "x"}, o)
+		if (ans.Verdict == Deny && ans.Rule == "guard/protected-file") != protected {
+			t.Errorf("Write %s: got %s (%s), want protected=%v", path, ans.Verdict, ans.Rule, protected)
+		}
+	}
+
+}
+
 func TestProtectExtra(t *testing.T) {
 	o := testOptions()
 	o.Protect = []string{"deploy/keys", "Makefile"}
