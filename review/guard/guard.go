@@ -187,6 +187,7 @@ type judge struct {
 	remote     int                        // >0 inside an ssh payload: paths are another machine's
 	piped      map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
 	shallow    bool                       // render words without resolving command substitutions
+	cmdEnv     map[string]string          // VAR=value words on the command being judged
 	// time budget
 	deadline  time.Time
 	steps     int

@@ -74,10 +74,67 @@ func (j *judge) script(src string) {
 		case *syntax.Assign:
 			j.assign(n)
 		case *syntax.CallExpr:
+			j.cmdEnv = j.prefixEnv(n.Assigns)
 			j.exec(j.words(n.Args), stdin[n])
+			j.cmdEnv = nil
+		case *syntax.FuncDecl:
+			j.forkBomb(n)
 		}
 		return true
 	})
+}
+
+// prefixEnv is the environment a command's leading VAR=value words set for it (nil if none).
+func (j *judge) prefixEnv(assigns []*syntax.Assign) map[string]string {
+	if len(assigns) == 0 {
+		return nil
+	}
+	env := make(map[string]string, len(assigns))
+	for _, as := range assigns {
+		if as.Name != nil && as.Value != nil {
+			env[as.Name.Value] = j.word(as.Value).s
+		}
+	}
+	return env
+}
+
+// forkBomb asks about a function that starts itself more than once or in the background
+// (:(){ :|:& };:): it fills the process table.
+func (j *judge) forkBomb(fn *syntax.FuncDecl) {
+	if fn.Name == nil {
+		return
+	}
+	calls, background := 0, false
+	syntax.Walk(fn.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if ce, ok := n.Cmd.(*syntax.CallExpr); ok && n.Background && len(ce.Args) > 0 && ce.Args[0].Lit() == fn.Name.Value {
+				background = true
+			}
+			if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && n.Background && callsName(b, fn.Name.Value) {
+				background = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && n.Args[0].Lit() == fn.Name.Value {
+				calls++
+			}
+		}
+		return true
+	})
+	if calls > 1 || background {
+		j.add(Ask, "guard/wide-destruction", "the function "+fn.Name.Value+" starts copies of itself (a fork bomb fills the process table); a person must approve")
+	}
+}
+
+func callsName(n syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func oneLine(s string) string {
