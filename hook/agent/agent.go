@@ -184,14 +184,6 @@ func input(m map[string]any, key string, argv bool) (map[string]any, error) {
 	return in, checkArgs(in, argv)
 }
 
-func sub(m map[string]any, key string) map[string]any {
-	v, _ := m[key].(map[string]any)
-	if v == nil {
-		return map[string]any{}
-	}
-	return v
-}
-
 // shellJoin quotes argv words for a shell (codex may send the command as an array).
 func shellJoin(words []any) string {
 	parts := make([]string, 0, len(words))
