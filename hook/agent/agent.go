@@ -121,12 +121,67 @@ func str(m map[string]any, keys ...string) string {
 	return ""
 }
 
-func sub(m map[string]any, key string) map[string]any {
-	v, _ := m[key].(map[string]any)
-	if v == nil {
-		return map[string]any{}
+// argFields are the tool arguments the guard reads: a command line, a path or file content.
+var argFields = []string{"command", "cmd", "file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory",
+	"workdir", "content", "new_string", "new_source", "file_text", "new_str", "patch", "input"}
+
+// checkArgs reports a tool argument the guard reads that is present but not a string (a number,
+// an array, an object or null): a call it cannot read is never passed as harmless. argv allows
+// a command given as a non-empty array of strings (Codex's exec form).
+func checkArgs(m map[string]any, argv bool) error {
+	for _, k := range argFields {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if _, isStr := v.(string); isStr {
+			continue
+		}
+		if words, isArr := v.([]any); isArr && argv && k == "command" && allStrings(words) {
+			continue
+		}
+		return fmt.Errorf("failed to read the tool input: %q is %s, not a string", k, jsonType(v))
 	}
-	return v
+	return nil
+}
+
+func allStrings(words []any) bool {
+	for _, w := range words {
+		if _, ok := w.(string); !ok {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	}
+	return "not a string"
+}
+
+// input returns the object under key (tool_input) after checkArgs; a key that holds something
+// other than an object is an error.
+func input(m map[string]any, key string, argv bool) (map[string]any, error) {
+	v, ok := m[key]
+	if !ok {
+		return map[string]any{}, nil
+	}
+	in, isObj := v.(map[string]any)
+	if !isObj {
+		return nil, fmt.Errorf("failed to read the tool input: %q is %s, not an object", key, jsonType(v))
+	}
+	return in, checkArgs(in, argv)
 }
 
 // shellJoin quotes argv words for a shell (codex may send the command as an array).

@@ -217,3 +217,33 @@ func TestGroupedInstallSplitsContentTools(t *testing.T) {
 		}
 	}
 }
+
+// A tool argument the guard reads that is not a string is an error (the caller answers ask, or
+// deny where the agent cannot ask), never an empty command that passes.
+func TestMalformedArgsAreErrors(t *testing.T) {
+	bad := []struct{ agent, in string }{
+		{"claude", `{"tool_name":"Bash","tool_input":{"command":42}}`},
+		{"claude", `{"tool_name":"Bash","tool_input":{"command":["git","commit","-n"]}}`},
+		{"claude", `{"tool_name":"Bash","tool_input":{"command":null}}`},
+		{"claude", `{"tool_name":"Bash","tool_input":"git commit -n"}`},
+		{"claude", `{"tool_name":"Write","tool_input":{"file_path":["a"],"content":"x"}}`},
+		{"claude", `{"tool_name":"Write","tool_input":{"file_path":"a","content":{"x":1}}}`},
+		{"claude", `{"tool_name":"Edit","tool_input":{"file_path":"a","new_string":true}}`},
+		{"codex", `{"tool_name":"Bash","tool_input":{"command":[1,2]}}`},
+		{"codex", `{"tool_name":"Bash","tool_input":{"command":[]}}`},
+		{"codex", `{"tool_name":"Bash","tool_input":{"command":7}}`},
+		{"gemini", `{"tool_name":"run_shell_command","tool_input":{"command":null}}`},
+		{"gemini", `{"tool_name":"write_file","tool_input":{"file_path":3,"content":"x"}}`},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","command":["rm","-rf","/"]}`},
+		{"cursor", `{"hook_event_name":"beforeReadFile","file_path":null}`},
+		{"copilot", `{"toolName":"bash","toolArgs":{"command":1}}`},
+		{"copilot", `{"toolName":"bash","toolArgs":"{\"command\":[\"ls\"]}"}`},
+		{"copilot", `{"toolName":"bash","toolArgs":7}`},
+	}
+	for _, c := range bad {
+		a, _ := Get(c.agent)
+		if call, err := a.Parse([]byte(c.in)); err == nil {
+			t.Errorf("%s %s: parsed as %+v, want an error", c.agent, c.in, call)
+		}
+	}
+}

@@ -17,7 +17,10 @@ func (codex) Parse(stdin []byte) (Call, error) {
 		return Call{}, err
 	}
 	c := Call{Agent: "codex", Event: str(m, "hook_event_name"), Session: str(m, "session_id"), Cwd: str(m, "cwd"), Tool: str(m, "tool_name")}
-	in := sub(m, "tool_input")
+	in, err := input(m, "tool_input", true)
+	if err != nil {
+		return c, err
+	}
 	text := str(in, "command", "patch", "input")
 	if argv, ok := in["command"].([]any); ok {
 		text = shellJoin(argv)

@@ -1,6 +1,9 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // copilot is Copilot CLI's preToolUse hook: stdin {sessionId, timestamp, cwd, toolName,
 // toolArgs} with toolArgs a JSON string; answer {"permissionDecision": "allow|deny|ask",
@@ -19,19 +22,9 @@ func (copilot) Parse(stdin []byte) (Call, error) {
 		return Call{}, err
 	}
 	c := Call{Agent: "copilot", Event: "preToolUse", Session: str(m, "sessionId", "session_id"), Cwd: str(m, "cwd"), Tool: str(m, "toolName")}
-	var in map[string]any
-	switch a := m["toolArgs"].(type) {
-	case string:
-		if a != "" {
-			if err := json.Unmarshal([]byte(a), &in); err != nil {
-				return c, err
-			}
-		}
-	case map[string]any:
-		in = a
-	}
-	if in == nil {
-		in = map[string]any{}
+	in, err := copilotArgs(m)
+	if err != nil {
+		return c, err
 	}
 	switch c.Tool {
 	case "bash", "shell":
@@ -72,4 +65,30 @@ func (copilot) config() configSpec {
 		entries: flatEntries("bash"), remove: flatRemove("bash"),
 		ownFile: true,
 	}
+}
+
+// copilotArgs decodes toolArgs (a JSON string, or an object) and checks the arguments the guard
+// reads; a missing toolArgs is no arguments, anything else that is not an object an error.
+func copilotArgs(m map[string]any) (map[string]any, error) {
+	var in map[string]any
+	switch a := m["toolArgs"].(type) {
+	case string:
+		if a != "" {
+			if err := json.Unmarshal([]byte(a), &in); err != nil {
+				return nil, err
+			}
+		}
+	case map[string]any:
+		in = a
+	case nil:
+		if _, present := m["toolArgs"]; present {
+			return nil, fmt.Errorf("failed to read the tool input: \"toolArgs\" is null")
+		}
+	default:
+		return nil, fmt.Errorf("failed to read the tool input: \"toolArgs\" is %s", jsonType(a))
+	}
+	if in == nil {
+		return map[string]any{}, nil
+	}
+	return in, checkArgs(in, false)
 }

@@ -16,6 +16,9 @@ func (cursor) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return Call{}, err
 	}
+	if err := checkArgs(m, false); err != nil {
+		return Call{}, err
+	}
 	c := Call{Agent: "cursor", Event: str(m, "hook_event_name"), Session: str(m, "conversation_id", "session_id"), Cwd: str(m, "cwd")}
 	if roots, ok := m["workspace_roots"].([]any); ok && c.Cwd == "" && len(roots) > 0 {
 		c.Cwd, _ = roots[0].(string)

@@ -23,7 +23,10 @@ func (gemini) Parse(stdin []byte) (Call, error) {
 		return Call{}, err
 	}
 	c := Call{Agent: "gemini", Event: str(m, "hook_event_name"), Session: str(m, "session_id"), Cwd: str(m, "cwd"), Tool: str(m, "tool_name")}
-	in := sub(m, "tool_input")
+	in, err := input(m, "tool_input", false)
+	if err != nil {
+		return c, err
+	}
 	switch c.Tool {
 	case "run_shell_command":
 		c.Kind, c.Command = KindShell, str(in, "command")

@@ -137,6 +137,9 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		return
 	}
 	j.commands++
+	if j.tick() {
+		return
+	}
 	if j.commands > maxCommands {
 		j.add(Ask, "guard/limit", "too many commands to read in one call; a person must check them")
 		return
@@ -164,6 +167,7 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		return
 	}
 	j.denyPrefix(name, args[1:])
+	j.risky(name, args[1:])
 	if !dataCommands[name] && j.remote == 0 {
 		j.argPaths(name, args[1:])
 	}
@@ -346,6 +350,10 @@ func hEnv(j *judge, _ string, args []arg, in *stdinSrc) {
 		}
 		k := strings.IndexByte(a.s, '=')
 		j.envVar(a.s[:k], a.s[k+1:])
+		if j.cmdEnv == nil {
+			j.cmdEnv = map[string]string{}
+		}
+		j.cmdEnv[a.s[:k]] = a.s[k+1:]
 	}
 	j.exec(rest, in)
 }

@@ -17,6 +17,12 @@
 //   - Paths are compared by cleaned absolute path components, never by string prefix:
 //     /home/u/project-evil is not under /home/u/project. Symbolic links in the existing part of a
 //     path are followed, so a link in the project cannot point a write outside it or at the hooks.
+//     Protected paths are compared folded (Unicode NFC, lower case, \ as a separator too), as
+//     macOS's and Windows's case-insensitive file systems name them.
+//   - Every decision keeps a time budget (Budget, 2 s): the shell analysis counts its steps,
+//     and past the budget it stops and answers Ask.
+//   - What a command does beyond its files (publishing, privileges, remote databases, global
+//     installs, ...) is one table (actions.go), asked, never denied.
 //   - The strictest answer wins: one denied command denies the whole call; Allow is answered only
 //     with Options.AutoAllow and only when nothing objected.
 //   - Content written by Write/Edit/MultiEdit/apply_patch (and by cat/tee heredocs or echo/printf
@@ -27,6 +33,7 @@
 //     then hands it to a full tollgate).
 //   - The optional model (model.go) only frames the question and reads the answer strictly; it
 //     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
-//   - guard imports only redact/lite and the standard library (plus the shell parser), never
+//   - guard imports only redact/lite and the standard library (plus the shell parser and
+//     golang.org/x/text/unicode/norm), never
 //     gitleaks: it never runs a process, opens the network or writes a file.
 package guard

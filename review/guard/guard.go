@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tollgate-dev/tollgate/redact/lite"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Verdict is a decision, ordered from the weakest to the strictest.
@@ -103,7 +105,14 @@ type Options struct {
 	Detector func() (Detector, error)
 	// Content is the injected content check (nil: none).
 	Content ContentCheck
+	// Budget is the time the shell analysis may take (0: Budget).
+	Budget time.Duration
 }
+
+// Budget is the time one decision may take. Past it the analysis stops and the answer is Ask
+// (deny where the agent cannot ask): well inside the 30 s hook timeout tollgate installs, since
+// an agent whose hook times out lets the call through.
+const Budget = 2 * time.Second
 
 // Limits bound the analysis; beyond them the answer is Ask.
 const (
@@ -134,7 +143,11 @@ func decide(call Call, o *Options) Answer {
 	if cwd == "" || !filepath.IsAbs(cwd) {
 		cwd = o.Project
 	}
-	j := &judge{o: o, cwd: filepath.Clean(cwd)}
+	budget := o.Budget
+	if budget <= 0 {
+		budget = Budget
+	}
+	j := &judge{o: o, cwd: filepath.Clean(cwd), deadline: time.Now().Add(budget)}
 	switch call.Kind {
 	case Shell:
 		j.shell(call.Command)
@@ -166,13 +179,36 @@ type judge struct {
 	// shell state
 	depth      int
 	commands   int
-	vars       map[string]string // literal assignments seen so far
-	fetched    map[string]bool   // files a downloader wrote
-	gitAliases map[string]arg    // git -c alias.x='!cmd'
-	aliases    map[string]string // alias NAME=VALUE seen so far
-	inAlias    map[string]bool   // aliases being expanded (no recursion)
-	remote     int               // >0 inside an ssh payload: paths are another machine's
-	unscanned  bool              // content to scan met a build without a detector
+	vars       map[string]string          // literal assignments seen so far
+	fetched    map[string]bool            // files a downloader wrote
+	gitAliases map[string]arg             // git -c alias.x='!cmd'
+	aliases    map[string]string          // alias NAME=VALUE seen so far
+	inAlias    map[string]bool            // aliases being expanded (no recursion)
+	remote     int                        // >0 inside an ssh payload: paths are another machine's
+	piped      map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
+	shallow    bool                       // render words without resolving command substitutions
+	cmdEnv     map[string]string          // VAR=value words on the command being judged
+	// time budget
+	deadline  time.Time
+	steps     int
+	late      bool // the budget ran out: the answer is at least Ask, and the analysis stops
+	unscanned bool // content to scan met a build without a detector
+}
+
+// tick counts one step of the shell analysis and reports whether the time budget is spent (the
+// clock is read every 256 steps); once it is, the answer is at least Ask and every later tick
+// is true, so the walk unwinds.
+func (j *judge) tick() bool {
+	if j.late {
+		return true
+	}
+	j.steps++
+	if j.steps&255 != 0 || time.Now().Before(j.deadline) {
+		return false
+	}
+	j.late = true
+	j.add(Ask, "guard/timeout", fmt.Sprintf("tollgate could not finish judging this command within its %v budget; a person must check it", Budget))
+	return true
 }
 
 // add records an answer; the strictest (first among equals) wins.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
+	"golang.org/x/text/unicode/norm"
 )
 
 // under reports whether p is dir or inside it, comparing path components (never a string
@@ -20,9 +21,30 @@ func under(p, dir string) bool {
 	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel))
 }
 
-// components splits a clean absolute path into its names.
+// components splits a clean absolute path into its names. A backslash separates names too:
+// on Windows .git\hooks\pre-commit is .git/hooks/pre-commit, and on other systems a name
+// with a backslash in it is nothing an agent needs to write.
 func components(p string) []string {
-	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+}
+
+// fold is a path as a case-insensitive file system compares it: Unicode NFC (macOS stores
+// names decomposed, NFD) and lower case. Protected paths are always compared folded: on macOS
+// and Windows .GIT/hooks is .git/hooks, and on Linux being stricter costs nothing worth keeping.
+func fold(p string) string {
+	if isASCII(p) {
+		return strings.ToLower(p)
+	}
+	return strings.ToLower(norm.NFC.String(p))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // protectedBases are protected wherever they are.
@@ -49,6 +71,7 @@ var protectedFiles = [][]string{
 
 // protectedWhy returns what protects p (an absolute clean path), or "".
 func (j *judge) protectedWhy(p string) string {
+	p = fold(p)
 	parts := components(p)
 	if len(parts) == 0 {
 		return ""
@@ -67,11 +90,11 @@ func (j *judge) protectedWhy(p string) string {
 			return strings.Join(f, "/") + " configures hooks (git's or an agent's)"
 		}
 	}
-	if j.o.Home != "" && under(p, filepath.Join(j.o.Home, ".config", "tollgate")) {
+	if j.o.Home != "" && under(p, fold(filepath.Join(j.o.Home, ".config", "tollgate"))) {
 		return "tollgate's user configuration"
 	}
 	for _, extra := range j.o.Protect {
-		extra = strings.TrimSuffix(filepath.ToSlash(extra), "/")
+		extra = fold(strings.TrimSuffix(filepath.ToSlash(extra), "/"))
 		if extra == "" {
 			continue
 		}
@@ -81,7 +104,7 @@ func (j *judge) protectedWhy(p string) string {
 			}
 			continue
 		}
-		if under(p, filepath.Join(j.o.Project, filepath.Clean(extra))) {
+		if under(p, fold(filepath.Join(j.o.Project, filepath.Clean(extra)))) {
 			return extra + " is protected by guard.protect"
 		}
 	}
@@ -112,11 +135,12 @@ func hasRun(parts, run []string, anywhere bool) bool {
 // holdsProtected reports whether removing or moving directory p would take a protected path
 // with it (p is .git, .github, .claude, ... inside the project).
 func (j *judge) holdsProtected(p string) string {
-	if !under(p, j.o.Project) || p == j.o.Project {
+	p, project := fold(p), fold(j.o.Project)
+	if !under(p, project) || p == project {
 		return ""
 	}
-	rel, _ := filepath.Rel(j.o.Project, p)
-	first := strings.SplitN(filepath.ToSlash(rel), "/", 2)
+	rel, _ := filepath.Rel(project, p)
+	first := components(rel)
 	if len(first) == 1 {
 		switch first[0] {
 		case ".git", ".github", ".husky", ".claude", ".codex", ".gemini", ".cursor":

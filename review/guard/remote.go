@@ -230,6 +230,9 @@ func (c *sqlCall) read(name, s string, next arg) int {
 // hSQL asks about SQL writes against a database that is not on this machine.
 func hSQL(j *judge, name string, args []arg, in *stdinSrc) {
 	c := parseSQLArgs(name, args)
+	if c.host == "" {
+		c.host = j.envValue(dbHostEnv[name])
+	}
 	if localHost(c.host) {
 		return
 	}

@@ -44,6 +44,9 @@ func (j *judge) shell(src string) {
 
 // script parses src and judges every command in it; payloads re-enter here one level deeper.
 func (j *judge) script(src string) {
+	if j.tick() {
+		return
+	}
 	if j.depth >= maxDepth {
 		j.add(Ask, "guard/limit", "commands nested too deeply to read (sh -c inside sh -c ...); a person must check them")
 		return
@@ -57,7 +60,7 @@ func (j *judge) script(src string) {
 	defer func() { j.depth-- }()
 	stdin := map[*syntax.CallExpr]*stdinSrc{}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if j.best.Verdict == Deny || j.commands > maxCommands {
+		if j.best.Verdict == Deny || j.commands > maxCommands || j.tick() {
 			return false
 		}
 		switch n := n.(type) {
@@ -71,10 +74,67 @@ func (j *judge) script(src string) {
 		case *syntax.Assign:
 			j.assign(n)
 		case *syntax.CallExpr:
+			j.cmdEnv = j.prefixEnv(n.Assigns)
 			j.exec(j.words(n.Args), stdin[n])
+			j.cmdEnv = nil
+		case *syntax.FuncDecl:
+			j.forkBomb(n)
 		}
 		return true
 	})
+}
+
+// prefixEnv is the environment a command's leading VAR=value words set for it (nil if none).
+func (j *judge) prefixEnv(assigns []*syntax.Assign) map[string]string {
+	if len(assigns) == 0 {
+		return nil
+	}
+	env := make(map[string]string, len(assigns))
+	for _, as := range assigns {
+		if as.Name != nil && as.Value != nil {
+			env[as.Name.Value] = j.word(as.Value).s
+		}
+	}
+	return env
+}
+
+// forkBomb asks about a function that starts itself more than once or in the background
+// (:(){ :|:& };:): it fills the process table.
+func (j *judge) forkBomb(fn *syntax.FuncDecl) {
+	if fn.Name == nil {
+		return
+	}
+	calls, background := 0, false
+	syntax.Walk(fn.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if ce, ok := n.Cmd.(*syntax.CallExpr); ok && n.Background && len(ce.Args) > 0 && ce.Args[0].Lit() == fn.Name.Value {
+				background = true
+			}
+			if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && n.Background && callsName(b, fn.Name.Value) {
+				background = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && n.Args[0].Lit() == fn.Name.Value {
+				calls++
+			}
+		}
+		return true
+	})
+	if calls > 1 || background {
+		j.add(Ask, "guard/wide-destruction", "the function "+fn.Name.Value+" starts copies of itself (a fork bomb fills the process table); a person must approve")
+	}
+}
+
+func callsName(n syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func oneLine(s string) string {
@@ -261,8 +321,39 @@ func (j *judge) pipe(b *syntax.BinaryCmd, stdin map[*syntax.CallExpr]*stdinSrc) 
 	}
 }
 
-// pipeSource says what the left-hand side of a pipeline prints.
+// pipeSource says what the left-hand side of a pipeline prints. A left side that is itself a
+// pipeline is judged from its parts, each once (a | b | c | ... nests to the left, and walking
+// the whole left side at every pipe is quadratic in the pipeline's length).
 func (j *judge) pipeSource(x *syntax.Stmt) *stdinSrc {
+	if src, ok := j.piped[x]; ok {
+		return src
+	}
+	if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(x.Redirs) == 0 {
+		left, right := j.pipeSource(b.X), j.pipeSource(b.Y)
+		src := &stdinSrc{what: right.what, download: right.download}
+		if left.download && !src.download {
+			src.download, src.what = true, left.what
+		}
+		if !src.download {
+			src.what = "another command"
+		}
+		j.memoPipe(x, src)
+		return src
+	}
+	src := j.pipeSourceOf(x)
+	j.memoPipe(x, src)
+	return src
+}
+
+func (j *judge) memoPipe(x *syntax.Stmt, src *stdinSrc) {
+	if j.piped == nil {
+		j.piped = map[*syntax.Stmt]*stdinSrc{}
+	}
+	j.piped[x] = src
+}
+
+// pipeSourceOf says what a statement that is not a pipeline prints.
+func (j *judge) pipeSourceOf(x *syntax.Stmt) *stdinSrc {
 	src := &stdinSrc{what: "another command"}
 	var calls [][]arg
 	syntax.Walk(x, func(n syntax.Node) bool {
@@ -456,6 +547,11 @@ func (j *judge) wordPart(b *strings.Builder, part syntax.WordPart, dyn *bool, in
 		*dyn = *dyn || !known
 		b.WriteString(s)
 	case *syntax.CmdSubst:
+		if j.shallow || j.tick() {
+			*dyn = true
+			b.WriteString("$(…)")
+			return
+		}
 		if text, ok := j.printedText(p); ok {
 			b.WriteString(text) // $(echo --no-verify) is --no-verify
 			return
@@ -668,6 +764,10 @@ func (j *judge) wordFetches(w *syntax.Word) bool {
 		return false
 	}
 	found := false
+	// render each inner command's words without resolving their own substitutions: the walk
+	// reaches those commands itself, and resolving them at every level is cubic in the nesting
+	defer func(prev bool) { j.shallow = prev }(j.shallow)
+	j.shallow = true
 	syntax.Walk(w, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok {
 			if name, rest := unwrap(j.words(c.Args)); producesCode(name, rest) {

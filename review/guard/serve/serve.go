@@ -124,7 +124,7 @@ func decide(ctx context.Context, call agent.Call, project, configFlag string, x 
 		return ans, "", false
 	}
 	opts := guardOptions(project, cfg.Guard, x)
-	ans = guard.Decide(toGuardCall(call), opts)
+	ans = decideWithin(toGuardCall(call), opts, guard.Budget+backstopSlack)
 	modelAsk := ans.Verdict == guard.Ask && cfg.Guard.Model
 	switch {
 	case ans.Unscanned && x.Detector == nil || modelAsk && x.Model == nil:
@@ -138,6 +138,27 @@ func decide(ctx context.Context, call agent.Call, project, configFlag string, x 
 		return ans, source, false
 	}
 	return ans, ans.Rule, false
+}
+
+// backstopSlack is how long past guard.Budget decideWithin waits: the shell analysis keeps its
+// budget itself; the backstop catches what it cannot step through (a content scan).
+const backstopSlack = 500 * time.Millisecond
+
+// decideWithin runs guard.Decide with a deadline: past it the answer is Ask. The abandoned
+// decision runs on in its goroutine until it ends or the hook process exits, which follows at
+// once.
+func decideWithin(call guard.Call, opts guard.Options, limit time.Duration) guard.Answer {
+	done := make(chan guard.Answer, 1)
+	go func() { done <- guard.Decide(call, opts) }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case ans := <-done:
+		return ans
+	case <-timer.C:
+		return guard.Answer{Verdict: guard.Ask, Rule: "guard/timeout",
+			Reason: fmt.Sprintf("tollgate could not judge this call within %v; a person must check it", limit)}
+	}
 }
 
 func toGuardCall(c agent.Call) guard.Call {

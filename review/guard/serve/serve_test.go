@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
 	"github.com/tollgate-dev/tollgate/policy"
@@ -232,4 +233,18 @@ func FuzzAuditMask(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The backstop: a decision that overruns its limit where the shell budget cannot reach (a slow
+// content check) is answered ask.
+func TestDecideWithinAsksOnTimeout(t *testing.T) {
+	slow := func(path, content string) []guard.Hit { time.Sleep(300 * time.Millisecond); return nil }
+	opts := guard.Options{Project: t.TempDir(), Content: slow, Detector: func() (guard.Detector, error) { return redact.New(redact.Options{}) }}
+	call := guard.Call{Tool: "Write", Kind: guard.Write, Path: "a.txt", Content: "hello"}
+	if ans := decideWithin(call, opts, 20*time.Millisecond); ans.Verdict != guard.Ask || ans.Rule != "guard/timeout" {
+		t.Errorf("got %s (%s), want ask (guard/timeout)", ans.Verdict, ans.Rule)
+	}
+	if ans := decideWithin(call, opts, 5*time.Second); ans.Verdict != guard.NoObjection {
+		t.Errorf("within the limit: got %s (%s: %s)", ans.Verdict, ans.Rule, ans.Reason)
+	}
 }
