@@ -197,3 +197,13 @@ func decodeTagNotation(shown string) string {
 		return string(rune(c))
 	})
 }
+
+// StripInvisible returns text without its invisible characters (line breaks are kept, so line
+// numbers stay): the text a person who copies a token split by a zero-width space gets.
+func StripInvisible(text string) string {
+	if strings.IndexFunc(text, invisible) < 0 {
+		return text
+	}
+	stripped, _ := stripInvisible(text)
+	return stripped
+}

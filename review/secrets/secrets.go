@@ -3,6 +3,7 @@ package secrets
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -78,8 +79,33 @@ func (s *Scanner) scanFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, 
 				s.report(u, f, sec, r)
 			}
 			s.countAllowlisted(ctx, path, block.text, block.start, secs, r)
+			s.scanSplit(ctx, u, f, block, secs, r)
 			s.scanBlobs(u, path, block, &spent, r)
 		}
+	}
+}
+
+// scanSplit reports the secrets of a block that show only once its invisible characters are
+// removed: a token split by a zero-width space or a word joiner breaks every rule's pattern but
+// is still the token to whoever copies it. Line numbers are kept (no line break is invisible);
+// the evidence is the line without its invisible characters, the secret masked.
+func (s *Scanner) scanSplit(ctx context.Context, u *diff.Unit, f *diff.FileDiff, b block, found []redact.Secret, r *review.Result) {
+	stripped := redact.StripInvisible(b.text)
+	if stripped == b.text {
+		return
+	}
+	secs, err := s.Detector.ScanContext(ctx, f.Path(), stripped, b.start)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.NotRun = append(r.NotRun, review.NotRun{Component: "scanner:secrets", Reason: f.Path() + ": " + err.Error()})
+		}
+		return
+	}
+	for _, sec := range secs {
+		if strings.Contains(b.text, sec.Value) || slices.ContainsFunc(found, func(o redact.Secret) bool { return o.Value == sec.Value }) {
+			continue // found as it is written
+		}
+		s.report(u, f, sec, r)
 	}
 }
 
