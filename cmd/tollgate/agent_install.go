@@ -18,7 +18,7 @@ import (
 func agentFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "agent", Usage: "comma-separated coding agents whose pre-tool hook runs `tollgate guard`: " + strings.Join(agent.Names(), ", ")},
-		&cli.BoolFlag{Name: "user", Usage: "with --agent: the agent's config in your home directory instead of the project's"},
+		&cli.BoolFlag{DisableDefaultText: true, Name: "user", Usage: "with --agent: the agent's config in your home directory instead of the project's"},
 	}
 }
 

@@ -20,7 +20,7 @@ func baselineCommand() *cli.Command {
 		Usage:     "accept today's findings: write .tollgate-baseline.json, which later reviews drop and count",
 		UsageText: "tollgate baseline [--all | --range A..B] [--output FILE] [--config FILE]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Usage: "every file at HEAD (the default)"},
+			&cli.BoolFlag{DisableDefaultText: true, Name: "all", Usage: "every file at HEAD (the default)"},
 			&cli.StringFlag{Name: "range", Usage: "every commit in `A..B`, each at its own content (ROOT..B: from the first commit)"},
 			&cli.StringFlag{Name: "output", Usage: "write the baseline to `FILE` (default: .tollgate-baseline.json at the repository root)"},
 			&cli.StringFlag{Name: "config", Usage: "user config `FILE` (instead of ~/.config/tollgate/config.toml)"},

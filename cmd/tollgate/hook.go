@@ -15,7 +15,7 @@ import (
 
 // shimFlag marks a run from tollgate's own git hook shim: the pre-commit framework's variables
 // (possibly left in the environment by whatever ran git) then decide nothing.
-var shimFlag = &cli.BoolFlag{Name: "shim", Hidden: true, Usage: "run by tollgate's own git hook shim"}
+var shimFlag = &cli.BoolFlag{DisableDefaultText: true, Name: "shim", Hidden: true, Usage: "run by tollgate's own git hook shim"}
 
 func hookCommand() *cli.Command {
 	return &cli.Command{

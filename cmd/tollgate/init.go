@@ -20,8 +20,8 @@ func initCommand() *cli.Command {
 		Usage:     "write a commented .tollgate.toml with every default at the repository root",
 		UsageText: "tollgate init [--force] [--stdout]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing .tollgate.toml"},
-			&cli.BoolFlag{Name: "stdout", Usage: "print the file instead of writing it"},
+			&cli.BoolFlag{DisableDefaultText: true, Name: "force", Usage: "overwrite an existing .tollgate.toml"},
+			&cli.BoolFlag{DisableDefaultText: true, Name: "stdout", Usage: "print the file instead of writing it"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {

@@ -93,8 +93,8 @@ func installCommand() *cli.Command {
 		UsageText: "tollgate install [--hooks pre-commit,pre-push] [--force] (pre-commit brings pre-merge-commit and commit-msg along)\n   tollgate install --agent claude[,codex,gemini,cursor,copilot] [--user]",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "hooks", Value: "pre-commit,pre-push", Usage: "comma-separated hooks to install: pre-commit (with pre-merge-commit and commit-msg), pre-merge-commit, commit-msg, pre-push; pre-receive on a server (the default in a bare repository)"},
-			&cli.BoolFlag{Name: "force", Usage: "install even where core.hooksPath points to another directory"},
-			&cli.BoolFlag{Name: "recurse-submodules", Usage: "install into every initialised submodule too (and theirs)"},
+			&cli.BoolFlag{DisableDefaultText: true, Name: "force", Usage: "install even where core.hooksPath points to another directory"},
+			&cli.BoolFlag{DisableDefaultText: true, Name: "recurse-submodules", Usage: "install into every initialised submodule too (and theirs)"},
 		}, agentFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {

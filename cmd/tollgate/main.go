@@ -106,7 +106,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		EnableBashCompletion: false,
 		ExitErrHandler:       func(*cli.Context, error) {},
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "version", Usage: "print the version, commit and Go version (as `tollgate version`)"},
+			&cli.BoolFlag{DisableDefaultText: true, Name: "version", Usage: "print the version, commit and Go version (as `tollgate version`)"},
 		},
 		Commands: []*cli.Command{
 			installCommand(),
