@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff/difftest"
@@ -76,7 +77,7 @@ func config(mod func(*policy.Config)) policy.Config {
 	return c
 }
 
-var elapsedRE = regexp.MustCompile(`\[[0-9][0-9.hmnsµ]*\]`)
+var elapsedRE = regexp.MustCompile(`\[(?:<1ms|[0-9][0-9.hmnsµ]*)\]`)
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
@@ -505,6 +506,22 @@ func TestIncompleteWording(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), "incomplete: "+tt.want) || strings.Contains(b.String(), tt.not) {
 			t.Errorf("not run %q: got\n%s", tt.reason, b.String())
+		}
+	}
+}
+
+// TestElapsedText: a review's time is whole milliseconds, and under one it says so instead of
+// "0s".
+func TestElapsedText(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "<1ms"}, {400 * time.Microsecond, "<1ms"}, {time.Millisecond, "1ms"},
+		{3400 * time.Microsecond, "3ms"}, {1234567 * time.Microsecond, "1.235s"},
+	} {
+		if got := elapsedText(tc.d); got != tc.want {
+			t.Errorf("elapsedText(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
 }

@@ -160,6 +160,15 @@ func shortID(id string) string {
 	return id
 }
 
+// elapsedText is a review's time in whole milliseconds, "<1ms" below one: never "0s" beside
+// another review's "3ms".
+func elapsedText(d time.Duration) string {
+	if d < time.Millisecond {
+		return "<1ms"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
 // writeSummary writes the one summary line (and a hint when the review fails).
 func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 	what := describe(r.Change)
@@ -167,7 +176,7 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 	if len(r.Ran) > 0 {
 		checks = strings.Join(r.Ran, ", ")
 	}
-	elapsed := r.Elapsed.Round(time.Millisecond)
+	elapsed := elapsedText(r.Elapsed)
 	switch {
 	case len(r.Findings) > 0:
 		fail := r.Failing()
