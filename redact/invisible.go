@@ -84,10 +84,10 @@ func (f *Filter) splitFound(path, text string) ([]Found, error) {
 // foundIn returns the secrets the filter's detectors find in read, a rewriting of text whose
 // byte i comes from text's byte at[i], that text does not hold as they are: each occurrence as
 // the span of text it comes from.
-func (f *Filter) foundIn(path, text, stripped string, at []int) ([]Found, error) {
+func (f *Filter) foundIn(path, text, read string, at []int) ([]Found, error) {
 	var out []Found
 	for _, d := range f.dets {
-		found, err := d.findAt(path, stripped)
+		found, err := d.findAt(path, read)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func (f *Filter) foundIn(path, text, stripped string, at []int) ([]Found, error)
 				continue
 			}
 			for from := 0; ; {
-				i := strings.Index(stripped[from:], x.Value)
+				i := strings.Index(read[from:], x.Value)
 				if i < 0 {
 					break
 				}
@@ -201,7 +201,8 @@ func decodeTagNotation(shown string) string {
 // StripInvisible returns text without its invisible characters (line breaks are kept, so line
 // numbers stay): the text a person who copies a token split by a zero-width space gets.
 func StripInvisible(text string) string {
-	if strings.IndexFunc(text, invisible) < 0 {
+	// Every invisible character is outside ASCII: most added text is passed by one byte loop.
+	if isASCII(text) || strings.IndexFunc(text, invisible) < 0 {
 		return text
 	}
 	stripped, _ := stripInvisible(text)
