@@ -53,7 +53,15 @@ func agentScope(user bool) (agent.Scope, error) {
 	if err != nil {
 		return agent.Scope{}, fmt.Errorf("failed to get working directory: %w", err)
 	}
-	return agent.Scope{User: user, Root: serve.ProjectRoot("", cwd), Home: home}, nil
+	return agent.Scope{User: user, Root: serve.ProjectRoot("", cwd), Home: home, State: agentState()}, nil
+}
+
+// agentState is where install records the agent config files it created (for uninstall).
+func agentState() string {
+	if dir := policy.StateDir(); dir != "" {
+		return filepath.Join(dir, "tollgate")
+	}
+	return ""
 }
 
 // installAgents writes tollgate's guard into each named agent's hook config.
@@ -115,6 +123,9 @@ func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
 			switch {
 			case st.Err != nil:
 				fmt.Fprintf(w, "  %-11s %s: %v\n", name+":", st.Path, st.Err)
+			case st.FromPath():
+				installed = true
+				fmt.Fprintf(w, "  %-11s guard installed in %s, runs %s%s\n", name+":", st.Path, st.Binary, pathNote())
 			case st.Installed():
 				installed = true
 				fmt.Fprintf(w, "  %-11s guard installed in %s, runs %s%s\n", name+":", st.Path, st.Binary, leanNote(st.Binary))
@@ -132,6 +143,31 @@ func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
 	if g.AutoAllow {
 		fmt.Fprintf(w, "  guard:      guard.auto_allow = true: calls the rules judge safe are approved without the agent's prompt\n")
 	}
+}
+
+// pathNote says which binary a project-scope entry finds on PATH now.
+func pathNote() string {
+	for _, name := range []string{"tollgate-guard", "tollgate"} {
+		if p := onPath(name); p != "" {
+			return " (now " + p + ")"
+		}
+	}
+	return " (neither is on PATH: every call is blocked)"
+}
+
+// onPath finds an executable file on PATH: a lookup only (no process is started here: only
+// policy may start one); relative PATH entries are skipped.
+func onPath(name string) string {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 // leanNote says whether the hook command will run the lean tollgate-guard beside bin.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -79,15 +78,8 @@ func statusSession(ctx context.Context, w io.Writer, configFlag string) (*sessio
 
 // pathFallback says what a shim whose binary is gone runs instead: tollgate on PATH, or nothing.
 func pathFallback() string {
-	// a lookup only (no process is started here: only policy may start one)
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		p := filepath.Join(dir, "tollgate")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return "the hook falls back to " + p + " on PATH"
-		}
+	if p := onPath("tollgate"); p != "" {
+		return "the hook falls back to " + p + " on PATH"
 	}
 	return "no tollgate on PATH either: the hook blocks every commit and push"
 }

@@ -30,6 +30,10 @@ type Call struct {
 	Command string // shell command line
 	Path    string // file read or written
 	Content string // text written (whole file, new text of an edit, or an apply_patch envelope)
+	// Args are the tool's arguments as the agent sent them (tool_input, toolArgs), for tools
+	// the fields above do not describe (MCP tools, tools the guard does not know); empty
+	// when the agent sent none.
+	Args map[string]any
 }
 
 // Verdict is what the guard answers.

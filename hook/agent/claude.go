@@ -12,14 +12,6 @@ func init() { register(claude{}) }
 func (claude) Name() string { return "claude" }
 func (claude) CanAsk() bool { return true }
 
-// claudeMatcher lists the tools the guard judges; Claude Code matches plain names exactly.
-// claudeMatcher are the tools tollgate-guard judges itself; claudeContent those that write
-// content, whose entry runs tollgate directly.
-const (
-	claudeMatcher = "Bash|Read|Grep|Glob|LS"
-	claudeContent = "Write|Edit|MultiEdit|NotebookEdit"
-)
-
 func (claude) Parse(stdin []byte) (Call, error) {
 	m, err := object(stdin)
 	if err != nil {
@@ -30,6 +22,7 @@ func (claude) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return c, err
 	}
+	c.Args = in
 	switch c.Tool {
 	case "Bash":
 		c.Kind, c.Command = KindShell, str(in, "command")
@@ -76,7 +69,7 @@ func (claude) Render(d Decision) Output {
 func (claude) config() configSpec {
 	return configSpec{
 		project: ".claude/settings.json", user: ".claude/settings.json",
-		install: groupedInstall("PreToolUse", []hookGroup{{claudeMatcher, true}, {claudeContent, false}}, HookTimeoutSeconds),
+		install: groupedInstall("PreToolUse", HookTimeoutSeconds),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

@@ -21,6 +21,7 @@ func (codex) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return c, err
 	}
+	c.Args = in
 	text := str(in, "command", "patch", "input")
 	if argv, ok := in["command"].([]any); ok {
 		text = shellJoin(argv)
@@ -55,7 +56,7 @@ func (codex) Render(d Decision) Output {
 func (codex) config() configSpec {
 	return configSpec{
 		project: ".codex/hooks.json", user: ".codex/hooks.json",
-		install: groupedInstall("PreToolUse", []hookGroup{{"Bash", true}, {"apply_patch", false}}, HookTimeoutSeconds),
+		install: groupedInstall("PreToolUse", HookTimeoutSeconds),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

@@ -1,7 +1,13 @@
 package agent
 
-// cursor is Cursor's beforeShellExecution / beforeReadFile hook: stdin {command, cwd} or
-// {file_path, content} (with hook_event_name); answer {"permission": "allow|deny|ask",
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// cursor is Cursor's beforeShellExecution / beforeReadFile / beforeMCPExecution hook: stdin
+// {command, cwd}, {file_path, content} or {tool_name, tool_input, url|command} (the MCP
+// server's own command, not one to run), with hook_event_name; answer {"permission": "allow|deny|ask",
 // "user_message", "agent_message"}; no objection is {} (Cursor refuses a silent hook when
 // failClosed is set). tollgate's entries carry failClosed: true, so a hook that cannot run blocks.
 type cursor struct{}
@@ -16,7 +22,7 @@ func (cursor) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return Call{}, err
 	}
-	if err := checkArgs(m, false); err != nil {
+	if err := checkArgs(m, false); err != nil && str(m, "hook_event_name") != "beforeMCPExecution" {
 		return Call{}, err
 	}
 	c := Call{Agent: "cursor", Event: str(m, "hook_event_name"), Session: str(m, "conversation_id", "session_id"), Cwd: str(m, "cwd")}
@@ -24,6 +30,14 @@ func (cursor) Parse(stdin []byte) (Call, error) {
 		c.Cwd, _ = roots[0].(string)
 	}
 	switch {
+	case c.Event == "beforeMCPExecution":
+		// an MCP tool: its arguments go to the guard as they are; "command" names the server
+		c.Tool, c.Kind = str(m, "tool_name"), KindOther
+		args, err := cursorToolInput(m["tool_input"])
+		if err != nil {
+			return c, err
+		}
+		c.Args = args
 	case c.Event == "beforeShellExecution" || (c.Event == "" && m["command"] != nil):
 		c.Tool, c.Kind, c.Command = "shell", KindShell, str(m, "command")
 	case c.Event == "beforeReadFile" || (c.Event == "" && m["file_path"] != nil):
@@ -47,7 +61,29 @@ func (cursor) Render(d Decision) Output {
 func (cursor) config() configSpec {
 	return configSpec{
 		project: ".cursor/hooks.json", user: ".cursor/hooks.json",
-		install: flatInstall("command", []string{"beforeShellExecution", "beforeReadFile"}, func(e *obj) { e.set("failClosed", true) }),
+		install: flatInstall("command", []string{"beforeShellExecution", "beforeReadFile", "beforeMCPExecution"}, func(e *obj) { e.set("failClosed", true) }),
 		entries: flatEntries("command"), remove: flatRemove("command"),
 	}
+}
+
+// cursorToolInput decodes an MCP call's tool_input (a JSON string, or an object) and checks the
+// arguments the guard reads; anything else is an error.
+func cursorToolInput(v any) (map[string]any, error) {
+	var in map[string]any
+	switch t := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		in = t
+	case string:
+		if t == "" {
+			return map[string]any{}, nil
+		}
+		if err := json.Unmarshal([]byte(t), &in); err != nil || in == nil {
+			return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is not a JSON object")
+		}
+	default:
+		return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is %s, not an object", jsonType(t))
+	}
+	return in, checkArgs(in, false)
 }

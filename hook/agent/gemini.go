@@ -10,13 +10,6 @@ func init() { register(gemini{}) }
 func (gemini) Name() string { return "gemini" }
 func (gemini) CanAsk() bool { return false }
 
-// geminiMatcher are the tools tollgate-guard judges itself; geminiContent those that write
-// content, whose entry runs tollgate directly.
-const (
-	geminiMatcher = "run_shell_command|read_file|read_many_files|glob|search_file_content|list_directory"
-	geminiContent = "write_file|replace"
-)
-
 func (gemini) Parse(stdin []byte) (Call, error) {
 	m, err := object(stdin)
 	if err != nil {
@@ -27,6 +20,7 @@ func (gemini) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return c, err
 	}
+	c.Args = in
 	switch c.Tool {
 	case "run_shell_command":
 		c.Kind, c.Command = KindShell, str(in, "command")
@@ -69,7 +63,7 @@ func (gemini) Render(d Decision) Output {
 func (gemini) config() configSpec {
 	return configSpec{
 		project: ".gemini/settings.json", user: ".gemini/settings.json",
-		install: groupedInstall("BeforeTool", []hookGroup{{geminiMatcher, true}, {geminiContent, false}}, HookTimeoutSeconds*1000),
+		install: groupedInstall("BeforeTool", HookTimeoutSeconds*1000),
 		entries: groupedEntries, remove: groupedRemove,
 	}
 }

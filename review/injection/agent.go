@@ -57,7 +57,7 @@ var negationRe = lazyre.New(`\b(?:never|don't|dont|do\s+not|does\s+not|must\s+no
 var (
 	// shellInitRe: evals every setup guide has (ssh-agent, version managers, direnv).
 	shellInitRe     = lazyre.New(`\beval\s*["']?\$\(\s*(?:ssh-agent|direnv\s+hook|pyenv\s+(?:init|virtualenv-init)|rbenv\s+init|nodenv\s+init|goenv\s+init|jenv\s+init|fnm\s+env|opam\s+env|minikube\s+(?:-p\s+\S+\s+)?docker-env|\S*brew\s+shellenv|conda\s+shell|starship\s+init|zoxide\s+init|mise\s+activate|rtx\s+activate|thefuck\s+--alias)`)
-	configCommandRe = lazyre.New(`"command"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+	configCommandRe = lazyre.New(`"(?:command|bash|powershell)"\s*:\s*"((?:[^"\\]|\\.)*)"`) // Copilot CLI: bash, powershell
 	envTemplateRe   = lazyre.New(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
 	// sudoSetupRe: the privileged steps of every setup guide: a system package manager
 	// installing or updating packages, a tool copied into /usr/local/bin.
@@ -75,6 +75,9 @@ var (
 func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int, who string) {
 	low := string(lowb)
 	if fs.kind.AgentConfig != "" {
+		if ownHook(clean) {
+			return // tollgate's own hook entry, exactly as install writes it (ownhook.go)
+		}
 		fs.agentCommand(clean, orig)
 	}
 	var whats []string
@@ -104,7 +107,7 @@ func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int, who
 func (fs *fileScan) agentCommand(clean string, orig func(int) int) {
 	if m := configCommandRe.FindStringSubmatchIndex(clean); m != nil {
 		fs.report(hit{
-			detail: fmt.Sprintf("agent configuration adds a program the agent will start (%s): %s", fs.kind.AgentConfig, quoteVisible(clean[m[2]:m[3]])),
+			detail: fmt.Sprintf("agent configuration adds a program the agent will start (%s): %s", fs.configLabel(), quoteVisible(clean[m[2]:m[3]])),
 			conf:   0.9, focus: orig(m[0]),
 		})
 	}

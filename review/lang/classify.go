@@ -19,7 +19,7 @@ type File struct {
 	// mcp.json, .claude/settings.json, ...).
 	Agent bool
 	// AgentConfig is "" or what a "command" key of an agent configuration starts: "an MCP
-	// server" or "an agent hook".
+	// server", "an agent hook", or GeminiSettings (either; the line's section tells).
 	AgentConfig string
 	// Translation: a message catalogue (.po, .xliff, .strings, .resx, .arb, or a file under a
 	// locales/, i18n/, l10n/ or translations/ folder), where scripts mix by design.
@@ -147,12 +147,20 @@ func agentInstructions(n name) bool {
 	return false
 }
 
+// GeminiSettings is the AgentConfig of Gemini CLI's settings.json, which holds both MCP servers
+// and hooks.
+const GeminiSettings = "an MCP server or an agent hook"
+
 // agentConfig returns what a "command" key of an agent configuration file starts, or "".
 func agentConfig(n name) string {
 	switch {
-	case mcpNames[n.base], n.base == "settings.json" && strings.HasSuffix(n.dirs, "/.gemini/"):
+	case mcpNames[n.base]:
 		return "an MCP server"
-	case (n.base == "settings.json" || n.base == "settings.local.json") && strings.HasSuffix(n.dirs, "/.claude/"):
+	case n.base == "settings.json" && strings.HasSuffix(n.dirs, "/.gemini/"):
+		return GeminiSettings // the section a command is in tells which (review/injection)
+	case (n.base == "settings.json" || n.base == "settings.local.json") && strings.HasSuffix(n.dirs, "/.claude/"),
+		n.base == "hooks.json" && (strings.HasSuffix(n.dirs, "/.codex/") || strings.HasSuffix(n.dirs, "/.cursor/")),
+		n.ext == "json" && (strings.HasSuffix(n.dirs, "/.github/hooks/") || strings.HasSuffix(n.dirs, "/.copilot/hooks/")):
 		return "an agent hook"
 	}
 	return ""

@@ -1,0 +1,107 @@
+package agent
+
+import "strings"
+
+// The command tollgate writes into an agent's hook config. Two forms:
+//
+//   - Project scope (a file that is committed and read on every teammate's machine): a short
+//     command that holds no machine path. It runs tollgate-guard from PATH, or tollgate when
+//     only that is there, and fails closed when neither is.
+//   - User scope (--user, a file in the home directory): the installer's absolute path, with
+//     tollgate from PATH as a fallback and the lean tollgate-guard beside it preferred.
+//
+// Failing closed, per agent (docs/guard.md): Claude Code, Codex, Gemini CLI and Cursor block a
+// call whose hook exits 2 with a message on stderr, so the command exits 2 when the binary is
+// missing or the guard exits abnormally (Cursor's entries also carry failClosed). Copilot CLI
+// never blocks on a failing hook, so its command prints a deny in Copilot's own JSON and exits
+// 0 instead.
+//
+// review/injection recognises the project form exactly (its ownhook.go holds the same text,
+// and TestOwnHookEntriesPassReview in cmd/tollgate holds the two equal): tollgate's own entry
+// in a committed config is not reported as a program the agent will start.
+
+// missingMsg and failedMsg are what the command says on stderr when it blocks.
+const (
+	missingMsg = "tollgate: error: tollgate is not on PATH, so this call is blocked"
+	failedMsg  = "tollgate: error: the guard failed, so this call is blocked"
+)
+
+// ProjectCommand is the project-scope hook command for the agent: no machine path.
+func ProjectCommand(a Agent) string {
+	find := `g=$(command -v tollgate-guard || command -v tollgate)`
+	if a.Name() == "copilot" {
+		return find + ` || { echo '` + copilotDeny("tollgate is not on PATH, so this call is blocked") + `'; exit 0; }; ` +
+			`"$g" guard --agent copilot || echo '` + copilotDeny("the guard failed, so this call is blocked") + `'`
+	}
+	return `sh -c '` + find + ` || { echo "` + missingMsg + `" >&2; exit 2; }; ` +
+		`"$g" guard --agent ` + a.Name() + ` || { echo "` + failedMsg + `" >&2; exit 2; }'`
+}
+
+// copilotDeny is Copilot's deny answer with reason, as one line without single quotes.
+func copilotDeny(reason string) string {
+	return strings.TrimSpace(string(copilot{}.Render(Decision{Verdict: Deny, Reason: reason}).Stdout))
+}
+
+// UserCommand is the user-scope hook command: it runs bin (or tollgate from PATH), preferring
+// the lean tollgate-guard beside it, and fails closed like ProjectCommand.
+func UserCommand(a Agent, bin string) string {
+	gone := "tollgate is not installed at " + bin + " nor on PATH, so this call is blocked"
+	inner := "b=" + dq(bin) + "; [ -x \"$b\" ] || b=$(command -v tollgate) || { "
+	if a.Name() == "copilot" {
+		inner += "echo " + dq(copilotDeny(gone)) + "; exit 0; }; "
+	} else {
+		inner += "echo " + dq("tollgate: error: "+gone) + " >&2; exit 2; }; "
+	}
+	inner += "g=${b%/*}/" + marker + "; [ -x \"$g\" ] || g=$b; \"$g\" guard --agent " + a.Name() + " || "
+	if a.Name() == "copilot" {
+		inner += "echo " + dq(copilotDeny("the guard failed, so this call is blocked"))
+	} else {
+		inner += "{ echo \"" + failedMsg + "\" >&2; exit 2; }"
+	}
+	return "sh -c " + shq(inner)
+}
+
+// command is the command for the scope.
+func command(a Agent, s Scope, bin string) string {
+	if s.User {
+		return UserCommand(a, bin)
+	}
+	return ProjectCommand(a)
+}
+
+// dq quotes s inside double quotes for sh.
+func dq(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
+	return `"` + r.Replace(s) + `"`
+}
+
+// fromPath is what Status reports as the binary of a project-scope entry.
+const fromPath = "tollgate-guard or tollgate from PATH"
+
+// binaryOf extracts the binary path from a command tollgate wrote: the absolute path of a
+// user-scope command, fromPath for a project-scope one.
+func binaryOf(cmd string) string {
+	cmd = strings.ReplaceAll(cmd, `'\''`, `'`) // undo the outer single quoting first
+	i := strings.Index(cmd, `b="`)
+	if i < 0 {
+		if strings.Contains(cmd, "command -v "+marker) {
+			return fromPath
+		}
+		return "(unknown)"
+	}
+	rest := cmd[i+3:]
+	var b strings.Builder
+	for k := 0; k < len(rest); k++ {
+		c := rest[k]
+		if c == '\\' && k+1 < len(rest) {
+			k++
+			b.WriteByte(rest[k])
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
