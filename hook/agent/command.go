@@ -1,6 +1,9 @@
 package agent
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // The command tollgate writes into an agent's hook config. Two forms:
 //
@@ -45,6 +48,7 @@ func copilotDeny(reason string) string {
 // UserCommand is the user-scope hook command: it runs bin (or tollgate from PATH), preferring
 // the lean tollgate-guard beside it, and fails closed like ProjectCommand.
 func UserCommand(a Agent, bin string) string {
+	bin = filepath.ToSlash(bin) // sh (Git for Windows' too) reads C:/x/tollgate.exe; ${b%/*} needs the slash
 	gone := "tollgate is not installed at " + bin + " nor on PATH, so this call is blocked"
 	inner := "b=" + dq(bin) + "; [ -x \"$b\" ] || b=$(command -v tollgate) || { "
 	if a.Name() == "copilot" {
