@@ -129,6 +129,9 @@ func printAgentStatus(w io.Writer, root string, cfg policy.Config) {
 			case st.Installed():
 				installed = true
 				fmt.Fprintf(w, "  %-11s guard installed in %s, runs %s%s\n", name+":", st.Path, st.Binary, leanNote(st.Binary))
+				if !user {
+					fmt.Fprintf(w, "  %-11s that entry is an older tollgate's and names a machine path in a file you commit: `tollgate install --agent %s` rewrites it\n", "", name)
+				}
 			}
 		}
 	}

@@ -154,3 +154,23 @@ func TestFlatInstallUpgrades(t *testing.T) {
 		t.Errorf("a second install said %q", msg)
 	}
 }
+
+// FuzzParse: no hook input makes any agent's parser panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		`{"hook_event_name":"beforeMCPExecution","tool_name":"x","tool_input":"{\"path\":1}"}`,
+		`{"hook_event_name":"beforeMCPExecution","tool_input":"[1]"}`,
+		`{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}`,
+		`{"tool_name":"Bash","tool_input":{"command":["git","-n"]}}`,
+		`null`, `[]`, `{"tool_input":null}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, name := range Names() {
+			a, _ := Get(name)
+			a.Parse([]byte(in))
+		}
+	})
+}
