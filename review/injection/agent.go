@@ -107,7 +107,7 @@ func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int, who
 func (fs *fileScan) agentCommand(clean string, orig func(int) int) {
 	if m := configCommandRe.FindStringSubmatchIndex(clean); m != nil {
 		fs.report(hit{
-			detail: fmt.Sprintf("agent configuration adds a program the agent will start (%s): %s", fs.configLabel(), quoteVisible(clean[m[2]:m[3]])),
+			detail: fmt.Sprintf("agent configuration adds a program the agent will start (%s): %s%s", fs.configLabel(), quoteVisible(clean[m[2]:m[3]]), ownHookNote(clean[m[2]:m[3]])),
 			conf:   0.9, focus: orig(m[0]),
 		})
 	}

@@ -78,6 +78,15 @@ func ownHook(clean string) bool {
 	return ok && key == m[1]
 }
 
+// ownHookNote is what a finding adds about a command that names tollgate-guard but is not the
+// entry install writes now (an older tollgate's, a --user entry, or one changed by hand).
+func ownHookNote(cmd string) string {
+	if !strings.Contains(cmd, "tollgate-guard") {
+		return ""
+	}
+	return "; it is not the entry `tollgate install --agent` writes in project scope (an older or a --user entry, or one changed by hand): reinstalling rewrites tollgate's own"
+}
+
 // configLabel is what a "command" on the line being scanned starts: the file's AgentConfig, or
 // in Gemini CLI's settings (MCP servers and hooks in one file) the section the line is in, when
 // the hunk shows it.
