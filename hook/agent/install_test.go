@@ -174,3 +174,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestSharedGroupKeepsTheUsersMatcher: an older tollgate entry that shares its group with the
+// user's own hook is moved out (the group's matcher is the user's), not widened to "*".
+func TestSharedGroupKeepsTheUsersMatcher(t *testing.T) {
+	root := t.TempDir()
+	a, _ := Get("claude")
+	path := Path(a, Scope{Root: root})
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	old := `{"type": "command", "command": "sh -c ': tollgate-guard; b=\"/old\"'"}`
+	os.WriteFile(path, []byte(`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [`+old+`, {"type": "command", "command": "./mine.sh"}]}]}}`), 0o644)
+	if _, err := Install(a, Scope{Root: root}, "/x"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	s := string(data)
+	if !strings.Contains(s, `"matcher": "Bash"`) || strings.Count(s, marker) != 1 || strings.Contains(s, "/old") ||
+		strings.Index(s, "./mine.sh") > strings.Index(s, `"matcher": "*"`) {
+		t.Errorf("install gave\n%s", s)
+	}
+	if msg, _ := Install(a, Scope{Root: root}, "/x"); !strings.Contains(msg, "already installed") {
+		t.Errorf("a second install said %q", msg)
+	}
+}

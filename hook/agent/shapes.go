@@ -27,8 +27,9 @@ const matchAll = "*"
 
 // groupedInstall handles the {hooks: {Event: [{matcher, hooks: [{type, command, timeout}]}]}}
 // shape of Claude Code, Codex and Gemini CLI: one entry, matching every tool. An older
-// install's first entry is updated in place (matcher and command); its other entries (older
-// versions split the tools over two) are removed, with a group they leave empty.
+// install's entry that has its group to itself is updated in place (matcher and command); its
+// other entries (older versions split the tools over two), and any in a group shared with
+// the user's own hooks (whose matcher is theirs), are removed, with a group they leave empty.
 func groupedInstall(event string, timeout any) func(doc *obj, command string) (bool, error) {
 	return func(doc *obj, cmd string) (bool, error) {
 		hooks, ok := doc.child("hooks")
@@ -40,7 +41,22 @@ func groupedInstall(event string, timeout any) func(doc *obj, command string) (b
 			return false, fmt.Errorf(`"hooks.%s" is not an array`, event)
 		}
 		found := oursIn(groups)
-		if len(found) == 0 {
+		keep := -1
+		for i, f := range found {
+			if inner, _ := f.group.list("hooks"); len(inner) == 1 {
+				keep = i
+				break
+			}
+		}
+		var drop []ourEntry
+		for i, f := range found {
+			if i != keep {
+				drop = append(drop, f)
+			}
+		}
+		changed := len(drop) > 0
+		groups = dropEntries(groups, drop)
+		if keep < 0 {
 			entry := newObj()
 			entry.set("type", "command")
 			entry.set("command", cmd)
@@ -48,16 +64,13 @@ func groupedInstall(event string, timeout any) func(doc *obj, command string) (b
 			group := newObj()
 			group.set("matcher", matchAll)
 			group.set("hooks", []any{entry})
-			hooks.set(event, append(groups, group))
-			return true, nil
-		}
-		f := found[0]
-		changed := f.entry.vals["command"] != cmd || f.group.vals["matcher"] != matchAll
-		f.entry.set("command", cmd)
-		f.group.set("matcher", matchAll)
-		if len(found) > 1 {
-			groups = dropEntries(groups, found[1:])
+			groups = append(groups, group)
 			changed = true
+		} else {
+			f := found[keep]
+			changed = changed || f.entry.vals["command"] != cmd || f.group.vals["matcher"] != matchAll
+			f.entry.set("command", cmd)
+			f.group.set("matcher", matchAll)
 		}
 		hooks.set(event, groups)
 		return changed, nil
