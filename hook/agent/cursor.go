@@ -7,9 +7,9 @@ import (
 
 // cursor is Cursor's beforeShellExecution / beforeReadFile / beforeMCPExecution hook: stdin
 // {command, cwd}, {file_path, content} or {tool_name, tool_input, url|command} (the MCP
-// server's own command, not one to run), with hook_event_name; answer {"permission": "allow|deny|ask",
-// "user_message", "agent_message"}; no objection is {} (Cursor refuses a silent hook when
-// failClosed is set). tollgate's entries carry failClosed: true, so a hook that cannot run blocks.
+// server's own command, not one to run), with hook_event_name; answer {"permission":
+// "allow|deny|ask", "user_message", "agent_message"}; no objection is {} (Cursor refuses a
+// silent hook when failClosed is set). tollgate's entries carry failClosed: true, so a hook that cannot run blocks.
 type cursor struct{}
 
 func init() { register(cursor{}) }

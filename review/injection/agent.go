@@ -75,7 +75,7 @@ var (
 func (fs *fileScan) agentLine(clean string, lowb []byte, orig func(int) int, who string) {
 	low := string(lowb)
 	if fs.kind.AgentConfig != "" {
-		if ownHook(clean) {
+		if ownHook(clean, orig) {
 			return // tollgate's own hook entry, exactly as install writes it (ownhook.go)
 		}
 		fs.agentCommand(clean, orig)

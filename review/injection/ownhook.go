@@ -55,9 +55,10 @@ var (
 	sectionRe = lazyre.New(`^\s*"(hooks|mcpServers)"\s*:`)
 )
 
-// ownHook reports a line that is exactly tollgate's own hook entry.
-func ownHook(clean string) bool {
-	if !strings.Contains(clean, "tollgate-guard") {
+// ownHook reports a line that is exactly tollgate's own hook entry; orig maps clean offsets to
+// the line as written, which must hold no invisible character clean left out.
+func ownHook(clean string, orig func(int) int) bool {
+	if !strings.Contains(clean, "tollgate-guard") || orig(len(clean)-1) != len(clean)-1 {
 		return false
 	}
 	m := ownLineRe.FindStringSubmatch(clean)

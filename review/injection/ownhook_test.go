@@ -42,6 +42,7 @@ func TestOwnHookTable(t *testing.T) {
 		{"copilot-other", ".github/hooks/x.json", jsonLine("bash", "./scripts/evil.sh"), "an agent hook"},
 		{"codex-other", ".codex/hooks.json", jsonLine("command", "python3 .codex/x.py"), "an agent hook"},
 		{"user-scope", ".claude/settings.json", jsonLine("command", `sh -c 'b="/home/alice/go/bin/tollgate"; [ -x "$b" ] || b=$(command -v tollgate) || exit 2; g=${b%/*}/tollgate-guard; "$g" guard --agent claude'`), "reinstalling rewrites tollgate's own"},
+		{"invisible", ".claude/settings.json", jsonLine("command", strings.Replace(claude, "tollgate)", "tollgate\u200b)", 1)), "an agent hook"},
 		{"gemini-hook-label", ".gemini/settings.json", jsonLine("command", "./evil.sh"), "(an MCP server or an agent hook)"},
 	}
 	for _, c := range cases {
