@@ -88,6 +88,11 @@ func installAgents(c *cli.Context) error {
 		}
 		fmt.Fprintln(c.App.Writer, "tollgate: "+msg)
 	}
+	if !scope.User && onPath("tollgate-guard") == "" && onPath("tollgate") == "" {
+		// the entry finds the guard on PATH: without it, every call of the agent is blocked
+		fmt.Fprintln(c.App.ErrWriter, "tollgate: warning: neither tollgate-guard nor tollgate is on PATH, so the agent's every call is blocked until one is")
+		fmt.Fprintln(c.App.ErrWriter, "tollgate: hint: put "+filepath.Dir(bin)+" on PATH (the agent's, not only your shell's), or install with --user")
+	}
 	return nil
 }
 
