@@ -45,6 +45,10 @@ type session struct {
 	// change) are set; detErr is its error.
 	ready  chan struct{}
 	detErr error
+	// tipBaseline: an on-demand review of commits (review --commit, --range, --all-history),
+	// where the baseline at the reviewed tip applies to every commit besides the commit's own
+	// (commitBaseline).
+	tipBaseline bool
 }
 
 // configAt says where a review reads the repository's config files from.
