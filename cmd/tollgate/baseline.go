@@ -14,6 +14,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/baseline"
 	"github.com/tollgate-dev/tollgate/review/diff"
+	"github.com/tollgate-dev/tollgate/review/report"
 )
 
 func baselineCommand() *cli.Command {
@@ -46,7 +47,7 @@ func baselineCommand() *cli.Command {
 			var found []review.Finding
 			var root string
 			for _, sel := range baselineSelections(c) {
-				fs, r, err := baselineFindings(c.Context, c.String("config"), sel)
+				fs, r, err := baselineFindings(c.Context, c.App.ErrWriter, c.String("config"), sel)
 				if err != nil {
 					return err
 				}
@@ -94,9 +95,9 @@ func baselineSelections(c *cli.Context) []baselineSelection {
 }
 
 // baselineFindings reviews one selection and returns every finding, unmasked, and the
-// repository's root. A review that did not finish (exit 3) is an error, so a baseline never
-// misses what a scanner that did not run would have found.
-func baselineFindings(ctx context.Context, config string, sel baselineSelection) ([]review.Finding, string, error) {
+// repository's root. A review that did not finish and found nothing (exit 3) is an error; one
+// with findings too is written, with a warning on w for each thing that did not run.
+func baselineFindings(ctx context.Context, w io.Writer, config string, sel baselineSelection) ([]review.Finding, string, error) {
 	s, err := openSession(ctx, config, sel.at)
 	if err != nil {
 		return nil, "", err
@@ -106,14 +107,21 @@ func baselineFindings(ctx context.Context, config string, sel baselineSelection)
 		return nil, "", err
 	}
 	var found []review.Finding
-	out := output{format: "json", path: os.DevNull, collect: func(fs []review.Finding) {
-		found = append(found, fs...)
-	}}
+	var notRun []review.NotRun
+	out := output{format: "json", path: os.DevNull,
+		collect: func(fs []review.Finding) { found = append(found, fs...) },
+		notRun:  func(n []review.NotRun) { notRun = n }}
 	if err := s.review(ctx, ch, out, io.Discard); err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.code != review.ExitFindings {
 			return nil, "", err
 		}
+	}
+	// Findings and something not run: the findings are written, and what did not run stays
+	// "not run" in every later review (a baseline accepts findings, never an unread file).
+	for _, n := range notRun {
+		fmt.Fprintf(w, "tollgate: warning: not run: %s: %s (the baseline holds none of its findings; reviews keep reporting it as not run)\n",
+			report.Printable(n.Component), report.Printable(n.Reason))
 	}
 	return found, s.repo.Root, nil
 }
