@@ -1,8 +1,9 @@
 package lite
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // Shape is how a secret is shown in a report: Masked replaces it, Shown are the parts of the
@@ -35,16 +36,16 @@ func ShapeOf(secret string) Shape {
 }
 
 var (
-	urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,15}://`)
+	urlScheme = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]{0,15}://`)
 	// urlHost is a DNS name, an IPv4 address or a bracketed IPv6 address, with a port.
-	urlHost = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$`)
+	urlHost = lazyre.New(`^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$`)
 	// bareHost is a host with a dotted name and a letter TLD, for a URL written without its
 	// scheme (hooks.slack.com/services/...).
-	bareHost = regexp.MustCompile(`^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,12}$`)
+	bareHost = lazyre.New(`^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,12}$`)
 	// wordSegment is a path segment that names a resource rather than holding a secret.
-	wordSegment = regexp.MustCompile(`^(?:[a-z]{1,16}(?:[-_][a-z]{1,16}){0,2}|v[0-9]{1,2})$`)
-	plainUser   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]{0,15}$`)
-	queryKey    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,31}$`)
+	wordSegment = lazyre.New(`^(?:[a-z]{1,16}(?:[-_][a-z]{1,16}){0,2}|v[0-9]{1,2})$`)
+	plainUser   = lazyre.New(`^[A-Za-z][A-Za-z0-9._-]{0,15}$`)
+	queryKey    = lazyre.New(`^[A-Za-z_][A-Za-z0-9_.-]{0,31}$`)
 )
 
 // urlShape is ShapeOf for a URL; ok is false when secret is not one, or when its masked parts
