@@ -82,7 +82,7 @@ func hints(r *review.Report) []string {
 			"or leave documentation or tests about it out with `review.exclude` in .tollgate.toml")
 	}
 	if seen[kindMeta] {
-		out = append(out, "a commit message, ref name or path takes no marker: reword the message (`git commit --amend`) or rename what is reported")
+		out = append(out, "a commit message, ref name or path takes no marker: reword the message (commit again, or `git commit --amend` a commit already made) or rename what is reported")
 	}
 	return out
 }
