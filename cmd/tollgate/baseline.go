@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -57,7 +58,7 @@ func baselineCommand() *cli.Command {
 			if path == "" {
 				path = filepath.Join(root, baseline.FileName)
 			}
-			return writeBaseline(c.App.Writer, path, found, c.Bool("staged"))
+			return writeBaseline(c.App.Writer, path, found, c.Bool("staged"), c.Bool("staged") || c.IsSet("commit"))
 		},
 	}
 }
@@ -127,9 +128,12 @@ func baselineFindings(ctx context.Context, w io.Writer, config string, sel basel
 }
 
 // writeBaseline writes the baseline of found to path and says what it holds, and what to do
-// next (staged: stage it, since a staged review reads the baseline from the index).
-func writeBaseline(w io.Writer, path string, found []review.Finding, staged bool) error {
-	f, err := baseline.Build(found)
+// next (staged: stage it, since a staged review reads the baseline from the index). With
+// extend (--staged, --commit: one more accepted change) the file already at path keeps its
+// entries and gets the new ones; without, it is written anew (--all, --range, --all-history:
+// what is accepted now).
+func writeBaseline(w io.Writer, path string, found []review.Finding, staged, extend bool) error {
+	f, added, err := baselineFile(path, found, extend)
 	if err != nil {
 		return err
 	}
@@ -144,6 +148,9 @@ func writeBaseline(w io.Writer, path string, found []review.Finding, staged bool
 	if len(f.Entries) == 1 {
 		entries = "1 entry"
 	}
+	if added >= 0 {
+		entries += fmt.Sprintf(" (%d new)", added)
+	}
 	fmt.Fprintf(w, "tollgate: wrote %s for %s to %s (hashes only: no secret is stored)\n",
 		entries, pluralWord(len(found), "finding"), path)
 	if staged {
@@ -152,4 +159,28 @@ func writeBaseline(w io.Writer, path string, found []review.Finding, staged bool
 	}
 	fmt.Fprintf(w, "tollgate: hint: commit it; reviews now drop these findings and count them (`tollgate review --show-suppressed` lists them)\n")
 	return nil
+}
+
+// baselineFile is the baseline to write: found added to the file at path (extend, when there
+// is one; added says how many entries are new), or found alone (added -1). A file at path
+// that does not parse is an error: it is never silently replaced.
+func baselineFile(path string, found []review.Finding, extend bool) (f baseline.File, added int, err error) {
+	if extend {
+		data, rerr := os.ReadFile(path)
+		switch {
+		case rerr == nil:
+			old, perr := baseline.Parse(path, data)
+			if perr != nil {
+				return f, 0, &exitError{code: review.ExitCannotRun, err: perr, hint: "fix or remove the file, then run tollgate baseline again"}
+			}
+			if f, err = baseline.Extend(old, found); err != nil {
+				return f, 0, &exitError{code: review.ExitCannotRun, err: fmt.Errorf("failed to add to %s: %w", path, err)}
+			}
+			return f, len(f.Entries) - len(old.Entries()), nil
+		case !errors.Is(rerr, fs.ErrNotExist):
+			return f, 0, fmt.Errorf("failed to read the baseline: %w", rerr)
+		}
+	}
+	f, err = baseline.Build(found)
+	return f, -1, err
 }

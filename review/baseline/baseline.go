@@ -15,6 +15,8 @@
 //     precomputed tables; a short, guessable secret can still be confirmed by someone who has
 //     the file and guesses it, as with any hash, which is why a baselined secret is to be
 //     rotated, not kept.
+//   - Extend adds entries to a file with its own salt, every entry it had kept; a version 1
+//     file is not extended (it is to be rewritten).
 //   - A file that does not parse, or has an unknown version, is an error naming the file.
 package baseline
 
@@ -116,8 +118,25 @@ func Build(findings []review.Finding) (File, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return File{}, fmt.Errorf("failed to make a salt: %w", err)
 	}
-	f := File{Version: version, Salt: hex.EncodeToString(salt), Entries: []Entry{}}
+	return build(salt, nil, findings), nil
+}
+
+// Extend is s with findings added (with s's salt; entries s has are kept as they are), for a
+// baseline that accepts one more change. A version 1 set cannot be extended: its entries are
+// keyed differently.
+func Extend(s *Set, findings []review.Finding) (File, error) {
+	if s.file.Version != version {
+		return File{}, fmt.Errorf("the baseline is version %d (keyed by path): rewrite it first with `tollgate baseline` (--all or --all-history)", s.file.Version)
+	}
+	return build(s.salt, s.file.Entries, findings), nil
+}
+
+func build(salt []byte, entries []Entry, findings []review.Finding) File {
+	f := File{Version: version, Salt: hex.EncodeToString(salt), Entries: append([]Entry{}, entries...)}
 	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Hash] = true
+	}
 	for i := range findings {
 		h := hash(salt, findings[i].ContentKey())
 		if seen[h] {
@@ -136,7 +155,7 @@ func Build(findings []review.Finding) (File, error) {
 		}
 		return a.Hash < b.Hash
 	})
-	return f, nil
+	return f
 }
 
 // Marshal is the file's content: indented JSON with a final newline.

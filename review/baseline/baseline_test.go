@@ -114,3 +114,40 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// Extend keeps the entries and salt of the file it adds to; a version 1 file is not extended.
+func TestExtend(t *testing.T) {
+	first := finding("secrets/github-pat", "app.py", `key = "`+token+`"`, token)
+	second := finding("secrets/github-pat", "b.py", `k = "`+token+`y"`, token+"y")
+	f, err := Build([]review.Finding{first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := f.Marshal()
+	set, err := Parse("b.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Extend(set, []review.Finding{first, second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Salt != f.Salt || len(g.Entries) != 2 {
+		t.Fatalf("extended: salt kept %v, %d entries (want 2)", g.Salt == f.Salt, len(g.Entries))
+	}
+	data, _ = g.Marshal()
+	both, err := Parse("b.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !both.Has(&first) || !both.Has(&second) {
+		t.Errorf("the extended baseline lost an entry")
+	}
+	v1, err := Parse("old.json", []byte(`{"version": 1, "salt": "`+strings.Repeat("ab", 16)+`", "entries": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Extend(v1, []review.Finding{second}); err == nil {
+		t.Errorf("a version 1 baseline was extended")
+	}
+}
