@@ -546,15 +546,15 @@ func Scrub(text string, secrets ...string) string {
 		text = strings.ReplaceAll(text, s, MaskValue(s))
 		sh := lite.ShapeOf(s)
 		for _, hidden := range sh.Hidden {
-			text = scrubRuns(text, hidden, sh.Shown)
+			text = scrubRuns(text, hidden, sh)
 		}
 	}
 	return text
 }
 
-// scrubRuns replaces every run of 6 or more bytes of hidden in text that no shown part holds
-// with ****.
-func scrubRuns(text, hidden string, shown []string) string {
+// scrubRuns replaces every run of 6 or more bytes of hidden in text that no shown part of sh
+// holds with ****.
+func scrubRuns(text, hidden string, sh lite.Shape) string {
 	if len(hidden) < 6 {
 		return text
 	}
@@ -565,7 +565,7 @@ func scrubRuns(text, hidden string, shown []string) string {
 		for j := i + 6; j <= len(text) && strings.Contains(hidden, text[i:j]); j++ {
 			n = j - i
 		}
-		if n >= 6 && !shownRun(shown, text[i:i+n]) {
+		if n >= 6 && !sh.Shows(text[i:i+n]) {
 			b.WriteString("****")
 			i += n
 			changed = true
@@ -578,14 +578,4 @@ func scrubRuns(text, hidden string, shown []string) string {
 		return text
 	}
 	return b.String()
-}
-
-// shownRun reports whether one of the shown parts of a secret holds run.
-func shownRun(shown []string, run string) bool {
-	for _, p := range shown {
-		if strings.Contains(p, run) {
-			return true
-		}
-	}
-	return false
 }

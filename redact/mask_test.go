@@ -121,7 +121,7 @@ func checkHidden(t *testing.T, out, secret string) {
 	sh := lite.ShapeOf(secret)
 	for _, hidden := range sh.Hidden {
 		for i := 0; i+6 <= len(hidden); i++ {
-			if run := hidden[i : i+6]; strings.Contains(out, run) && !shownRun(sh.Shown, run) {
+			if run := hidden[i : i+6]; strings.Contains(out, run) && !sh.Shows(run) {
 				t.Fatalf("%q holds %q of the secret %q", out, run, secret)
 			}
 		}

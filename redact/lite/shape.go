@@ -210,6 +210,10 @@ func leaksPart(out, hidden string, shown []string) bool {
 	return false
 }
 
+// Shows reports whether one of the shown parts holds run: such a run of a hidden part tells
+// nothing new.
+func (s Shape) Shows(run string) bool { return inAny(s.Shown, run) }
+
 // inAny reports whether one of parts holds s.
 func inAny(parts []string, s string) bool {
 	for _, p := range parts {
