@@ -536,37 +536,46 @@ func HiddenRune(r rune) bool {
 }
 
 // Scrub masks, in text quoted from a line (a message, a cut evidence window), every secret and
-// every run of 6 or more bytes of a secret's hidden part, each replaced by ****.
+// every run of 6 or more bytes of a part of a secret that MaskValue hides (lite.ShapeOf), each
+// replaced by ****.
 func Scrub(text string, secrets ...string) string {
 	for _, s := range secrets {
 		if s == "" {
 			continue
 		}
 		text = strings.ReplaceAll(text, s, MaskValue(s))
-		kept := lite.Kept(s)
-		hidden := s[len(kept):]
-		if len(hidden) < 6 {
-			continue
-		}
-		var b strings.Builder
-		changed := false
-		for i := 0; i < len(text); {
-			n := 0
-			for j := i + 6; j <= len(text) && strings.Contains(hidden, text[i:j]); j++ {
-				n = j - i
-			}
-			if n >= 6 && !strings.Contains(kept, text[i:i+n]) {
-				b.WriteString("****")
-				i += n
-				changed = true
-				continue
-			}
-			b.WriteByte(text[i])
-			i++
-		}
-		if changed {
-			text = b.String()
+		sh := lite.ShapeOf(s)
+		for _, hidden := range sh.Hidden {
+			text = scrubRuns(text, hidden, sh)
 		}
 	}
 	return text
+}
+
+// scrubRuns replaces every run of 6 or more bytes of hidden in text that no shown part of sh
+// holds with ****.
+func scrubRuns(text, hidden string, sh lite.Shape) string {
+	if len(hidden) < 6 {
+		return text
+	}
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(text); {
+		n := 0
+		for j := i + 6; j <= len(text) && strings.Contains(hidden, text[i:j]); j++ {
+			n = j - i
+		}
+		if n >= 6 && !sh.Shows(text[i:i+n]) {
+			b.WriteString("****")
+			i += n
+			changed = true
+			continue
+		}
+		b.WriteByte(text[i])
+		i++
+	}
+	if !changed {
+		return text
+	}
+	return b.String()
 }

@@ -118,11 +118,12 @@ func TestEvidence(t *testing.T) {
 // checkHidden fails if out shows secret or a 6-byte run of its hidden part.
 func checkHidden(t *testing.T, out, secret string) {
 	t.Helper()
-	kept := lite.Kept(secret)
-	hidden := strings.TrimPrefix(secret, kept)
-	for i := 0; i+6 <= len(hidden); i++ {
-		if run := hidden[i : i+6]; strings.Contains(out, run) && !strings.Contains(kept, run) {
-			t.Fatalf("%q holds %q of the secret %q", out, run, secret)
+	sh := lite.ShapeOf(secret)
+	for _, hidden := range sh.Hidden {
+		for i := 0; i+6 <= len(hidden); i++ {
+			if run := hidden[i : i+6]; strings.Contains(out, run) && !sh.Shows(run) {
+				t.Fatalf("%q holds %q of the secret %q", out, run, secret)
+			}
 		}
 	}
 }
@@ -253,5 +254,54 @@ func TestEvidenceIgnoresAllowlists(t *testing.T) {
 	}
 	if txt := NewMasker(d).Text("message: " + ghPAT); strings.Contains(txt, ghPAT[4:12]) {
 		t.Errorf("a message shows the allowlisted token: %q", txt)
+	}
+}
+
+// URL secrets keep their scheme, host and path shape in the evidence; only the secret parts
+// are masked, and no part of them shows. The secret parts are built at run time.
+func TestEvidenceURLSecrets(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slackKey := "abcd" + "EFGHijklMNOPqrstUVWX"
+	slack := "https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/" + slackKey
+	discordKey := "B-Y6sHrFH2ZUCr-lgotu2iXW7GboIRoL3u6aHwnMztVuaP" + "_coUNEhEkk_iqq8vH2BzNZ"
+	discord := "https://discord.com/api/webhooks/1174862930571638475/" + discordKey
+	password := "S3cr3t" + "Passw0rd99"
+	basic := "postgres://admin:" + password + "@db.example.com:5432/app"
+	query := "sk_live_" + "51Habcdefghijklmnopqrstuvwx"
+	inQuery := "https://api.example.com/v1/data?api_key=" + query + "&page=2"
+	tests := []struct {
+		name, line string
+		d          *Detector
+		known      []string
+		want       string
+		secret     string
+	}{
+		{"slack webhook, found by the detector", `SLACK_WEBHOOK = "` + slack + `"`, d, nil,
+			`SLACK_WEBHOOK = "https://hooks.slack.com/services/****/****/****"`, slackKey},
+		{"discord webhook", `hook = "` + discord + `"`, nil, []string{discord},
+			`hook = "https://discord.com/api/webhooks/****/****"`, discordKey},
+		{"url basic auth, the whole URL known", `DB = "` + basic + `"`, nil, []string{basic},
+			`DB = "postgres://admin:****@db.example.com:5432/app"`, password},
+		{"token in a query string", `URL = "` + inQuery + `"`, nil, []string{inQuery},
+			`URL = "https://api.example.com/v1/data?api_key=****&page=****"`, query},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, hid := Evidence(tt.d, "app.py", tt.line, 0, tt.known...)
+			if got != tt.want {
+				t.Errorf("Evidence = %q, want %q", got, tt.want)
+			}
+			checkHidden(t, got, tt.secret)
+			for _, s := range hid {
+				checkHidden(t, got, s)
+			}
+			// a message quoting the secret part alone is scrubbed
+			if out := Scrub("posted with "+tt.secret, hid...); strings.Contains(out, tt.secret[2:8]) {
+				t.Errorf("Scrub left part of the secret: %q", out)
+			}
+		})
 	}
 }

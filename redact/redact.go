@@ -18,7 +18,9 @@
 //     apply as written.
 //   - Evidence masks every secret the detector finds on a whole line (a decoded one in its
 //     encoded form) before it cuts the line to a window, and shows invisible and control
-//     characters as <U+XXXX>: no part of a secret survives at the window's edge.
+//     characters as <U+XXXX>: no part of a secret survives at the window's edge. A secret that
+//     is a URL keeps its scheme, host and path words, only its secret parts masked
+//     (lite.ShapeOf); the final checks and Scrub test each hidden part.
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
 //   - LooksLikeSample and GenericNotSecret (sample.go) say what a found value is (a sample, an
 //     RFC's example, a name made of words) for the review's severity only: Scan, Mask and the

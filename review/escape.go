@@ -40,24 +40,31 @@ type Baseline interface {
 	Has(f *Finding) bool
 }
 
-// ContentKey is what a baseline keys a finding by: its rule, its path and a normalised form of
-// what it matched (the secret values a scanner found, else its whole line with runs of
-// whitespace collapsed, else its evidence), never its line number, so moving code neither hides
-// a new finding nor resurrects an old one. It may hold a secret in clear: hash it before it is
-// stored anywhere.
+// ContentKey is what a baseline keys a finding by: its rule and a normalised form of what it
+// matched (the secret values a scanner found, else its whole line with runs of whitespace
+// collapsed, else its evidence), never its path or line number, so moving code or renaming its
+// file neither hides a new finding nor resurrects an old one. It may hold a secret in clear:
+// hash it before it is stored anywhere.
 func (f *Finding) ContentKey() string {
-	what := ""
+	return f.RuleID + "\x00" + f.matched()
+}
+
+// PathKey is ContentKey with the path in it too: what version 1 baselines keyed by.
+func (f *Finding) PathKey() string {
+	return f.RuleID + "\x00" + f.Path + "\x00" + f.matched()
+}
+
+// matched is the normalised form of what f matched (ContentKey).
+func (f *Finding) matched() string {
 	switch {
 	case len(f.secrets) > 0:
 		vals := append([]string(nil), f.secrets...)
 		sort.Strings(vals)
-		what = "secrets:" + strings.Join(vals, "\x00")
+		return "secrets:" + strings.Join(vals, "\x00")
 	case f.text != "":
-		what = "line:" + strings.Join(strings.Fields(f.text), " ")
-	default:
-		what = "evidence:" + strings.Join(strings.Fields(f.Evidence), " ")
+		return "line:" + strings.Join(strings.Fields(f.text), " ")
 	}
-	return f.RuleID + "\x00" + f.Path + "\x00" + what
+	return "evidence:" + strings.Join(strings.Fields(f.Evidence), " ")
 }
 
 // excludeFiles drops from every unit the files ex excludes and returns them.

@@ -195,7 +195,11 @@ func (s *session) reviewBaseline() (review.Baseline, error) {
 	return commitBaseline{s: s}, nil
 }
 
-// commitBaseline is the baseline of each finding's commit.
+// commitBaseline is the baseline of each finding's commit, and in an on-demand review of
+// commits (session.tipBaseline) the baseline at the reviewed tip too: the baseline is the
+// team's list of accepted findings, and `review --all-history` asks what in the history is not
+// accepted now. A hook's review of a push keeps each commit to its own baseline, as its
+// pre-commit review had it.
 type commitBaseline struct{ s *session }
 
 // Has implements review.Baseline.
@@ -203,8 +207,14 @@ func (b commitBaseline) Has(f *review.Finding) bool {
 	if f.Path == baseline.FileName {
 		return false
 	}
-	set, _ := b.s.policyOf(f.Commit()).baseline()
-	return set != nil && set.Has(f)
+	if set, _ := b.s.policyOf(f.Commit()).baseline(); set != nil && set.Has(f) {
+		return true
+	}
+	if !b.s.tipBaseline {
+		return false
+	}
+	tip, _ := b.s.main.baseline()
+	return tip != nil && tip.Has(f)
 }
 
 // strictest is the first policy's config with the review-wide settings at the strictest any

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,20 +134,34 @@ func installCommand() *cli.Command {
 			defer repo.Close()
 			opts := hook.InstallOptions{Hooks: hooks, Force: c.Bool("force"), Binary: bin}
 			msgs, err := repo.Install(c.Context, opts)
-			var me *hook.ManagedError
-			if errors.As(err, &me) {
-				fmt.Fprintf(c.App.Writer, "tollgate: to run tollgate through %s:\n", me.M.Name)
-				for _, l := range me.M.Integration {
-					fmt.Fprintln(c.App.Writer, "  "+l)
-				}
-			}
 			for _, m := range msgs {
 				fmt.Fprintln(c.App.Writer, "tollgate: "+m)
 			}
-			if err != nil {
+			if err != nil && !printManaged(c.App.Writer, "", err) {
 				return err
 			}
 			return installSubmodules(c.Context, c.App.Writer, repo, opts, c.Bool("recurse-submodules"))
 		},
 	}
+}
+
+// printManaged prints, when err says that another hook manager runs the hooks (husky,
+// lefthook, the pre-commit framework, a tracked hooks directory), what happened and the lines
+// to add to that manager, and reports true: that is an answer, not a failure, so install exits
+// 0 and `tollgate install && ...` in a setup script goes on. Any other error is left to the
+// caller (exit 2). where prefixes the lines ("submodule PATH: ", or "").
+func printManaged(w io.Writer, where string, err error) bool {
+	var me *hook.ManagedError
+	if !errors.As(err, &me) {
+		return false
+	}
+	fmt.Fprintf(w, "tollgate: %s%s\n", where, me.Error())
+	if len(me.M.RunsFor) > 0 {
+		fmt.Fprintf(w, "tollgate: %s%s already runs tollgate for: %s\n", where, me.M.Name, strings.Join(me.M.RunsFor, ", "))
+	}
+	fmt.Fprintf(w, "tollgate: to run tollgate through %s:\n", me.M.Name)
+	for _, l := range me.M.Integration {
+		fmt.Fprintln(w, "  "+l)
+	}
+	return true
 }

@@ -45,6 +45,10 @@ type session struct {
 	// change) are set; detErr is its error.
 	ready  chan struct{}
 	detErr error
+	// tipBaseline: an on-demand review of commits (review --commit, --range, --all-history),
+	// where the baseline at the reviewed tip applies to every commit besides the commit's own
+	// (commitBaseline).
+	tipBaseline bool
 }
 
 // configAt says where a review reads the repository's config files from.
@@ -128,6 +132,8 @@ type output struct {
 	showSuppressed bool
 	// collect, if set, sees every finding unmasked and no baseline applies (tollgate baseline).
 	collect func([]review.Finding)
+	// notRun, if set, sees what did not run (tollgate baseline says so).
+	notRun func([]review.NotRun)
 }
 
 func (o output) validate() error {
@@ -160,6 +166,9 @@ func (s *session) review(ctx context.Context, ch *diff.Change, o output, stdout 
 		return err
 	}
 	rep := review.Run(ctx, ch, opts)
+	if o.notRun != nil {
+		o.notRun(rep.NotRun)
+	}
 	if o.failOn != "" {
 		sev, _ := policy.ParseSeverity(o.failOn)
 		rep.SetFailOn(sev)

@@ -106,6 +106,15 @@ func (e *fwEnv) run(dir string, name string, args ...string) (string, int) {
 	return "", -1
 }
 
+// runEnv is run with extra environment variables (NAME=value).
+func (e *fwEnv) runEnv(dir string, extra []string, name string, args ...string) (string, int) {
+	e.t.Helper()
+	saved := e.env
+	e.env = append(append([]string(nil), e.env...), extra...)
+	defer func() { e.env = saved }()
+	return e.run(dir, name, args...)
+}
+
 // ok runs a command that must succeed.
 func (e *fwEnv) ok(dir string, name string, args ...string) string {
 	e.t.Helper()
@@ -420,6 +429,34 @@ func TestPreCommitFramework(t *testing.T) {
 			if code != 0 {
 				t.Errorf("%v: a message about tokens: exit %d, want it committed\n%s", ids, code, out)
 			}
+		}
+	})
+	// A skip is visible through the framework: the manifest's verbose: true shows tollgate's
+	// TOLLGATE=0 warning beside `Passed` (the framework hides a passing hook's output
+	// otherwise), and the framework's own SKIP=tollgate prints `Skipped`. A clean commit shows
+	// what was checked.
+	t.Run("skip-visible", func(t *testing.T) {
+		dir := filepath.Join(tmp, "skip")
+		e.ok(tmp, "git", "init", "-q", dir)
+		config := "repos:\n- repo: " + hookRepo + "\n  rev: " + rev + "\n  hooks:\n  - id: tollgate\n"
+		writeFile(t, filepath.Join(dir, ".pre-commit-config.yaml"), config)
+		e.ok(dir, "pre-commit", "install", "--hook-type", "pre-commit")
+		e.ok(dir, "git", "add", ".pre-commit-config.yaml")
+		out := e.ok(dir, "git", "commit", "-q", "-m", "pre-commit config")
+		if !strings.Contains(out, "found nothing") {
+			t.Errorf("clean commit: want tollgate's summary line shown\n%s", out)
+		}
+		writeFile(t, filepath.Join(dir, "token.go"), "package main\n\nconst token = \""+fakeToken+"\"\n")
+		e.ok(dir, "git", "add", "token.go")
+		out, code := e.runEnv(dir, []string{"TOLLGATE=0"}, "git", "commit", "-q", "-m", "token, skipped")
+		if code != 0 || !strings.Contains(out, "Passed") || !strings.Contains(out, "TOLLGATE=0 set: the pre-commit review was SKIPPED") {
+			t.Errorf("TOLLGATE=0 commit: exit %d, want it committed with the skip warning shown\n%s", code, out)
+		}
+		writeFile(t, filepath.Join(dir, "token2.go"), "package main\n\nconst token2 = \""+fakeToken+"\"\n")
+		e.ok(dir, "git", "add", "token2.go")
+		out, code = e.runEnv(dir, []string{"SKIP=tollgate"}, "git", "commit", "-q", "-m", "token, skipped by the framework")
+		if code != 0 || !regexp.MustCompile(`tollgate\.+\(no files to check\)Skipped|tollgate\.+Skipped`).MatchString(out) {
+			t.Errorf("SKIP=tollgate commit: exit %d, want it committed and shown as Skipped\n%s", code, out)
 		}
 	})
 	t.Logf("pre-commit framework test: %s", time.Since(start).Round(time.Millisecond))

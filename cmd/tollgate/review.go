@@ -43,6 +43,7 @@ func reviewCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			s.tipBaseline = c.Bool("all-history") || c.IsSet("commit") || c.IsSet("range")
 			var ch *diff.Change
 			switch {
 			case c.Bool("all"):

@@ -195,6 +195,9 @@ func printBaselineStatus(ctx context.Context, w io.Writer, s *session) error {
 		return err != nil || ok // when in doubt, not stale
 	})
 	fmt.Fprintf(w, "baseline:    %s, %d entries, %d stale\n", baseline.FileName, len(set.Entries()), len(stale))
+	if set.Version() == 1 {
+		fmt.Fprintf(w, "             version 1: entries match only at their path; `tollgate baseline` rewrites it keyed by content\n")
+	}
 	for _, e := range stale {
 		fmt.Fprintf(w, "  stale:     %s %s (the file is gone: run `tollgate baseline` to rewrite it)\n", report.Printable(e.Path), report.Printable(e.RuleID))
 	}

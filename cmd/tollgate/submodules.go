@@ -59,7 +59,7 @@ func installSubmodules(ctx context.Context, w io.Writer, repo *hook.Repo, o hook
 		for _, m := range msgs {
 			fmt.Fprintf(w, "tollgate: submodule %s: %s\n", path, m)
 		}
-		if err != nil {
+		if err != nil && !printManaged(w, "submodule "+path+": ", err) {
 			return fmt.Errorf("submodule %s: %w", path, err)
 		}
 		return nil

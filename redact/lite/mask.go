@@ -38,8 +38,9 @@ func FirstRunes(s string, n int) string {
 	return s
 }
 
-// MaskValue is how a secret is shown: its safe prefix, then ****.
-func MaskValue(secret string) string { return Kept(secret) + "****" }
+// MaskValue is how a secret is shown (ShapeOf): a URL with only its secret parts masked, any
+// other secret as its safe prefix, then ****.
+func MaskValue(secret string) string { return ShapeOf(secret).Masked }
 
 // Mask returns the first line of text with every secret masked, trimmed and bounded in
 // length. If any 6-character run of a secret's hidden part would survive, the whole line is
@@ -76,21 +77,16 @@ func Mask(text string, secrets ...string) string {
 	return out
 }
 
-// Leaks reports whether out holds a 6-byte run of the part of secret that Mask hides. A run
-// that also occurs in the shown prefix (such as "PRIVAT" of a PEM block's BEGIN line) tells
-// nothing new and does not count.
+// Leaks reports whether out holds secret, or a 6-byte run of a part of it that MaskValue hides
+// (ShapeOf). A run that also occurs in a shown part (such as "PRIVAT" of a PEM block's BEGIN
+// line, or the host of a URL) tells nothing new and does not count.
 func Leaks(out, secret string) bool {
 	if secret != "" && strings.Contains(out, secret) {
 		return true
 	}
-	kept := Kept(secret)
-	hidden := strings.TrimPrefix(secret, kept)
-	const w = 6
-	if len(hidden) < w {
-		return hidden != "" && strings.Contains(out, hidden) && len(hidden) >= 4
-	}
-	for i := 0; i+w <= len(hidden); i++ {
-		if run := hidden[i : i+w]; strings.Contains(out, run) && !strings.Contains(kept, run) {
+	sh := ShapeOf(secret)
+	for _, h := range sh.Hidden {
+		if leaksPart(out, h, sh.Shown) {
 			return true
 		}
 	}

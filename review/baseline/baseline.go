@@ -2,14 +2,21 @@
 // it adopted tollgate: reviews drop them and count them.
 //
 // Rules and guarantees:
-//   - An entry is keyed by content (review.Finding.ContentKey: rule id, path and the
-//     normalised matched value or line), never by line number: moving code neither hides a new
-//     finding nor resurrects an old one; a second copy of an accepted secret elsewhere is new.
-//   - The file never holds a secret in clear: each entry stores the rule id, the path and
+//   - An entry is keyed by content (review.Finding.ContentKey: the rule id and the normalised
+//     matched value or line), never by path or line number: moving code or renaming its file
+//     neither hides a new finding nor resurrects an old one, so one baseline serves a review
+//     of HEAD and of the whole history (where a file had other names). The same accepted
+//     secret or line in another file matches the same entry; a different one is new. The path
+//     is stored as a hint for people (status, review), never matched.
+//   - Version 1 files (keyed by rule, path and content) still load and match as they did,
+//     path included; `tollgate baseline` rewrites a file as version 2.
+//   - The file never holds a secret in clear: each entry stores the rule id, the path hint and
 //     SHA-256 of a per-file random salt followed by the content key. The salt defeats
 //     precomputed tables; a short, guessable secret can still be confirmed by someone who has
 //     the file and guesses it, as with any hash, which is why a baselined secret is to be
 //     rotated, not kept.
+//   - Extend adds entries to a file with its own salt, every entry it had kept; a version 1
+//     file is not extended (it is to be rewritten).
 //   - A file that does not parse, or has an unknown version, is an error naming the file.
 package baseline
 
@@ -27,7 +34,9 @@ import (
 // FileName is where the baseline lives, at the repository root.
 const FileName = ".tollgate-baseline.json"
 
-const version = 1
+// version is the version Build writes: 2, keyed by content alone. Version 1 entries hashed
+// the path in too (review.Finding.PathKey).
+const version = 2
 
 // File is the JSON form of a baseline.
 type File struct {
@@ -36,7 +45,8 @@ type File struct {
 	Entries []Entry `json:"entries"`
 }
 
-// Entry is one accepted finding.
+// Entry is one accepted finding. Path is where it was found (the first path, in the order
+// Build was given the findings): a hint for people, not part of the match (in version 2).
 type Entry struct {
 	RuleID string `json:"rule_id"`
 	Path   string `json:"path"`
@@ -56,8 +66,8 @@ func Parse(name string, data []byte) (*Set, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", name, err)
 	}
-	if f.Version != version {
-		return nil, fmt.Errorf("failed to read %s: version %d is not %d (rewrite it with `tollgate baseline`)", name, f.Version, version)
+	if f.Version != version && f.Version != 1 {
+		return nil, fmt.Errorf("failed to read %s: version %d is not 1 or %d (rewrite it with `tollgate baseline`)", name, f.Version, version)
 	}
 	salt, err := hex.DecodeString(f.Salt)
 	if err != nil || len(salt) < 16 {
@@ -73,15 +83,24 @@ func Parse(name string, data []byte) (*Set, error) {
 	return s, nil
 }
 
-// Has reports whether f is in the baseline.
+// Has reports whether f is in the baseline: by content (version 2), or by path and content
+// (a version 1 file).
 func (s *Set) Has(f *review.Finding) bool {
+	if s.file.Version == 1 {
+		return s.hashes[hash(s.salt, f.PathKey())]
+	}
 	return s.hashes[hash(s.salt, f.ContentKey())]
 }
+
+// Version is the file's version (1: keyed by path too; 2: by content).
+func (s *Set) Version() int { return s.file.Version }
 
 // Entries returns the baseline's entries.
 func (s *Set) Entries() []Entry { return s.file.Entries }
 
-// Stale returns the entries whose file no longer exists (exists says whether a path does).
+// Stale returns the entries whose path hint no longer exists (exists says whether a path
+// does). In a version 1 file those never match again; in version 2 an entry still matches its
+// content wherever it moved.
 func (s *Set) Stale(exists func(path string) bool) []Entry {
 	var out []Entry
 	for _, e := range s.file.Entries {
@@ -93,14 +112,31 @@ func (s *Set) Stale(exists func(path string) bool) []Entry {
 }
 
 // Build makes a baseline of findings (unmasked, as review.Options.Collect sees them) with a
-// new random salt; identical entries are kept once.
+// new random salt; identical entries are kept once, with the path of the first.
 func Build(findings []review.Finding) (File, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return File{}, fmt.Errorf("failed to make a salt: %w", err)
 	}
-	f := File{Version: version, Salt: hex.EncodeToString(salt), Entries: []Entry{}}
+	return build(salt, nil, findings), nil
+}
+
+// Extend is s with findings added (with s's salt; entries s has are kept as they are), for a
+// baseline that accepts one more change. A version 1 set cannot be extended: its entries are
+// keyed differently.
+func Extend(s *Set, findings []review.Finding) (File, error) {
+	if s.file.Version != version {
+		return File{}, fmt.Errorf("the baseline is version %d (keyed by path): rewrite it first with `tollgate baseline` (--all or --all-history)", s.file.Version)
+	}
+	return build(s.salt, s.file.Entries, findings), nil
+}
+
+func build(salt []byte, entries []Entry, findings []review.Finding) File {
+	f := File{Version: version, Salt: hex.EncodeToString(salt), Entries: append([]Entry{}, entries...)}
 	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Hash] = true
+	}
 	for i := range findings {
 		h := hash(salt, findings[i].ContentKey())
 		if seen[h] {
@@ -119,7 +155,7 @@ func Build(findings []review.Finding) (File, error) {
 		}
 		return a.Hash < b.Hash
 	})
-	return f, nil
+	return f
 }
 
 // Marshal is the file's content: indented JSON with a final newline.

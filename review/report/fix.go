@@ -1,11 +1,11 @@
 package report
 
 import (
-	"path"
 	"regexp"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/lang"
 )
 
 // historyFix is the fix for a secret that a later commit of the same change removes: the
@@ -36,20 +36,26 @@ func isSecret(f review.Finding) bool {
 	return false
 }
 
-// fixFor says what to do about f: the history rewrite for a secret a later commit removes, else
-// its rule's fix (a key file's for a private key found in one), with PATH replaced by the
-// finding's path quoted for a shell. "" when the rule has none.
+// envFileFix is the fix for a secret in a credential store (.env): reading it from the
+// environment is what the file is for, so the file must leave the repository.
+const envFileFix = "rotate it now (revoke it where it was issued: it is compromised once pushed), and keep the file out of the repository: " +
+	"`git rm --cached PATH`, add it to .gitignore, and commit a template without values instead"
+
+// fixFor says what to do about f, chosen by what was found, never by the file name alone: the
+// history rewrite for a secret a later commit removes; a key file's fix for a private key that
+// is a file of its own (isKeyFile), whatever its name; a credential store's for a secret in
+// one (.env); else its rule's fix. PATH is replaced by the finding's path quoted for a shell.
+// "" when the rule has none.
 func fixFor(f review.Finding, fixes map[string]string) string {
 	if f.LaterRemoved && isSecret(f) {
 		return historyFix
 	}
-	id := f.RuleID
-	if strings.HasPrefix(id, "secrets/") && strings.Contains(id, "private-key") && keyFileName.MatchString(path.Base(f.Path)) {
-		id = privateKeyFileRule
-	}
-	fix := fixes[id]
-	if fix == "" {
-		fix = fixes[f.RuleID]
+	fix := fixes[f.RuleID]
+	switch {
+	case isKeyFile(f) && fixes[privateKeyFileRule] != "":
+		fix = fixes[privateKeyFileRule]
+	case isSecret(f) && lang.KindOf(f.Path) == lang.Env && !wholeFileRules[f.RuleID]:
+		fix = envFileFix
 	}
 	return strings.ReplaceAll(fix, "PATH", shellQuote(f.Path))
 }

@@ -186,8 +186,8 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 		}
 		fmt.Fprintf(b, "tollgate: %s in %s of %s (%s); %s [%s]\n",
 			plural(len(r.Findings), "finding"), plural(files, "file"), what, severityCounts(r.Findings), verdict, elapsed)
-		if fail > 0 {
-			b.WriteString("tollgate: hint: fix or remove what is reported, or mark a false positive with an inline `tollgate:allow` comment\n")
+		for _, h := range hints(r) {
+			b.WriteString("tollgate: hint: " + h + "\n")
 		}
 	case r.Incomplete():
 		// "did not finish" only where a timeout cut a check short; otherwise a check did not run.
