@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path/filepath"
 	"strings"
 )
 
@@ -115,6 +116,9 @@ func hCopy(j *judge, name string, args []arg, _ *stdinSrc) {
 	dest := ops[len(ops)-1]
 	if name == "ln" && len(ops) == 1 {
 		dest = arg{s: "."}
+	}
+	if name == "ln" {
+		j.noteLink(opts, ops)
 	}
 	verb := map[string]string{"mv": "moving to", "cp": "copying to", "ln": "linking", "install": "installing to", "rsync": "syncing to", "scp": "copying to"}[name]
 	if !remote(dest) {
@@ -296,7 +300,13 @@ func hTar(j *judge, _ string, args []arg, _ *stdinSrc) {
 		extract = true // tar xzf old-style
 	}
 	if !extract {
-		_ = ops
+		if dir, ok := optValue(opts, "-C", "--directory"); ok {
+			for _, a := range ops {
+				if !a.dyn {
+					j.readPath(filepath.Join(dir, a.s)) // tar -C ~ .ssh archives ~/.ssh
+				}
+			}
+		}
 		return
 	}
 	if dir, ok := optValue(opts, "-C", "--directory"); ok {

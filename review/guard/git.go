@@ -159,6 +159,9 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 		j.gitAlias(alias, rest)
 		return
 	}
+	if j.gitRoutes(sub, rest, j.gitPlace(args[:i])) {
+		return
+	}
 	if sub == "filter-branch" || sub == "filter-repo" {
 		j.add(Ask, "guard/irreversible-git", "git "+sub+" rewrites history; a person must approve")
 		return
@@ -250,6 +253,10 @@ func (j *judge) gitConfigPair(a arg) {
 		j.add(Deny, "guard/hook-bypass", "git -c core.hooksPath=... points git at other hooks, skipping tollgate; let the hooks run")
 	case strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif."):
 		j.add(Deny, "guard/hook-bypass", "git -c "+name+" pulls in configuration that may change which hooks run")
+	case key == "extensions.worktreeconfig" && !isOff(strings.ToLower(strings.TrimSpace(value))):
+		j.add(Deny, "guard/hook-bypass", "git -c extensions.worktreeConfig makes git read config.worktree, one more place core.hooksPath can be set; let the hooks run")
+	case key == "core.worktree":
+		j.coreWorktree("git -c core.worktree", arg{s: value})
 	case strings.HasPrefix(key, "alias."):
 		if j.gitAliases == nil {
 			j.gitAliases = map[string]arg{}
@@ -334,8 +341,11 @@ func gitGc(j *judge, g *gitArgs, _ []arg) {
 }
 
 func gitUpdateRef(j *judge, g *gitArgs, _ []arg) {
-	if g.short('d') || g.long("delete") {
+	switch {
+	case g.short('d') || g.long("delete"):
 		j.irreversible("update-ref -d")
+	case g.long("stdin") || len(g.ops) > 1 && strings.HasPrefix(g.ops[0].s, "refs/heads/"):
+		j.add(Ask, "guard/irreversible-git", "git update-ref moves a branch to a commit no hook has seen; a person must approve")
 	}
 }
 
@@ -425,15 +435,35 @@ func (j *judge) gitSubmodule(g *gitArgs) {
 	j.payload(arg{s: p, dyn: dyn, w: g.ops[1].w}, "git submodule foreach")
 }
 
-// gitConfig denies writes of core.hooksPath (and includes, which can set it).
+// gitConfig denies writes of the keys that change which hooks run: core.hooksPath, includes
+// (which can set it), extensions.worktreeConfig (which makes git read config.worktree, where it
+// can be set too), a core.worktree inside .git, and an alias whose body skips the hooks.
 func (j *judge) gitConfig(args []arg) {
 	read, write, ops := gitConfigWords(args)
 	if read || len(ops) == 0 || (!write && len(ops) < 2) {
 		return // reading a value
 	}
-	key := ops[0]
-	if key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
+	key := strings.ToLower(ops[0].s)
+	switch {
+	case key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif."):
 		j.add(Deny, "guard/hook-bypass", "git config "+key+" changes which hooks run; hooks are set up by a person (tollgate install)")
+	case key == "extensions.worktreeconfig":
+		j.add(Deny, "guard/hook-bypass", "git config extensions.worktreeConfig makes git read config.worktree, one more place core.hooksPath can be set; hooks are set up by a person (tollgate install)")
+	case key == "core.worktree" && len(ops) > 1:
+		j.coreWorktree("git config core.worktree", ops[1])
+	case strings.HasPrefix(key, "alias.") && len(ops) > 1:
+		j.aliasBypass(ops[0].s[len("alias."):], ops[1])
+	}
+}
+
+// coreWorktree denies a work tree inside .git or a protected path.
+func (j *judge) coreWorktree(what string, a arg) {
+	p, ok := j.in(j.cwd, a)
+	if !ok {
+		return
+	}
+	if why := j.insideGit(p); why != "" {
+		j.add(Deny, "guard/hook-bypass", what+" "+a.s+" makes checkouts write into "+why+"; hooks and git's own files are changed by a person")
 	}
 }
 
@@ -444,8 +474,8 @@ var (
 )
 
 // gitConfigWords reads git config's words: is it a read, an explicit write, and its operands
-// (lower-cased).
-func gitConfigWords(args []arg) (read, write bool, ops []string) {
+// (as written: the key is compared folded, a value keeps its case).
+func gitConfigWords(args []arg) (read, write bool, ops []arg) {
 	for i := 0; i < len(args); i++ {
 		s := args[i].s
 		switch {
@@ -459,9 +489,9 @@ func gitConfigWords(args []arg) (read, write bool, ops []string) {
 			read = true
 		case len(ops) == 0 && (s == "set" || s == "unset" || s == "rename-section" || s == "remove-section"):
 			write = true
-		case strings.HasPrefix(s, "-"):
+		case strings.HasPrefix(s, "-") && !args[i].dyn:
 		default:
-			ops = append(ops, strings.ToLower(s))
+			ops = append(ops, args[i])
 		}
 	}
 	return read, write, ops

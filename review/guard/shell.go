@@ -319,6 +319,7 @@ func (j *judge) pipe(b *syntax.BinaryCmd, stdin map[*syntax.CallExpr]*stdinSrc) 
 	if ce, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
 		stdin[ce] = j.pipeSource(b.X)
 	}
+	j.notePiped(b.X)
 }
 
 // pipeSource says what the left-hand side of a pipeline prints. A left side that is itself a
@@ -469,6 +470,7 @@ func (j *judge) assign(as *syntax.Assign) {
 
 // envVar denies the environment switches that turn hooks off.
 func (j *judge) envVar(name, val string) {
+	j.noteEnv(name, val)
 	if why := hookSwitch(name, strings.ToLower(strings.TrimSpace(val))); why != "" {
 		j.add(Deny, "guard/hook-bypass", "setting "+name+"="+val+" "+why+"; let the hooks run, and fix what they report")
 	}
