@@ -89,9 +89,6 @@ var actions = map[string][]action{
 	},
 	"env":      {{when: envPrints, rule: ruleSecret, what: "without a command prints the whole environment, tokens included"}},
 	"printenv": {{when: printenvPrints, rule: ruleSecret, what: "prints environment variables that hold secrets"}},
-	"export":   {{when: listsVars, rule: ruleSecret, what: "without a name prints the whole environment, tokens included"}},
-	"declare":  {{when: listsVars, rule: ruleSecret, what: "without a name prints every variable, tokens included"}},
-	"typeset":  {{when: listsVars, rule: ruleSecret, what: "without a name prints every variable, tokens included"}},
 	"set":      {{when: noArgs, rule: ruleSecret, what: "without arguments prints every variable, tokens included"}},
 	"echo":     {{when: printsSecretVar, rule: ruleSecret, what: "prints a variable named for a secret"}},
 	"printf":   {{when: printsSecretVar, rule: ruleSecret, what: "prints a variable named for a secret"}},
@@ -234,7 +231,7 @@ func cleanUnforced(_ *judge, args []arg) bool {
 
 func forced(_ *judge, args []arg) bool {
 	opts, _ := operands(args, nil)
-	return hasShort(opts, 'f', "force")
+	return hasShort(opts, 'f', "force", "forc", "for", "fo")
 }
 
 func notDryRun(_ *judge, args []arg) bool { return !hasArg(args, "--dry-run", "-n") }

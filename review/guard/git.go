@@ -133,11 +133,13 @@ func longTakesValue(name string, values []string) bool {
 
 func (g *gitArgs) short(c byte) bool { return strings.IndexByte(g.shorts, c) >= 0 }
 
+// long reports a long option given by its name or, as git's option parser accepts, a prefix of
+// it (--forc, --ha, --discard-ch); two letters at least.
 func (g *gitArgs) long(names ...string) bool {
 	for _, l := range g.longs {
 		name, _, _ := strings.Cut(l, "=")
 		for _, n := range names {
-			if name == n {
+			if name == n || len(name) >= 2 && strings.HasPrefix(n, name) {
 				return true
 			}
 		}
@@ -291,7 +293,7 @@ func init() {
 }
 
 func gitReset(j *judge, g *gitArgs, _ []arg) {
-	if g.long("hard") || g.long("har") {
+	if g.long("hard") {
 		j.irreversible("reset --hard")
 	}
 }
@@ -411,7 +413,7 @@ func hasOp(ops []arg, want string) bool {
 }
 
 func (j *judge) gitPush(g *gitArgs) {
-	force := g.short('f') || g.short('d') || g.long("mirror", "delete", "prune")
+	force := g.short('f') || g.short('d') || g.long("mirror", "delete", "prune", "force")
 	for _, l := range g.longs {
 		if strings.HasPrefix(l, "force") {
 			force = true

@@ -11,10 +11,7 @@ import (
 // hooks, another repository's git dir, a clone of the project, another global configuration,
 // a work tree inside .git, hook-skipping aliases. Each catch is denied; the leave-alones are the
 // same commands doing what they normally do. The project is /home/u/project, home /home/u.
-var routesTable = []struct {
-	want string
-	cmd  string
-}{
+var routesTable = []shellRow{
 	// plumbing that pushes or commits without the hooks
 	{"D", `git send-pack origin main`},
 	{"D", `git send-pack --all /srv/repo.git`},
@@ -108,11 +105,44 @@ var routesTable = []struct {
 	{"N", `git config alias.ci 'commit -v'`},
 	{"N", `git config alias.nuke 'reset --hard'`},
 	{"N", `git config --get alias.ci`},
+	// remote databases (issue 27 §7): a server that is not this machine is asked, whatever runs
+	{"A", `psql -h prod -c 'select 1'`},
+	{"A", `psql "$DATABASE_URL" -c 'select 1'`},
+	{"A", `psql -h "$DBHOST" app`},
+	{"A", `mysql --host=prod -e 'show tables'`},
+	{"A", `mysql -h prod`},
+	{"A", `pg_dump -h prod app > dump.sql`},
+	{"A", `export PGHOST=prod; pg_dump app > dump.sql`},
+	{"A", `redis-cli -h cache.example.com GET k`},
+	{"A", `mongosh db.example.com/app`},
+	{"N", `psql -U "$USER" -c 'select 1'`},
+	{"N", `pg_dump app > dump.sql`},
+	{"N", `redis-cli ping`},
+	{"N", `mongosh app`},
+	{"N", `mysql -h 127.0.0.1 -e 'select 1'`},
+	{"N", `psql -h /var/run/postgresql app`},
+	// long options abbreviated, as git's option parser accepts them
+	{"A", `git push --forc origin main`},
+	{"A", `git push --mir origin`},
+	{"A", `git worktree remove --forc /tmp/wt`},
+	{"A", `git reset --ha HEAD~1`},
+	{"A", `git branch --del --forc feature`},
+	{"A", `git switch --discard-ch main`},
+	{"N", `git rm --ca .env`},
+	{"N", `git push --dry origin main`},
 }
 
-func TestRoutesTable(t *testing.T) {
+// shellRow is one shell command and the verdict letter it must get (D, A, N).
+type shellRow struct {
+	want string
+	cmd  string
+}
+
+// checkShellRows judges each row's command as a Bash call and checks its verdict.
+func checkShellRows(t *testing.T, rows []shellRow) {
+	t.Helper()
 	seen := map[string]bool{}
-	for _, c := range routesTable {
+	for _, c := range rows {
 		if seen[c.cmd] {
 			t.Errorf("duplicate case %q", c.cmd)
 		}
@@ -123,6 +153,8 @@ func TestRoutesTable(t *testing.T) {
 		}
 	}
 }
+
+func TestRoutesTable(t *testing.T) { checkShellRows(t, routesTable) }
 
 // A clone of the project made in an earlier call is found by its config naming the project as
 // a remote: a commit or push there skips the project's hooks.

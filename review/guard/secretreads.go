@@ -272,20 +272,6 @@ func printenvPrints(_ *judge, args []arg) bool {
 	return false
 }
 
-// listsVars reports export, declare or typeset listing variables (no names: -p, -x or none).
-func listsVars(_ *judge, args []arg) bool {
-	opts, ops := operands(args, nil)
-	if len(ops) > 0 {
-		return false
-	}
-	for _, o := range opts {
-		if strings.Trim(o, "-px") != "" {
-			return false
-		}
-	}
-	return true
-}
-
 func noArgs(_ *judge, args []arg) bool { return len(args) == 0 }
 
 func hasRaw(_ *judge, args []arg) bool { return hasArg(args, "--raw", "--flatten") }
