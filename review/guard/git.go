@@ -346,7 +346,7 @@ func gitUpdateRef(j *judge, g *gitArgs, _ []arg) {
 	switch {
 	case g.short('d') || g.long("delete"):
 		j.irreversible("update-ref -d")
-	case g.long("stdin") || len(g.ops) > 1 && strings.HasPrefix(g.ops[0].s, "refs/heads/"):
+	case g.long("stdin") || len(g.ops) > 1 && (strings.HasPrefix(g.ops[0].s, "refs/heads/") || g.ops[0].s == "HEAD"):
 		j.add(Ask, "guard/irreversible-git", "git update-ref moves a branch to a commit no hook has seen; a person must approve")
 	}
 }

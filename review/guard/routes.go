@@ -34,6 +34,22 @@ func (j *judge) noteEnv(name, val string) {
 	s.env[name] = val
 }
 
+// inherit is the environment of a command run inside another's payload (bash -c, env, xargs):
+// the outer command's, with its own assignments over it.
+func inherit(outer, own map[string]string) map[string]string {
+	if len(outer) == 0 {
+		return own
+	}
+	env := make(map[string]string, len(outer)+len(own))
+	for k, v := range outer {
+		env[k] = v
+	}
+	for k, v := range own {
+		env[k] = v
+	}
+	return env
+}
+
 // envSetting is a variable set on this command or earlier in the call, and whether it is.
 func (j *judge) envSetting(name string) (string, bool) {
 	if v, ok := j.cmdEnv[name]; ok {
@@ -50,7 +66,7 @@ func (j *judge) envSetting(name string) (string, bool) {
 
 // hookSubs run hooks (or make what a hook would review): in another repository, with another
 // configuration, they run other hooks or none.
-var hookSubs = set("commit", "push", "merge", "am", "rebase", "pull", "cherry-pick", "revert", "send-email", "stash")
+var hookSubs = set("commit", "push", "merge", "am", "rebase", "pull", "cherry-pick", "revert", "send-email")
 
 // plumbing makes commits or pushes without the hooks git runs for commit and push.
 var plumbing = map[string]string{
@@ -191,7 +207,7 @@ func (j *judge) otherRepo(w gitWhere) string {
 	if j.routes != nil {
 		for _, c := range j.routes.clones {
 			if under(w.dir, c) {
-				return "in " + c + ", a clone of the project made in this command, which has none of its hooks"
+				return "in " + c + ", a copy of the project made in this command (clone, fetch or remote add), which has none of its hooks"
 			}
 		}
 	}
@@ -272,6 +288,9 @@ func (j *judge) insideGit(p string) string {
 // and the directories clone, init and worktree add create (a clone of the project is
 // remembered, so a push from it is denied).
 func (j *judge) gitWrites(sub string, rest []arg, w gitWhere) {
+	if !gitWriters[sub] {
+		return
+	}
 	opts, ops := operands(rest, gitWriteValues)
 	if v, ok := optValue(opts, "", "--output"); ok {
 		j.gitWrite(w.dir, v, "git "+sub+" writing")
@@ -301,8 +320,30 @@ func (j *judge) gitWrites(sub string, rest []arg, w gitWhere) {
 		}
 	case "clone":
 		j.gitClone(w.dir, ops)
+	case "fetch", "pull":
+		if len(ops) > 0 && !ops[0].dyn {
+			j.copiesProject(w.dir, ops[0].s)
+		}
+	case "remote":
+		if len(ops) > 2 && (ops[0].s == "add" || ops[0].s == "set-url") && !ops[2].dyn {
+			j.copiesProject(w.dir, ops[2].s)
+		}
 	}
 }
+
+// copiesProject remembers a repository outside the project that fetches from it (git fetch,
+// pull or remote add naming the project): like a clone, it has none of the project's hooks.
+func (j *judge) copiesProject(dir, src string) {
+	if dir == "" || under(dir, j.o.Project) || !j.isProject(dir, src) {
+		return
+	}
+	s := j.state()
+	s.clones = append(s.clones, dir)
+}
+
+// gitWriters are the subcommands gitWrites reads.
+var gitWriters = set("diff", "log", "show", "format-patch", "archive", "checkout-index", "bundle", "init", "worktree",
+	"clone", "fetch", "pull", "remote", "range-diff", "whatchanged", "diff-tree", "diff-index", "diff-files")
 
 // gitWriteValues are the options of the subcommands gitWrites reads that take the next word.
 var gitWriteValues = set("-o", "--output", "--output-directory", "-b", "--branch", "--origin", "-u", "--upload-pack",

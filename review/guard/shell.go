@@ -74,9 +74,10 @@ func (j *judge) script(src string) {
 		case *syntax.Assign:
 			j.assign(n)
 		case *syntax.CallExpr:
-			j.cmdEnv = j.prefixEnv(n.Assigns)
+			outer := j.cmdEnv // a command inside another's payload inherits its environment
+			j.cmdEnv = inherit(outer, j.prefixEnv(n.Assigns))
 			j.exec(j.words(n.Args), stdin[n])
-			j.cmdEnv = nil
+			j.cmdEnv = outer
 		case *syntax.FuncDecl:
 			j.forkBomb(n)
 		}
