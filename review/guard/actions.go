@@ -84,6 +84,7 @@ var actions = map[string][]action{
 		{ops: []string{"issue", "close"}, values: ghValues, rule: ruleRemote, what: "issue close closes an issue"},
 		{ops: []string{"workflow", "run"}, values: ghValues, rule: ruleRemote, what: "workflow run starts a CI workflow"},
 		{ops: []string{"release", "create"}, values: ghValues, rule: rulePublish, what: "release create publishes a release"},
+		{ops: []string{"api"}, values: ghValues, when: ghAPIWritesRepo, rule: ruleRemote, what: "api writes files, commits or refs of a repository, past its hooks"},
 		{ops: []string{"auth", "token"}, values: ghValues, rule: ruleSecret, what: "auth token prints your GitHub token"},
 		{ops: []string{"auth", "status"}, values: ghValues, when: showsToken, rule: ruleSecret, what: "auth status --show-token prints your GitHub token"},
 	},
@@ -232,6 +233,32 @@ func cleanUnforced(_ *judge, args []arg) bool {
 func forced(_ *judge, args []arg) bool {
 	opts, _ := operands(args, nil)
 	return hasShort(opts, 'f', "force", "forc", "for", "fo")
+}
+
+// ghRepoWrite names the API endpoints that write a repository's content: files, git objects and
+// refs, and GraphQL's createCommitOnBranch.
+var ghRepoWrite = lazyre.New(`(?i)(?:^|/)repos/[^/\s]+/[^/\s]+/(?:contents|git/(?:refs|commits|trees|blobs|tags)|merges|pulls/\d+/merge)\b|createCommitOnBranch|updateRef|createRef`)
+
+// ghAPIWritesRepo reports gh api writing to such an endpoint: a method other than GET, or fields
+// (gh api then posts them).
+func ghAPIWritesRepo(_ *judge, args []arg) bool {
+	write, target := false, false
+	for i, a := range args {
+		s := a.s
+		switch {
+		case (s == "-X" || s == "--method") && i+1 < len(args):
+			write = write || !strings.EqualFold(args[i+1].s, "GET")
+		case strings.HasPrefix(s, "--method="):
+			write = write || !strings.EqualFold(strings.TrimPrefix(s, "--method="), "GET")
+		case s == "-f" || s == "-F" || s == "--field" || s == "--raw-field" || s == "--input" ||
+			strings.HasPrefix(s, "--field=") || strings.HasPrefix(s, "--raw-field=") || strings.HasPrefix(s, "--input="):
+			write = true
+		}
+		if ghRepoWrite.MatchString(s) {
+			target = true
+		}
+	}
+	return write && target
 }
 
 func notDryRun(_ *judge, args []arg) bool { return !hasArg(args, "--dry-run", "-n") }

@@ -445,6 +445,9 @@ func (j *judge) gitConfig(args []arg) {
 	if read || len(ops) == 0 || (!write && len(ops) < 2) {
 		return // reading a value
 	}
+	if f, ok := optValue(configOpts(args), "-f", "--file"); ok {
+		j.writePath(f, "git config --file writing", false) // git config -f .git/hooks/pre-commit
+	}
 	key := strings.ToLower(ops[0].s)
 	switch {
 	case key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif."):
@@ -456,6 +459,12 @@ func (j *judge) gitConfig(args []arg) {
 	case strings.HasPrefix(key, "alias.") && len(ops) > 1:
 		j.aliasBypass(ops[0].s[len("alias."):], ops[1])
 	}
+}
+
+// configOpts are git config's option words, values marked as operands() marks them.
+func configOpts(args []arg) []string {
+	opts, _ := operands(args, gitConfigValues)
+	return opts
 }
 
 // coreWorktree denies a work tree inside .git or a protected path.

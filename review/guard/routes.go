@@ -311,9 +311,11 @@ func (j *judge) gitWrites(sub string, rest []arg, w gitWhere) {
 			j.gitWrite(w.dir, ops[1].s, "git bundle create")
 		}
 	case "init":
+		target := arg{s: "."}
 		if len(ops) > 0 {
-			j.gitCreates(w.dir, ops[0], "git init")
+			target = ops[0]
 		}
+		j.gitCreates(w.dir, target, "git init")
 	case "worktree":
 		if len(ops) > 1 && ops[0].s == "add" {
 			j.gitCreates(w.dir, ops[1], "git worktree add")
