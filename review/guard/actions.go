@@ -127,6 +127,14 @@ func init() {
 			return !known || !localHost(host)
 		}, rule: ruleRemote, what: "connects to a database that is not on this machine (or only known when it runs)"})
 	}
+	// the commands that read directories whole: the home directory (or one above it) holds
+	// every secret
+	for name := range treeReaders {
+		name := name
+		actions[name] = append(actions[name], action{when: func(j *judge, args []arg) bool {
+			return j.readsHomeTree(name, args)
+		}, rule: ruleSecret, what: "reads the whole home directory (or one above it), ~/.ssh and ~/.aws included"})
+	}
 }
 
 var awsValues = set("--profile", "--region", "--output", "--endpoint-url", "--query")

@@ -247,6 +247,56 @@ func printsSecretVar(j *judge, args []arg) bool {
 	return false
 }
 
+// treeReaders say, from a command's option words, whether it reads its directory operands
+// whole (nil: always, as rg, ag and rsync do).
+var treeReaders = map[string]func(opts []string) bool{
+	"grep": grepRecursive, "egrep": grepRecursive, "fgrep": grepRecursive,
+	"rg": nil, "ag": nil, "ack": nil, "rsync": nil, "7z": nil,
+	"tar": func(opts []string) bool {
+		return !hasShort(opts, 'x', "extract", "get") && !hasShort(opts, 't', "list")
+	},
+	"zip": func(opts []string) bool { return hasShort(opts, 'r', "recurse-paths") },
+	"scp": func(opts []string) bool { return hasShort(opts, 'r') },
+	"cp": func(opts []string) bool {
+		return hasShort(opts, 'r', "recursive") || hasShort(opts, 'R') || hasShort(opts, 'a', "archive")
+	},
+}
+
+func grepRecursive(opts []string) bool {
+	for _, o := range opts {
+		if o == "--directories=recurse" || o == "=recurse" {
+			return true
+		}
+	}
+	return hasShort(opts, 'r', "recursive") || hasShort(opts, 'R', "dereference-recursive")
+}
+
+// readsHomeTree reports a command reading the home directory whole, or the root or another
+// directory above home (by its options, as treeReaders say).
+func (j *judge) readsHomeTree(name string, args []arg) bool {
+	recursive, known := treeReaders[name]
+	if !known || j.o.Home == "" {
+		return false
+	}
+	opts, ops := operands(args, set("-e", "-f", "-C", "--directory", "-t", "-g", "--glob", "--type", "-m", "-A", "-B", "--file", "-T", "-X", "--exclude", "-P", "-l", "--include"))
+	if recursive != nil && !recursive(opts) {
+		return false
+	}
+	if dir, ok := optValue(opts, "-C", "--directory"); ok && name == "tar" {
+		ops = append(ops, arg{s: dir}) // tar -C ~ . archives home
+	}
+	for _, a := range ops {
+		if a.dyn || strings.Contains(a.s, ":") {
+			continue
+		}
+		p, ok := j.abs(strings.TrimSuffix(a.s, "/."))
+		if ok && (p == j.o.Home || under(j.o.Home, p)) {
+			return true
+		}
+	}
+	return false
+}
+
 // envPrints reports env run without a command: it prints the whole environment.
 func envPrints(_ *judge, args []arg) bool {
 	rest, assigns := envSplit(args)
