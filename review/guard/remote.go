@@ -265,19 +265,20 @@ func (j *judge) dbServer(name string, args []arg) (string, bool) {
 			host, _ = j.envSetting(env)
 		}
 	}
-	if strings.Contains(host, "$") || dynOperand(args) {
+	if strings.Contains(host, "$") || name != "redis-cli" && dynFirstOperand(args) {
 		return host, false
 	}
 	return host, true
 }
 
-// dynOperand reports an operand (not an option's value) only known at run time: a connection
-// string such as "$DATABASE_URL".
-func dynOperand(args []arg) bool {
+// dynFirstOperand reports a first operand (not an option's value) only known at run time: a
+// connection string such as "$DATABASE_URL".
+func dynFirstOperand(args []arg) bool {
 	for i, a := range args {
-		if a.dyn && !strings.HasPrefix(a.s, "-") && (i == 0 || !strings.HasPrefix(args[i-1].s, "-")) {
-			return true
+		if strings.HasPrefix(a.s, "-") || i > 0 && strings.HasPrefix(args[i-1].s, "-") {
+			continue
 		}
+		return a.dyn
 	}
 	return false
 }

@@ -162,6 +162,9 @@ func (j *judge) gitRoutes(sub string, rest []arg, w gitWhere) bool {
 			j.add(Deny, "guard/hook-bypass", "git "+sub+" "+why+"; commit and push in the project, where its hooks run")
 			return true
 		}
+		if w.dir == "" {
+			j.add(Ask, "guard/dynamic", "git "+sub+" runs in a directory only known at run time, which could be a copy of the project without its hooks; a person must check it")
+		}
 	}
 	j.gitWrites(sub, rest, w)
 	j.gitReads(sub, rest, w)
