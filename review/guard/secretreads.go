@@ -199,11 +199,12 @@ func (j *judge) linked(p string) string {
 	return p
 }
 
-// notePiped marks the words of a command whose output goes into a pipe: what it prints is
-// another command's input, not shown to the agent.
-func (j *judge) notePiped(x *syntax.Stmt) {
+// notePiped marks the words of a command whose output is piped into a command that reads a
+// secret on its standard input (docker login --password-stdin, gh auth login --with-token):
+// what it prints is that command's input, not shown to the agent.
+func (j *judge) notePiped(x, y *syntax.Stmt) {
 	ce, ok := x.Cmd.(*syntax.CallExpr)
-	if !ok {
+	if !ok || !j.readsSecretOnStdin(y) {
 		return
 	}
 	s := j.state()
@@ -213,6 +214,26 @@ func (j *judge) notePiped(x *syntax.Stmt) {
 	for _, w := range ce.Args {
 		s.piped[w] = true
 	}
+}
+
+// stdinSecretWords mark a command that reads a password or token on its standard input.
+var stdinSecretWords = set("--password-stdin", "--with-token", "--passphrase-fd", "stdin", "/dev/stdin", "--stdin")
+
+func (j *judge) readsSecretOnStdin(y *syntax.Stmt) bool {
+	ce, ok := y.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 {
+		return false
+	}
+	for _, w := range ce.Args[1:] {
+		s := w.Lit()
+		if k := strings.IndexByte(s, '='); k > 0 {
+			s = s[k+1:] // --from-file=/dev/stdin
+		}
+		if stdinSecretWords[s] {
+			return true
+		}
+	}
+	return false
 }
 
 func (j *judge) isPiped(args []arg) bool {

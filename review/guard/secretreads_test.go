@@ -123,6 +123,10 @@ var secretReadsTable = []shellRow{
 	{"A", `set`},
 	{"N", `echo "$TOKEN" | docker login -u x --password-stdin ghcr.io`},
 	{"N", `echo "$GITHUB_TOKEN" | gh auth login --with-token`},
+	{"N", `printf '%s' "$REGISTRY_PASSWORD" | helm registry login ghcr.io -u x --password-stdin`},
+	{"A", `echo $GITHUB_TOKEN | base64`},
+	{"A", `echo "$API_KEY" | cat`},
+	{"A", `echo "$API_KEY" | cat -`},
 	{"N", `cat README.md`},
 }
 

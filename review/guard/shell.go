@@ -320,7 +320,7 @@ func (j *judge) pipe(b *syntax.BinaryCmd, stdin map[*syntax.CallExpr]*stdinSrc) 
 	if ce, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
 		stdin[ce] = j.pipeSource(b.X)
 	}
-	j.notePiped(b.X)
+	j.notePiped(b.X, b.Y)
 }
 
 // pipeSource says what the left-hand side of a pipeline prints. A left side that is itself a
