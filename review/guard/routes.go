@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Routes around the hooks: git commands that skip or replace the project's hooks without any
@@ -12,10 +14,10 @@ import (
 
 // routeState is what one call has done so far that later commands in it depend on.
 type routeState struct {
-	env    map[string]string // every variable assigned in the call (values as rendered)
-	clones []string          // clones of the project made in the call (absolute)
-	links  map[string]string // symbolic links made in the call: link -> target (absolute)
-	piped  map[any]bool      // words of commands whose output goes into a pipe
+	env    map[string]string     // every variable assigned in the call (values as rendered)
+	clones []string              // clones of the project made in the call (absolute)
+	links  map[string]string     // symbolic links made in the call: link -> target (absolute)
+	piped  map[*syntax.Word]bool // words of commands whose output goes into a pipe
 }
 
 func (j *judge) state() *routeState {

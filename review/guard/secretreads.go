@@ -209,7 +209,7 @@ func (j *judge) notePiped(x, y *syntax.Stmt) {
 	}
 	s := j.state()
 	if s.piped == nil {
-		s.piped = map[any]bool{}
+		s.piped = map[*syntax.Word]bool{}
 	}
 	for _, w := range ce.Args {
 		s.piped[w] = true
