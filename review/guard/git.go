@@ -445,7 +445,7 @@ func (j *judge) gitConfig(args []arg) {
 	if read || len(ops) == 0 || (!write && len(ops) < 2) {
 		return // reading a value
 	}
-	if f, ok := optValue(configOpts(args), "-f", "--file"); ok {
+	if f, ok := optValue(configOpts(args), "-f", "--file"); ok && !j.isGitConfigFile(f) {
 		j.writePath(f, "git config --file writing", false) // git config -f .git/hooks/pre-commit
 	}
 	key := strings.ToLower(ops[0].s)
@@ -459,6 +459,18 @@ func (j *judge) gitConfig(args []arg) {
 	case strings.HasPrefix(key, "alias.") && len(ops) > 1:
 		j.aliasBypass(ops[0].s[len("alias."):], ops[1])
 	}
+}
+
+// isGitConfigFile reports a git config file (.git/config, config.worktree, ~/.gitconfig, ...):
+// git config -f writing one is judged by its key, like git config --local or --global.
+func (j *judge) isGitConfigFile(f string) bool {
+	p, ok := j.abs(f)
+	if !ok {
+		return false
+	}
+	p = fold(p)
+	parts := components(p)
+	return hasRun(parts, []string{".git", "config"}, false) || j.gitConfigFile(p, parts) != ""
 }
 
 // configOpts are git config's option words, values marked as operands() marks them.
