@@ -117,9 +117,6 @@ func hCopy(j *judge, name string, args []arg, _ *stdinSrc) {
 	if name == "ln" && len(ops) == 1 {
 		dest = arg{s: "."}
 	}
-	if name == "ln" {
-		j.noteLink(opts, ops)
-	}
 	verb := map[string]string{"mv": "moving to", "cp": "copying to", "ln": "linking", "install": "installing to", "rsync": "syncing to", "scp": "copying to"}[name]
 	if !remote(dest) {
 		j.target(dest, verb, name == "rsync" && hasShort(opts, 'x', "delete"))
@@ -128,6 +125,9 @@ func hCopy(j *judge, name string, args []arg, _ *stdinSrc) {
 		for _, src := range ops[:len(ops)-1] {
 			j.target(src, "moving", false)
 		}
+	}
+	if name == "ln" {
+		j.noteLink(opts, ops) // after judging the link itself: making a link writes nothing there
 	}
 }
 
