@@ -249,6 +249,7 @@ func hPrivilege(j *judge, name string, args []arg, in *stdinSrc) {
 	for len(rest) > 0 && isAssignment(rest[0]) {
 		k := strings.IndexByte(rest[0].s, '=')
 		j.envVar(rest[0].s[:k], rest[0].s[k+1:]) // sudo VAR=value cmd
+		j.setCmdEnv(rest[0].s[:k], rest[0].s[k+1:])
 		rest = rest[1:]
 	}
 	j.exec(rest, in)

@@ -14,10 +14,11 @@ import (
 
 // routeState is what one call has done so far that later commands in it depend on.
 type routeState struct {
-	env    map[string]string     // every variable assigned in the call (values as rendered)
-	clones []string              // clones of the project made in the call (absolute)
-	links  map[string]string     // symbolic links made in the call: link -> target (absolute)
-	piped  map[*syntax.Word]bool // words of commands whose output goes into a pipe
+	env    map[string]string       // every variable assigned in the call (values as rendered)
+	clones []string                // clones of the project made in the call (absolute)
+	links  map[string]string       // symbolic links made in the call: link -> target (absolute)
+	piped  map[*syntax.Word]bool   // words of commands whose output goes into a pipe
+	prefix map[*syntax.Assign]bool // assignments in front of a command (for it only)
 }
 
 func (j *judge) state() *routeState {
@@ -27,13 +28,32 @@ func (j *judge) state() *routeState {
 	return j.routes
 }
 
-// noteEnv remembers an assignment (VAR=x, export VAR=x; dynamic values as rendered).
-func (j *judge) noteEnv(name, val string) {
+// notePrefix marks the assignments in front of a command (HOME=x git ...): they hold for that
+// command only (judge.cmdEnv), not for the rest of the call.
+func (j *judge) notePrefix(ce *syntax.CallExpr) {
+	if len(ce.Args) == 0 || len(ce.Assigns) == 0 {
+		return
+	}
+	s := j.state()
+	if s.prefix == nil {
+		s.prefix = map[*syntax.Assign]bool{}
+	}
+	for _, as := range ce.Assigns {
+		s.prefix[as] = true
+	}
+}
+
+// noteAssign remembers an assignment that holds for the rest of the call (VAR=x, export VAR=x;
+// a dynamic value as rendered).
+func (j *judge) noteAssign(as *syntax.Assign, val string) {
+	if j.routes != nil && j.routes.prefix[as] {
+		return
+	}
 	s := j.state()
 	if s.env == nil {
 		s.env = map[string]string{}
 	}
-	s.env[name] = val
+	s.env[as.Name.Value] = val
 }
 
 // inherit is the environment of a command run inside another's payload (bash -c, env, xargs):
@@ -52,6 +72,16 @@ func inherit(outer, own map[string]string) map[string]string {
 	return env
 }
 
+// setCmdEnv sets a variable for the command being judged (sudo VAR=value cmd).
+func (j *judge) setCmdEnv(name, val string) {
+	env := make(map[string]string, len(j.cmdEnv)+1)
+	for k, v := range j.cmdEnv {
+		env[k] = v
+	}
+	env[name] = val
+	j.cmdEnv = env
+}
+
 // envSetting is a variable set on this command or earlier in the call, and whether it is.
 func (j *judge) envSetting(name string) (string, bool) {
 	if v, ok := j.cmdEnv[name]; ok {
@@ -62,8 +92,7 @@ func (j *judge) envSetting(name string) (string, bool) {
 			return v, true
 		}
 	}
-	v, ok := j.vars[name]
-	return v, ok
+	return "", false
 }
 
 // hookSubs run hooks (or make what a hook would review): in another repository, with another

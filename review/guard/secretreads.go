@@ -34,7 +34,7 @@ var secretDirs = map[string]func(rel string) bool{
 
 // systemSecrets are files of the machine's secrets (patterns over absolute paths).
 var systemSecrets = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
-	"/etc/sudoers", "/etc/ssh/ssh_host_*_key", "/etc/ssl/private/*", "/etc/ssl/private", "/proc/*/environ", "/root/.ssh/*"}
+	"/etc/ssh/ssh_host_*_key", "/etc/ssl/private/*", "/etc/ssl/private", "/proc/*/environ", "/root/.ssh/*"}
 
 // secretPlace says why p (absolute, clean) is a secret by where it is ("" if it is not): a
 // directory of secrets, a file in one, or a system secret.

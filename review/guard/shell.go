@@ -74,6 +74,7 @@ func (j *judge) script(src string) {
 		case *syntax.Assign:
 			j.assign(n)
 		case *syntax.CallExpr:
+			j.notePrefix(n)
 			outer := j.cmdEnv // a command inside another's payload inherits its environment
 			j.cmdEnv = inherit(outer, j.prefixEnv(n.Assigns))
 			j.exec(j.words(n.Args), stdin[n])
@@ -459,6 +460,7 @@ func (j *judge) assign(as *syntax.Assign) {
 		val, dyn = a.s, a.dyn
 	}
 	j.envVar(as.Name.Value, val)
+	j.noteAssign(as, val)
 	if j.vars == nil {
 		j.vars = map[string]string{}
 	}
@@ -471,7 +473,6 @@ func (j *judge) assign(as *syntax.Assign) {
 
 // envVar denies the environment switches that turn hooks off.
 func (j *judge) envVar(name, val string) {
-	j.noteEnv(name, val)
 	if why := hookSwitch(name, strings.ToLower(strings.TrimSpace(val))); why != "" {
 		j.add(Deny, "guard/hook-bypass", "setting "+name+"="+val+" "+why+"; let the hooks run, and fix what they report")
 	}
