@@ -326,20 +326,8 @@ func (j *judge) gitWrites(sub string, rest []arg, w gitWhere) {
 		return
 	}
 	opts, ops := operands(rest, gitWriteValues)
-	if v, ok := optValue(opts, "", "--output"); ok {
-		j.gitWrite(w.dir, v, "git "+sub+" writing")
-	}
-	if v, ok := optValue(opts, "-o", "--output-directory"); ok && sub == "format-patch" {
-		j.gitWrite(w.dir, v+"/x", "git format-patch writing into")
-	}
-	if v, ok := optValue(opts, "-o", ""); ok && sub == "archive" {
-		j.gitWrite(w.dir, v, "git archive writing")
-	}
+	j.gitOutputs(sub, opts, w.dir)
 	switch sub {
-	case "checkout-index":
-		if v, ok := optValue(opts, "", "--prefix"); ok {
-			j.gitWrite(w.dir, v+"x", "git checkout-index --prefix")
-		}
 	case "bundle":
 		if len(ops) > 1 && ops[0].s == "create" {
 			j.gitWrite(w.dir, ops[1].s, "git bundle create")
@@ -363,6 +351,28 @@ func (j *judge) gitWrites(sub string, rest []arg, w gitWhere) {
 	case "remote":
 		if len(ops) > 2 && (ops[0].s == "add" || ops[0].s == "set-url") && !ops[2].dyn {
 			j.copiesProject(w.dir, ops[2].s)
+		}
+	}
+}
+
+// gitOutputs judges the files git writes where its options say: --output, format-patch's and
+// archive's -o, checkout-index's --prefix.
+func (j *judge) gitOutputs(sub string, opts []string, dir string) {
+	if v, ok := optValue(opts, "", "--output"); ok {
+		j.gitWrite(dir, v, "git "+sub+" writing")
+	}
+	switch sub {
+	case "format-patch":
+		if v, ok := optValue(opts, "-o", "--output-directory"); ok {
+			j.gitWrite(dir, v+"/x", "git format-patch writing into")
+		}
+	case "archive":
+		if v, ok := optValue(opts, "-o", ""); ok {
+			j.gitWrite(dir, v, "git archive writing")
+		}
+	case "checkout-index":
+		if v, ok := optValue(opts, "", "--prefix"); ok {
+			j.gitWrite(dir, v+"x", "git checkout-index --prefix")
 		}
 	}
 }
