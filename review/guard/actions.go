@@ -27,6 +27,7 @@ const (
 	ruleGlobal  = "guard/global-install"
 	ruleGit     = "guard/irreversible-git"
 	ruleFetch   = "guard/download-exec"
+	ruleSecret  = "guard/secret-read"
 )
 
 var (
@@ -50,6 +51,7 @@ var actions = map[string][]action{
 	"git": {
 		{when: cleanUnforced, rule: ruleGit, what: "clean with clean.requireForce=false deletes untracked files for good"},
 		{ops: []string{"worktree", "remove"}, values: gitGlobalValues, when: forced, rule: ruleGit, what: "worktree remove --force deletes a worktree with its uncommitted changes"},
+		{ops: []string{"credential", "fill"}, values: gitGlobalValues, rule: ruleSecret, what: "credential fill prints a stored password or token"},
 	},
 	"pwsh":       psActions,
 	"powershell": psActions,
@@ -82,12 +84,60 @@ var actions = map[string][]action{
 		{ops: []string{"issue", "close"}, values: ghValues, rule: ruleRemote, what: "issue close closes an issue"},
 		{ops: []string{"workflow", "run"}, values: ghValues, rule: ruleRemote, what: "workflow run starts a CI workflow"},
 		{ops: []string{"release", "create"}, values: ghValues, rule: rulePublish, what: "release create publishes a release"},
+		{ops: []string{"api"}, values: ghValues, when: ghAPIWritesRepo, rule: ruleRemote, what: "api writes files, commits or refs of a repository, past its hooks"},
+		{ops: []string{"auth", "token"}, values: ghValues, rule: ruleSecret, what: "auth token prints your GitHub token"},
+		{ops: []string{"auth", "status"}, values: ghValues, when: showsToken, rule: ruleSecret, what: "auth status --show-token prints your GitHub token"},
 	},
-	"mysqladmin": {{when: mysqladminWrites, rule: ruleRemote, what: "changes a database server that is not on this machine"}},
-	"dropdb":     {{when: remoteDB, rule: ruleRemote, what: "drops a database on a server that is not on this machine"}},
-	"mongosh":    {{when: mongoEval, rule: ruleRemote, what: "runs code against a database that is not on this machine"}},
-	"mongo":      {{when: mongoEval, rule: ruleRemote, what: "runs code against a database that is not on this machine"}},
+	"env":      {{when: envPrints, rule: ruleSecret, what: "without a command prints the whole environment, tokens included"}},
+	"printenv": {{when: printenvPrints, rule: ruleSecret, what: "prints environment variables that hold secrets"}},
+	"set":      {{when: noArgs, rule: ruleSecret, what: "without arguments prints every variable, tokens included"}},
+	"echo":     {{when: printsSecretVar, rule: ruleSecret, what: "prints a variable named for a secret"}},
+	"printf":   {{when: printsSecretVar, rule: ruleSecret, what: "prints a variable named for a secret"}},
+	"kubectl": {
+		{ops: []string{"config", "view"}, values: kubeValues, when: hasRaw, rule: ruleSecret, what: "config view --raw prints the cluster credentials"},
+		{when: kubeSecretDump, rule: ruleSecret, what: "get secret -o ... prints the secrets' values"},
+	},
+	"security": {{when: keychainPassword, rule: ruleSecret, what: "prints a password from the keychain"}},
+	"vault": {
+		{ops: []string{"kv", "get"}, rule: ruleSecret, what: "kv get prints a secret"},
+		{ops: []string{"read"}, rule: ruleSecret, what: "read prints a secret"},
+	},
+	"op":     {{ops: []string{"read"}, rule: ruleSecret, what: "read prints a secret"}, {ops: []string{"item", "get"}, rule: ruleSecret, what: "item get prints a secret"}},
+	"pass":   {{ops: []string{"show"}, rule: ruleSecret, what: "show prints a password"}},
+	"heroku": {{ops: []string{"auth:token"}, rule: ruleSecret, what: "auth:token prints your API token"}},
+	"gcloud": {{ops: []string{"auth", "print-access-token"}, rule: ruleSecret, what: "auth print-access-token prints a token"}, {ops: []string{"auth", "print-identity-token"}, rule: ruleSecret, what: "auth print-identity-token prints a token"}, {ops: []string{"auth", "application-default", "print-access-token"}, rule: ruleSecret, what: "prints a token"}},
+	"aws": {
+		{ops: []string{"configure", "export-credentials"}, values: awsValues, rule: ruleSecret, what: "configure export-credentials prints your credentials"},
+		{ops: []string{"configure", "get"}, values: awsValues, when: awsSecretKey, rule: ruleSecret, what: "configure get prints a secret key"},
+		{ops: []string{"sts", "get-session-token"}, values: awsValues, rule: ruleSecret, what: "sts get-session-token prints credentials"},
+		{ops: []string{"secretsmanager", "get-secret-value"}, values: awsValues, rule: ruleSecret, what: "secretsmanager get-secret-value prints a secret"},
+		{ops: []string{"ssm", "get-parameter"}, values: awsValues, when: withDecryption, rule: ruleSecret, what: "ssm get-parameter --with-decryption prints a secret"},
+		{ops: []string{"ssm", "get-parameters"}, values: awsValues, when: withDecryption, rule: ruleSecret, what: "ssm get-parameters --with-decryption prints secrets"},
+	},
+	"az": {{ops: []string{"account", "get-access-token"}, rule: ruleSecret, what: "account get-access-token prints a token"}},
 }
+
+func init() {
+	// the database clients: a server that is not this machine (or only known at run time) is
+	// asked, whatever the command does there
+	for name := range dbHostEnv {
+		name := name
+		actions[name] = append(actions[name], action{when: func(j *judge, args []arg) bool {
+			host, known := j.dbServer(name, args)
+			return !known || !localHost(host)
+		}, rule: ruleRemote, what: "connects to a database that is not on this machine (or only known when it runs)"})
+	}
+	// the commands that read directories whole: the home directory (or one above it) holds
+	// every secret
+	for name := range treeReaders {
+		name := name
+		actions[name] = append(actions[name], action{when: func(j *judge, args []arg) bool {
+			return j.readsHomeTree(name, args)
+		}, rule: ruleSecret, what: "reads the whole home directory (or one above it), ~/.ssh and ~/.aws included"})
+	}
+}
+
+var awsValues = set("--profile", "--region", "--output", "--endpoint-url", "--query")
 
 var dockerActions = []action{
 	{ops: []string{"run"}, values: dockerGlobals, when: dockerHostAccess, rule: rulePriv, what: "run gives the container the host (privileged, host root, the docker socket or host namespaces)"},
@@ -190,7 +240,33 @@ func cleanUnforced(_ *judge, args []arg) bool {
 
 func forced(_ *judge, args []arg) bool {
 	opts, _ := operands(args, nil)
-	return hasShort(opts, 'f', "force")
+	return hasShort(opts, 'f', "force", "forc", "for", "fo")
+}
+
+// ghRepoWrite names the API endpoints that write a repository's content: files, git objects and
+// refs, and GraphQL's createCommitOnBranch.
+var ghRepoWrite = lazyre.New(`(?i)(?:^|/)repos/[^/\s]+/[^/\s]+/(?:contents|git/(?:refs|commits|trees|blobs|tags)|merges|pulls/\d+/merge)\b|createCommitOnBranch|updateRef|createRef`)
+
+// ghAPIWritesRepo reports gh api writing to such an endpoint: a method other than GET, or fields
+// (gh api then posts them).
+func ghAPIWritesRepo(_ *judge, args []arg) bool {
+	write, target := false, false
+	for i, a := range args {
+		s := a.s
+		switch {
+		case (s == "-X" || s == "--method") && i+1 < len(args):
+			write = write || !strings.EqualFold(args[i+1].s, "GET")
+		case strings.HasPrefix(s, "--method="):
+			write = write || !strings.EqualFold(strings.TrimPrefix(s, "--method="), "GET")
+		case s == "-f" || s == "-F" || s == "--field" || s == "--raw-field" || s == "--input" ||
+			strings.HasPrefix(s, "--field=") || strings.HasPrefix(s, "--raw-field=") || strings.HasPrefix(s, "--input="):
+			write = true
+		}
+		if ghRepoWrite.MatchString(s) {
+			target = true
+		}
+	}
+	return write && target
 }
 
 func notDryRun(_ *judge, args []arg) bool { return !hasArg(args, "--dry-run", "-n") }
@@ -295,66 +371,4 @@ func psEncoded(_ *judge, args []arg) bool {
 		}
 	}
 	return false
-}
-
-// dbHostEnv names the environment variable each database client reads its host from.
-var dbHostEnv = map[string]string{
-	"psql": "PGHOST", "dropdb": "PGHOST", "createdb": "PGHOST", "pg_dump": "PGHOST", "pg_restore": "PGHOST",
-	"mysql": "MYSQL_HOST", "mariadb": "MYSQL_HOST", "mysqladmin": "MYSQL_HOST", "mysqldump": "MYSQL_HOST",
-}
-
-// dbHost is where a database client connects: its flags, or else its environment (set on the
-// command or earlier in the call).
-func (j *judge) dbHost(name string, args []arg) string {
-	if h := parseSQLArgs(name, args).host; h != "" {
-		return h
-	}
-	return j.envValue(dbHostEnv[name])
-}
-
-// envValue is a variable's value set on this command (VAR=x cmd, env VAR=x cmd) or earlier in
-// the call ("" if unknown).
-func (j *judge) envValue(name string) string {
-	if name == "" {
-		return ""
-	}
-	if v, ok := j.cmdEnv[name]; ok {
-		return v
-	}
-	return j.vars[name]
-}
-
-func remoteDB(j *judge, args []arg) bool { return !localHost(j.dbHost("dropdb", args)) }
-
-var mysqladminReads = set("status", "ping", "version", "variables", "processlist", "extended-status")
-
-func mysqladminWrites(j *judge, args []arg) bool {
-	if localHost(j.dbHost("mysqladmin", args)) {
-		return false
-	}
-	ops := firstOperands(args, set("-u", "--user", "-P", "--port", "-S", "--socket", "-h", "--host"))
-	for _, op := range ops {
-		if !mysqladminReads[op] {
-			return true
-		}
-	}
-	return false
-}
-
-// mongoEval reports mongosh --eval (or a script file) against a host that is not local.
-func mongoEval(_ *judge, args []arg) bool {
-	host, code := "", false
-	for i, a := range args {
-		switch {
-		case a.s == "--host" && i+1 < len(args):
-			host = args[i+1].s
-		case strings.HasPrefix(a.s, "--host="):
-			host = strings.TrimPrefix(a.s, "--host=")
-		case strings.HasPrefix(a.s, "mongodb://") || strings.HasPrefix(a.s, "mongodb+srv://"):
-			host = urlHost(a.s)
-		case a.s == "--eval" || strings.HasPrefix(a.s, "--eval=") || strings.HasSuffix(a.s, ".js") || a.s == "-f" || a.s == "--file":
-			code = true
-		}
-	}
-	return code && !localHost(host)
 }

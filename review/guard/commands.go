@@ -126,7 +126,7 @@ var dataCommands = set("echo", "printf", "git", "true", "false", ":", "test", "[
 	"exit", "return", "cd", "pushd", "popd", "ls", "stat", "file", "rm", "rmdir", "mkdir", "touch", "chmod",
 	"chown", "chgrp", "mv", "ln", "unlink", "shred", "tollgate", "sleep", "wait", "kill", "export", "unset",
 	"gh", "kubectl", "helm", "docker", "podman", "npm", "pnpm", "yarn", "go", "cargo", "make", "du", "df",
-	"realpath", "readlink", "basename", "dirname", "trap", "getopts")
+	"realpath", "readlink", "basename", "dirname", "trap", "getopts", "find", "tree", "fd")
 
 // grepLike take a pattern (data) as their first operand.
 var grepLike = set("grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-grep", "sed", "awk", "gawk", "jq", "yq")
@@ -210,7 +210,7 @@ func (j *judge) argPaths(name string, args []arg) {
 		if k := strings.IndexByte(s, ':'); k > 0 && !strings.HasPrefix(s, "/") && !strings.Contains(s[:k], "/") {
 			s = s[k+1:] // scp host:path, docker cp container:path
 		}
-		if isPathish(s) {
+		if isPathish(s) || j.isLink(s) {
 			j.readPath(s)
 		}
 	}
@@ -249,6 +249,7 @@ func hPrivilege(j *judge, name string, args []arg, in *stdinSrc) {
 	for len(rest) > 0 && isAssignment(rest[0]) {
 		k := strings.IndexByte(rest[0].s, '=')
 		j.envVar(rest[0].s[:k], rest[0].s[k+1:]) // sudo VAR=value cmd
+		j.setCmdEnv(rest[0].s[:k], rest[0].s[k+1:])
 		rest = rest[1:]
 	}
 	j.exec(rest, in)

@@ -22,7 +22,21 @@
 //   - Every decision keeps a time budget (Budget, 2 s): the shell analysis counts its steps,
 //     and past the budget it stops and answers Ask.
 //   - What a command does beyond its files (publishing, privileges, remote databases, global
-//     installs, ...) is one table (actions.go), asked, never denied.
+//     installs, printing tokens or the environment, ...) is one table (actions.go), asked, never
+//     denied. A database client whose server is not this machine, or only known at run time, is
+//     asked whatever it runs there.
+//   - Routes around the hooks are denied like --no-verify (routes.go): git plumbing that commits
+//     or pushes (send-pack, commit-tree, fast-import), a hook-running git command pointed at
+//     another git dir (--git-dir, GIT_DIR, GIT_COMMON_DIR), run in a clone of the project, or
+//     with HOME/XDG_CONFIG_HOME naming another global configuration; a work tree, output or new
+//     directory inside .git or the hooks; extensions.worktreeConfig, config.worktree and the
+//     user's and system's git config files; an alias whose body is denied when run. To tell a
+//     clone of the project made earlier, the guard reads one file: the .git/config (64 KB at
+//     most) of the repository a commit or push outside the project runs in.
+//   - Secrets are read by more than their names: a directory of secrets (~/.ssh, ~/.aws,
+//     ~/.gnupg, ...) read whole (grep -r, tar, zip, cp -r, the Grep tool), a file in one, system
+//     secrets (/etc/shadow, /proc/*/environ), a glob that can match a known secret, a link made
+//     to one earlier in the call, git show :.env and diff --no-index: all asked.
 //   - The strictest answer wins: one denied command denies the whole call; Allow is answered only
 //     with Options.AutoAllow and only when nothing objected.
 //   - Content written by Write/Edit/MultiEdit/apply_patch (and by cat/tee heredocs or echo/printf
@@ -35,5 +49,6 @@
 //     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
 //   - guard imports only redact/lite and the standard library (plus the shell parser and
 //     golang.org/x/text/unicode/norm), never
-//     gitleaks: it never runs a process, opens the network or writes a file.
+//     gitleaks: it never runs a process, opens the network or writes a file (the only file
+//     contents it reads are the one .git/config above).
 package guard

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path/filepath"
 	"strings"
 )
 
@@ -124,6 +125,9 @@ func hCopy(j *judge, name string, args []arg, _ *stdinSrc) {
 		for _, src := range ops[:len(ops)-1] {
 			j.target(src, "moving", false)
 		}
+	}
+	if name == "ln" {
+		j.noteLink(opts, ops) // after judging the link itself: making a link writes nothing there
 	}
 }
 
@@ -296,7 +300,13 @@ func hTar(j *judge, _ string, args []arg, _ *stdinSrc) {
 		extract = true // tar xzf old-style
 	}
 	if !extract {
-		_ = ops
+		if dir, ok := optValue(opts, "-C", "--directory"); ok {
+			for _, a := range ops {
+				if !a.dyn {
+					j.readPath(filepath.Join(dir, a.s)) // tar -C ~ .ssh archives ~/.ssh
+				}
+			}
+		}
 		return
 	}
 	if dir, ok := optValue(opts, "-C", "--directory"); ok {

@@ -133,11 +133,13 @@ func longTakesValue(name string, values []string) bool {
 
 func (g *gitArgs) short(c byte) bool { return strings.IndexByte(g.shorts, c) >= 0 }
 
+// long reports a long option given by its name or, as git's option parser accepts, a prefix of
+// it (--forc, --ha, --discard-ch); two letters at least.
 func (g *gitArgs) long(names ...string) bool {
 	for _, l := range g.longs {
 		name, _, _ := strings.Cut(l, "=")
 		for _, n := range names {
-			if name == n {
+			if name == n || len(name) >= 2 && strings.HasPrefix(n, name) {
 				return true
 			}
 		}
@@ -157,6 +159,9 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 	rest := args[i+1:]
 	if alias, ok := j.gitAliases[sub]; ok {
 		j.gitAlias(alias, rest)
+		return
+	}
+	if j.gitRoutes(sub, rest, j.gitPlace(args[:i])) {
 		return
 	}
 	if sub == "filter-branch" || sub == "filter-repo" {
@@ -250,6 +255,10 @@ func (j *judge) gitConfigPair(a arg) {
 		j.add(Deny, "guard/hook-bypass", "git -c core.hooksPath=... points git at other hooks, skipping tollgate; let the hooks run")
 	case strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif."):
 		j.add(Deny, "guard/hook-bypass", "git -c "+name+" pulls in configuration that may change which hooks run")
+	case key == "extensions.worktreeconfig" && !isOff(strings.ToLower(strings.TrimSpace(value))):
+		j.add(Deny, "guard/hook-bypass", "git -c extensions.worktreeConfig makes git read config.worktree, one more place core.hooksPath can be set; let the hooks run")
+	case key == "core.worktree":
+		j.coreWorktree("git -c core.worktree", arg{s: value})
 	case strings.HasPrefix(key, "alias."):
 		if j.gitAliases == nil {
 			j.gitAliases = map[string]arg{}
@@ -284,7 +293,7 @@ func init() {
 }
 
 func gitReset(j *judge, g *gitArgs, _ []arg) {
-	if g.long("hard") || g.long("har") {
+	if g.long("hard") {
 		j.irreversible("reset --hard")
 	}
 }
@@ -334,8 +343,11 @@ func gitGc(j *judge, g *gitArgs, _ []arg) {
 }
 
 func gitUpdateRef(j *judge, g *gitArgs, _ []arg) {
-	if g.short('d') || g.long("delete") {
+	switch {
+	case g.short('d') || g.long("delete"):
 		j.irreversible("update-ref -d")
+	case g.long("stdin") || len(g.ops) > 1 && (strings.HasPrefix(g.ops[0].s, "refs/heads/") || g.ops[0].s == "HEAD"):
+		j.add(Ask, "guard/irreversible-git", "git update-ref moves a branch to a commit no hook has seen; a person must approve")
 	}
 }
 
@@ -401,7 +413,7 @@ func hasOp(ops []arg, want string) bool {
 }
 
 func (j *judge) gitPush(g *gitArgs) {
-	force := g.short('f') || g.short('d') || g.long("mirror", "delete", "prune")
+	force := g.short('f') || g.short('d') || g.long("mirror", "delete", "prune", "force")
 	for _, l := range g.longs {
 		if strings.HasPrefix(l, "force") {
 			force = true
@@ -425,15 +437,56 @@ func (j *judge) gitSubmodule(g *gitArgs) {
 	j.payload(arg{s: p, dyn: dyn, w: g.ops[1].w}, "git submodule foreach")
 }
 
-// gitConfig denies writes of core.hooksPath (and includes, which can set it).
+// gitConfig denies writes of the keys that change which hooks run: core.hooksPath, includes
+// (which can set it), extensions.worktreeConfig (which makes git read config.worktree, where it
+// can be set too), a core.worktree inside .git, and an alias whose body skips the hooks.
 func (j *judge) gitConfig(args []arg) {
 	read, write, ops := gitConfigWords(args)
 	if read || len(ops) == 0 || (!write && len(ops) < 2) {
 		return // reading a value
 	}
-	key := ops[0]
-	if key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
+	if f, ok := optValue(configOpts(args), "-f", "--file"); ok && !j.isGitConfigFile(f) {
+		j.writePath(f, "git config --file writing", false) // git config -f .git/hooks/pre-commit
+	}
+	key := strings.ToLower(ops[0].s)
+	switch {
+	case key == "core.hookspath" || strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif."):
 		j.add(Deny, "guard/hook-bypass", "git config "+key+" changes which hooks run; hooks are set up by a person (tollgate install)")
+	case key == "extensions.worktreeconfig":
+		j.add(Deny, "guard/hook-bypass", "git config extensions.worktreeConfig makes git read config.worktree, one more place core.hooksPath can be set; hooks are set up by a person (tollgate install)")
+	case key == "core.worktree" && len(ops) > 1:
+		j.coreWorktree("git config core.worktree", ops[1])
+	case strings.HasPrefix(key, "alias.") && len(ops) > 1:
+		j.aliasBypass(ops[0].s[len("alias."):], ops[1])
+	}
+}
+
+// isGitConfigFile reports a git config file (.git/config, config.worktree, ~/.gitconfig, ...):
+// git config -f writing one is judged by its key, like git config --local or --global.
+func (j *judge) isGitConfigFile(f string) bool {
+	p, ok := j.abs(f)
+	if !ok {
+		return false
+	}
+	p = fold(p)
+	parts := components(p)
+	return hasRun(parts, []string{".git", "config"}, false) || j.gitConfigFile(p, parts) != ""
+}
+
+// configOpts are git config's option words, values marked as operands() marks them.
+func configOpts(args []arg) []string {
+	opts, _ := operands(args, gitConfigValues)
+	return opts
+}
+
+// coreWorktree denies a work tree inside .git or a protected path.
+func (j *judge) coreWorktree(what string, a arg) {
+	p, ok := j.in(j.cwd, a)
+	if !ok {
+		return
+	}
+	if why := j.insideGit(p); why != "" {
+		j.add(Deny, "guard/hook-bypass", what+" "+a.s+" makes checkouts write into "+why+"; hooks and git's own files are changed by a person")
 	}
 }
 
@@ -444,8 +497,8 @@ var (
 )
 
 // gitConfigWords reads git config's words: is it a read, an explicit write, and its operands
-// (lower-cased).
-func gitConfigWords(args []arg) (read, write bool, ops []string) {
+// (as written: the key is compared folded, a value keeps its case).
+func gitConfigWords(args []arg) (read, write bool, ops []arg) {
 	for i := 0; i < len(args); i++ {
 		s := args[i].s
 		switch {
@@ -459,9 +512,9 @@ func gitConfigWords(args []arg) (read, write bool, ops []string) {
 			read = true
 		case len(ops) == 0 && (s == "set" || s == "unset" || s == "rename-section" || s == "remove-section"):
 			write = true
-		case strings.HasPrefix(s, "-"):
+		case strings.HasPrefix(s, "-") && !args[i].dyn:
 		default:
-			ops = append(ops, strings.ToLower(s))
+			ops = append(ops, args[i])
 		}
 	}
 	return read, write, ops

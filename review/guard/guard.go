@@ -188,6 +188,7 @@ type judge struct {
 	piped      map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
 	shallow    bool                       // render words without resolving command substitutions
 	cmdEnv     map[string]string          // VAR=value words on the command being judged
+	routes     *routeState                // what earlier commands in the call did (routes.go)
 	// time budget
 	deadline  time.Time
 	steps     int

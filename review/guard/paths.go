@@ -93,6 +93,9 @@ func (j *judge) protectedWhy(p string) string {
 	if j.o.Home != "" && under(p, fold(filepath.Join(j.o.Home, ".config", "tollgate"))) {
 		return "tollgate's user configuration"
 	}
+	if why := j.gitConfigFile(p, parts); why != "" {
+		return why
+	}
 	for _, extra := range j.o.Protect {
 		extra = fold(strings.TrimSuffix(filepath.ToSlash(extra), "/"))
 		if extra == "" {
@@ -232,7 +235,10 @@ func (j *judge) secretWhy(p string) string {
 	case !codeExt[ext] && secretStem.MatchString(strings.TrimSuffix(lower, ext)):
 		return "a file named for a secret"
 	}
-	return ""
+	if why := j.secretPlace(p); why != "" {
+		return why
+	}
+	return j.secretGlob(p)
 }
 
 // credentialFiles hold credentials wherever they are.
@@ -286,6 +292,11 @@ func (j *judge) readPath(raw string) {
 	if why == "" {
 		why = j.secretWhy(resolve(p))
 	}
+	if l := j.linked(p); why == "" && l != p {
+		if why = j.secretWhy(l); why != "" {
+			why = "a link to " + l + ", " + why
+		}
+	}
 	if why != "" {
 		j.add(Ask, "guard/secret-read", "reads "+raw+" ("+why+"); a person must approve exposing a secret")
 	}
@@ -304,6 +315,9 @@ func (j *judge) writePath(raw, verb string, recursive bool) {
 	why := j.protectedWhy(p)
 	if why == "" {
 		why = j.protectedWhy(real)
+	}
+	if l := j.linked(p); why == "" && l != p {
+		why = j.protectedWhy(l)
 	}
 	if why != "" {
 		j.add(Deny, "guard/protected-file", verb+" "+raw+" is not allowed: "+why+". Hooks and their configuration are changed by a person, not by an agent")

@@ -10,8 +10,7 @@ import (
 var remoteHandlers = map[string]handler{
 	"kubectl": hKube, "oc": hKube, "helm": hHelm, "terraform": hTerraform, "tofu": hTerraform,
 	"terragrunt": hTerraform, "pulumi": hPulumi, "aws": hAWS, "gcloud": hCloudVerbs, "az": hCloudVerbs,
-	"doctl": hCloudVerbs, "gh": hGH, "psql": hSQL, "mysql": hSQL, "mariadb": hSQL, "sqlcmd": hSQL,
-	"cockroach": hSQL, "clickhouse-client": hSQL, "redis-cli": hRedis, "fly": hCloudVerbs, "flyctl": hCloudVerbs,
+	"doctl": hCloudVerbs, "gh": hGH, "fly": hCloudVerbs, "flyctl": hCloudVerbs,
 	"heroku": hCloudVerbs, "vercel": hCloudVerbs, "netlify": hCloudVerbs, "firebase": hCloudVerbs, "wrangler": hCloudVerbs,
 }
 
@@ -38,8 +37,10 @@ func firstOperands(args []arg, values map[string]bool) []string {
 var kubeMutating = set("apply", "create", "delete", "replace", "patch", "edit", "scale", "rollout", "drain", "cordon",
 	"uncordon", "taint", "label", "annotate", "set", "autoscale", "expose", "run", "exec", "cp", "debug", "attach", "port-forward")
 
+var kubeValues = set("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--token", "--as", "-l", "-f", "-o", "-c", "--container")
+
 func hKube(j *judge, name string, args []arg, _ *stdinSrc) {
-	ops := firstOperands(args, set("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--token", "--as", "-l", "-f", "-o", "-c", "--container"))
+	ops := firstOperands(args, kubeValues)
 	if len(ops) > 0 && kubeMutating[ops[0]] {
 		if ops[0] == "rollout" && len(ops) > 1 && (ops[1] == "status" || ops[1] == "history") {
 			return
@@ -165,8 +166,6 @@ func ghAPIDelete(j *judge, args []arg) {
 	}
 }
 
-var sqlWrite = lazyre.New(`(?i)\b(?:insert|update|delete|drop|alter|truncate|create|grant|revoke|merge|replace|upsert|rename|comment\s+on|vacuum\s+full|copy)\b`)
-
 // sqlCall is what a SQL client invocation says: where, and what it runs.
 type sqlCall struct {
 	host string
@@ -227,35 +226,6 @@ func (c *sqlCall) read(name, s string, next arg) int {
 	return 1
 }
 
-// hSQL asks about SQL writes against a database that is not on this machine.
-func hSQL(j *judge, name string, args []arg, in *stdinSrc) {
-	c := parseSQLArgs(name, args)
-	if c.host == "" {
-		c.host = j.envValue(dbHostEnv[name])
-	}
-	if localHost(c.host) {
-		return
-	}
-	what := name + " against " + c.host
-	switch {
-	case c.file:
-		remoteAsk(j, what+" running a SQL file")
-	case len(c.code) > 0:
-		for _, code := range c.code {
-			if code.dyn || sqlWrite.MatchString(code.s) {
-				remoteAsk(j, what+" writing")
-				return
-			}
-		}
-	case in != nil && in.literal:
-		if sqlWrite.MatchString(in.text) {
-			remoteAsk(j, what+" writing")
-		}
-	case in != nil:
-		remoteAsk(j, what+" with SQL read from another command")
-	}
-}
-
 func urlHost(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
@@ -269,28 +239,78 @@ func localHost(h string) bool {
 	return h == "" || h == "localhost" || h == "127.0.0.1" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "/") || strings.HasPrefix(h, "127.")
 }
 
-var redisWrite = set("flushall", "flushdb", "del", "set", "unlink", "config", "shutdown", "debug", "eval", "hset", "lpush", "rpush", "sadd", "zadd", "expire", "rename", "restore", "migrate", "script")
+// dbHostEnv names the environment variable each database client reads its host from ("" none).
+var dbHostEnv = map[string]string{
+	"psql": "PGHOST", "dropdb": "PGHOST", "createdb": "PGHOST", "pg_dump": "PGHOST", "pg_dumpall": "PGHOST",
+	"pg_restore": "PGHOST", "pgbench": "PGHOST", "vacuumdb": "PGHOST", "reindexdb": "PGHOST",
+	"mysql": "MYSQL_HOST", "mariadb": "MYSQL_HOST", "mysqladmin": "MYSQL_HOST", "mysqldump": "MYSQL_HOST",
+	"mysqlimport": "MYSQL_HOST", "mariadb-dump": "MYSQL_HOST", "mariadb-admin": "MYSQL_HOST",
+	"sqlcmd": "", "cockroach": "", "clickhouse-client": "", "mongosh": "", "mongo": "", "redis-cli": "",
+}
 
-func hRedis(j *judge, _ string, args []arg, _ *stdinSrc) {
-	host := ""
-	var ops []string
-	for i := 0; i < len(args); i++ {
-		s := args[i].s
-		switch {
-		case s == "-h" && i+1 < len(args):
-			i++
-			host = args[i].s
-		case s == "-u" && i+1 < len(args):
-			i++
-			host = urlHost(args[i].s)
-		case s == "-p" || s == "-a" || s == "-n" || s == "--user" || s == "--pass":
-			i++
-		case strings.HasPrefix(s, "-"):
-		default:
-			ops = append(ops, strings.ToLower(s))
+// dbServer is where a database client connects ("" this machine), and whether that is known
+// before it runs: its flags or URL, else its host variable set in the call.
+func (j *judge) dbServer(name string, args []arg) (string, bool) {
+	var host string
+	switch name {
+	case "mongosh", "mongo":
+		host = mongoHost(args)
+	case "redis-cli":
+		host = redisHost(args)
+	default:
+		host = parseSQLArgs(name, args).host
+	}
+	if host == "" {
+		if env := dbHostEnv[name]; env != "" {
+			host, _ = j.envSetting(env)
 		}
 	}
-	if !localHost(host) && len(ops) > 0 && redisWrite[ops[0]] {
-		remoteAsk(j, "redis-cli "+ops[0]+" against "+host)
+	if strings.Contains(host, "$") || name != "redis-cli" && dynFirstOperand(args) {
+		return host, false
 	}
+	return host, true
+}
+
+// dynFirstOperand reports a first operand (not an option's value) only known at run time: a
+// connection string such as "$DATABASE_URL".
+func dynFirstOperand(args []arg) bool {
+	for i, a := range args {
+		if strings.HasPrefix(a.s, "-") || i > 0 && strings.HasPrefix(args[i-1].s, "-") {
+			continue
+		}
+		return a.dyn
+	}
+	return false
+}
+
+// mongoHost is the host mongosh connects to: --host, a mongodb:// URL, or host/db.
+func mongoHost(args []arg) string {
+	for i, a := range args {
+		switch {
+		case a.s == "--host" && i+1 < len(args):
+			return args[i+1].s
+		case strings.HasPrefix(a.s, "--host="):
+			return strings.TrimPrefix(a.s, "--host=")
+		case strings.HasPrefix(a.s, "mongodb://") || strings.HasPrefix(a.s, "mongodb+srv://"):
+			return urlHost(a.s)
+		case !strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "/") && !strings.HasSuffix(a.s, ".js") && (i == 0 || !strings.HasPrefix(args[i-1].s, "-")):
+			h, _, _ := strings.Cut(a.s, "/")
+			h, _, _ = strings.Cut(h, ":")
+			return h
+		}
+	}
+	return ""
+}
+
+// redisHost is the host redis-cli connects to: -h, or the URL of -u.
+func redisHost(args []arg) string {
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i].s {
+		case "-h":
+			return args[i+1].s
+		case "-u":
+			return urlHost(args[i+1].s)
+		}
+	}
+	return ""
 }

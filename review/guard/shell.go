@@ -74,9 +74,11 @@ func (j *judge) script(src string) {
 		case *syntax.Assign:
 			j.assign(n)
 		case *syntax.CallExpr:
-			j.cmdEnv = j.prefixEnv(n.Assigns)
+			j.notePrefix(n)
+			outer := j.cmdEnv // a command inside another's payload inherits its environment
+			j.cmdEnv = inherit(outer, j.prefixEnv(n.Assigns))
 			j.exec(j.words(n.Args), stdin[n])
-			j.cmdEnv = nil
+			j.cmdEnv = outer
 		case *syntax.FuncDecl:
 			j.forkBomb(n)
 		}
@@ -319,6 +321,7 @@ func (j *judge) pipe(b *syntax.BinaryCmd, stdin map[*syntax.CallExpr]*stdinSrc) 
 	if ce, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
 		stdin[ce] = j.pipeSource(b.X)
 	}
+	j.notePiped(b.X, b.Y)
 }
 
 // pipeSource says what the left-hand side of a pipeline prints. A left side that is itself a
@@ -457,6 +460,7 @@ func (j *judge) assign(as *syntax.Assign) {
 		val, dyn = a.s, a.dyn
 	}
 	j.envVar(as.Name.Value, val)
+	j.noteAssign(as, val)
 	if j.vars == nil {
 		j.vars = map[string]string{}
 	}
