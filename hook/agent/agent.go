@@ -30,6 +30,9 @@ type Call struct {
 	Command string // shell command line
 	Path    string // file read or written
 	Content string // text written (whole file, new text of an edit, or an apply_patch envelope)
+	// Args is the decoded tool input as the agent sent it: the guard reads the path and
+	// content arguments of tools it does not know (MCP tools) and an edit's old text from it.
+	Args map[string]any
 }
 
 // Verdict is what the guard answers.

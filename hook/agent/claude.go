@@ -30,6 +30,7 @@ func (claude) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return c, err
 	}
+	c.Args = in
 	switch c.Tool {
 	case "Bash":
 		c.Kind, c.Command = KindShell, str(in, "command")
@@ -56,10 +57,7 @@ func (claude) Parse(stdin []byte) (Call, error) {
 	case "WebFetch", "WebSearch", "Task", "TodoWrite", "ExitPlanMode", "BashOutput", "KillShell", "KillBash", "SlashCommand", "Skill", "AskUserQuestion":
 		c.Kind = KindOther
 	default:
-		c.Kind = KindUnknown
-		if strings.HasPrefix(c.Tool, "mcp__") {
-			c.Kind = KindOther
-		}
+		c.Kind = KindUnknown // MCP tools too: the guard reads their path and content arguments
 	}
 	return c, nil
 }

@@ -26,6 +26,7 @@ func (copilot) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return c, err
 	}
+	c.Args = in
 	switch c.Tool {
 	case "bash", "shell":
 		c.Kind, c.Command = KindShell, str(in, "command")

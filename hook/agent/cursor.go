@@ -1,5 +1,10 @@
 package agent
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // cursor is Cursor's beforeShellExecution / beforeReadFile hook: stdin {command, cwd} or
 // {file_path, content} (with hook_event_name); answer {"permission": "allow|deny|ask",
 // "user_message", "agent_message"}; no objection is {} (Cursor refuses a silent hook when
@@ -24,6 +29,17 @@ func (cursor) Parse(stdin []byte) (Call, error) {
 		c.Cwd, _ = roots[0].(string)
 	}
 	switch {
+	case c.Event == "beforeMCPExecution":
+		// {tool_name, tool_input (a JSON string or an object), url | command}: the server's
+		// command is how Cursor starts it, not a shell command the agent runs
+		c.Tool, c.Kind = str(m, "tool_name"), KindUnknown
+		if c.Tool == "" {
+			c.Tool = c.Event
+		}
+		c.Args, err = cursorToolInput(m["tool_input"])
+		if err != nil {
+			return c, err
+		}
 	case c.Event == "beforeShellExecution" || (c.Event == "" && m["command"] != nil):
 		c.Tool, c.Kind, c.Command = "shell", KindShell, str(m, "command")
 	case c.Event == "beforeReadFile" || (c.Event == "" && m["file_path"] != nil):
@@ -50,4 +66,26 @@ func (cursor) config() configSpec {
 		install: flatInstall("command", []string{"beforeShellExecution", "beforeReadFile"}, func(e *obj) { e.set("failClosed", true) }),
 		entries: flatEntries("command"), remove: flatRemove("command"),
 	}
+}
+
+// cursorToolInput decodes beforeMCPExecution's tool_input (a JSON string or an object; absent
+// is no arguments) and checks the arguments the guard reads.
+func cursorToolInput(v any) (map[string]any, error) {
+	var in map[string]any
+	switch a := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		in = a
+	case string:
+		if a == "" {
+			return map[string]any{}, nil
+		}
+		if err := json.Unmarshal([]byte(a), &in); err != nil || in == nil {
+			return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is not a JSON object")
+		}
+	default:
+		return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is %s", jsonType(a))
+	}
+	return in, checkArgs(in, false)
 }

@@ -27,6 +27,7 @@ func (gemini) Parse(stdin []byte) (Call, error) {
 	if err != nil {
 		return c, err
 	}
+	c.Args = in
 	switch c.Tool {
 	case "run_shell_command":
 		c.Kind, c.Command = KindShell, str(in, "command")
