@@ -9,7 +9,11 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 clones=${1:?usage: scripts/eval-guard.sh CLONES_DIR}
-work=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-eval-guard.XXXXXX")
+# Not under /tmp: the guard lets writes into the temp dir pass, and the scratch HOME and
+# repository must look like a real home and project.
+cache=${XDG_CACHE_HOME:-$HOME/.cache}
+mkdir -p "$cache"
+work=$(mktemp -d "$cache/tollgate-eval-guard.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/bin/tollgate" "$root/cmd/tollgate"
 go build -o "$work/bin/tollgate-guard" "$root/cmd/tollgate-guard"
