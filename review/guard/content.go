@@ -12,6 +12,11 @@ import (
 var instructionFiles = set("claude.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules", ".clinerules",
 	"copilot-instructions.md", "mcp.json", ".mcp.json", "claude.local.md", "agent.md", ".goosehints", "conventions.md")
 
+// InstructionFile reports whether agents read the file at p as instructions (CLAUDE.md,
+// AGENTS.md, .cursor/rules/..., ...): the only files where the guard acts on prompt injection,
+// so a ContentCheck need not look for it elsewhere.
+func InstructionFile(p string) bool { return isInstructionFile(p) }
+
 func isInstructionFile(p string) bool {
 	base := strings.ToLower(filepath.Base(p))
 	if instructionFiles[base] {
