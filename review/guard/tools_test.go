@@ -1,8 +1,10 @@
 package guard
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakePAT builds a GitHub token at run time, so that this repository's own review does not
@@ -128,4 +130,33 @@ func TestClassifyToolNames(t *testing.T) {
 			t.Errorf("classify(%q) = %d, want %d", name, got, want)
 		}
 	}
+}
+
+// FuzzToolArgs: any tool input (JSON, nested) is judged without a panic and within the
+// budget; content is never passed unscanned without a detector.
+func FuzzToolArgs(f *testing.F) {
+	f.Add("mcp__fs__write_file", `{"path":".git/hooks/x","content":"exit 0"}`)
+	f.Add("mcp__github__push_files", `{"files":[{"path":"a","content":"b"}]}`)
+	f.Add("x", `{"a":{"b":[[[[[[[[[{"path":"/"}]]]]]]]]]}}`)
+	f.Add("mcp__shell__run", `{"command":"git commit -n"}`)
+	f.Fuzz(func(t *testing.T, tool, input string) {
+		var args map[string]any
+		if json.Unmarshal([]byte(input), &args) != nil {
+			return
+		}
+		start := time.Now()
+		ans := Decide(Call{Kind: Unknown, Tool: tool, Args: args}, testOptions())
+		if took := time.Since(start); took > Budget+time.Second {
+			t.Fatalf("took %v for %q", took, input)
+		}
+		if ans.Rule == "guard/internal-error" {
+			t.Fatalf("panicked on %q: %s", input, ans.Reason)
+		}
+		list, _ := collectArgs(args)
+		for _, a := range list {
+			if a.kind == 'c' && ans.Verdict < Ask {
+				t.Fatalf("content passed unscanned (%s) for %q", ans.Verdict, input)
+			}
+		}
+	})
 }
