@@ -115,8 +115,7 @@ func TestChangedWindow(t *testing.T) {
 		lines = append(lines, "line")
 	}
 	before := strings.Join(lines, "\n") + "\n"
-	after := strings.Replace(before, "line\n", "line\nNEW\n", 50)
-	after = before[:5*50] + "NEW\n" + before[5*50:] // after line 50
+	after := before[:5*50] + "NEW\n" + before[5*50:] // after line 50
 	w, start := changedWindow(before, after)
 	if !strings.Contains(w, "NEW") || start > 51-editContext || start < 51-editContext-2 || strings.Count(w, "\n") > 2*editContext+3 {
 		t.Errorf("window from line %d with %d lines: %q", start, strings.Count(w, "\n"), w)

@@ -49,8 +49,7 @@ func foldKey(k string) string {
 func collectArgs(in map[string]any) (args []toolArg, over bool) {
 	seen := 0
 	var walk func(v any, key string, depth int, sibling string)
-	var walkObj func(m map[string]any, depth int)
-	walkObj = func(m map[string]any, depth int) {
+	walkObj := func(m map[string]any, depth int) {
 		// the object's own path, for the content beside it
 		sibling := ""
 		for k, v := range m {
