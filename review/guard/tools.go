@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -50,16 +51,22 @@ func collectArgs(in map[string]any) (args []toolArg, over bool) {
 	seen := 0
 	var walk func(v any, key string, depth int, sibling string)
 	walkObj := func(m map[string]any, depth int) {
+		// keys in order: the same input is always answered with the same reason
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
 		// the object's own path, for the content beside it
 		sibling := ""
-		for k, v := range m {
-			if s, ok := v.(string); ok && pathKeys[foldKey(k)] && isPathValue(s) {
+		for _, k := range keys {
+			if s, ok := m[k].(string); ok && pathKeys[foldKey(k)] && isPathValue(s) {
 				sibling = s
 				break
 			}
 		}
-		for k, v := range m {
-			walk(v, foldKey(k), depth+1, sibling)
+		for _, k := range keys {
+			walk(m[k], foldKey(k), depth+1, sibling)
 		}
 	}
 	walk = func(v any, key string, depth int, sibling string) {
