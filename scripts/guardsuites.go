@@ -87,6 +87,24 @@ func (g gitDir) files(commit, under, suffix string) ([]string, error) {
 	return files, nil
 }
 
+// each calls fn with the path and text of every file under dir whose name ends in suffix.
+func (g gitDir) each(commit, dir, suffix string, fn func(path, text string) error) error {
+	files, err := g.files(commit, dir, suffix)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		src, err := g.run("show", commit+":"+f)
+		if err != nil {
+			return err
+		}
+		if err := fn(f, string(src)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func findGitDir(clones, repo string) (gitDir, error) {
 	base := filepath.Join(clones, strings.Replace(repo, "/", "+", 1))
 	for _, d := range []string{filepath.Join(base, "repo"), filepath.Join(base, ".git"), base} {
@@ -101,17 +119,8 @@ var assertCall = regexp.MustCompile(`\bassert(Blocked|Allowed)\(`)
 
 // readSafetyNet extracts cc-safety-net's single-literal assertBlocked/assertAllowed cases.
 func readSafetyNet(g gitDir, commit string) ([]testCase, error) {
-	files, err := g.files(commit, "tests", ".test.ts")
-	if err != nil {
-		return nil, err
-	}
 	var out []testCase
-	for _, f := range files {
-		src, err := g.run("show", commit+":"+f)
-		if err != nil {
-			return nil, err
-		}
-		text := string(src)
+	err := g.each(commit, "tests", ".test.ts", func(f, text string) error {
 		for _, m := range assertCall.FindAllStringSubmatchIndex(text, -1) {
 			block := text[m[2]:m[3]] == "Blocked"
 			args, ok := callArgs(text, m[1])
@@ -128,8 +137,9 @@ func readSafetyNet(g gitDir, commit string) ([]testCase, error) {
 			line := 1 + strings.Count(text[:m[0]], "\n")
 			out = append(out, testCase{where: fmt.Sprintf("%s:%d", f, line), command: cmd, block: block})
 		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // envSet reports whether the test around offset i sets the environment or options of its own
@@ -234,24 +244,16 @@ func jsString(lit string) (string, bool) {
 
 // readDCG reads dcg's TOML corpus.
 func readDCG(g gitDir, commit string) ([]testCase, error) {
-	files, err := g.files(commit, "tests/corpus", ".toml")
-	if err != nil {
-		return nil, err
-	}
 	var out []testCase
-	for _, f := range files {
-		src, err := g.run("show", commit+":"+f)
-		if err != nil {
-			return nil, err
-		}
+	err := g.each(commit, "tests/corpus", ".toml", func(f, src string) error {
 		var doc struct {
 			Case []struct {
 				ID, Description, Command, Expected, ExpectedDecision string
 				InputKind                                            string `toml:"input_kind"`
 			}
 		}
-		if _, err := toml.Decode(string(src), &doc); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
+		if _, err := toml.Decode(src, &doc); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
 		}
 		for n, c := range doc.Case {
 			want := c.Expected
@@ -267,8 +269,9 @@ func readDCG(g gitDir, commit string) ([]testCase, error) {
 			}
 			out = append(out, testCase{where: f + "#" + id, command: c.Command, block: want == "deny"})
 		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 var (
