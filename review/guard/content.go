@@ -244,12 +244,13 @@ func (j *judge) patch(text string) {
 		return
 	}
 	var path string
-	var added []string
+	var added, body []string // body: an Update File's hunk lines, to apply to the file
+	update := false
 	flush := func() {
-		if path != "" {
+		if path != "" && !(update && j.patchResult(path, body, strings.Join(added, "\n"))) {
 			j.content(path, strings.Join(added, "\n"))
 		}
-		path, added = "", nil
+		path, added, body, update = "", nil, nil, false
 	}
 	found := false
 	for _, line := range strings.Split(text, "\n") {
@@ -258,6 +259,7 @@ func (j *judge) patch(text string) {
 		case strings.HasPrefix(line, "*** Add File: "), strings.HasPrefix(line, "*** Update File: "):
 			flush()
 			path = strings.TrimSpace(line[strings.Index(line, ": ")+2:])
+			update = strings.HasPrefix(line, "*** Update File: ")
 			j.writePath(path, "write", false)
 			found = true
 		case strings.HasPrefix(line, "*** Delete File: "):
@@ -271,6 +273,9 @@ func (j *judge) patch(text string) {
 			}
 		case strings.HasPrefix(line, "+") && path != "":
 			added = append(added, line[1:])
+			body = append(body, line)
+		case path != "" && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "-") || strings.HasPrefix(line, "@@") || line == ""):
+			body = append(body, line)
 		}
 	}
 	flush()

@@ -30,6 +30,7 @@ func TestContentJudgedOnTheResult(t *testing.T) {
 	}
 	write("half.py", "import os\n\nTOKEN = \""+head+"PLACEHOLDER\"\n\ndef main():\n    pass\n")
 	write("old.py", "# fixture\nKNOWN = \""+tok+"\"\nx = 1\n")
+	write("cont.js", "const t = \""+head+"\" +\n  \"PLACEHOLDER\";\n")
 	write("plain.go", "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n")
 	write(".gitignore", "node_modules/\n.env\n*.local\n/secrets/\n")
 	write("sub/.gitignore", "conf.ini\n")
@@ -57,6 +58,8 @@ func TestContentJudgedOnTheResult(t *testing.T) {
 		{"token as the file name", Call{Kind: Write, Path: "notes/" + tok + ".txt", Content: "x\n"}, Deny, "secrets/github-pat"},
 		{"secret into a tracked-looking .env", Call{Kind: Write, Path: "neg/keep.env", Content: env}, Deny, "secrets/github-pat"},
 		{"secret into config not ignored", Call{Kind: Write, Path: "config/app.env", Content: env}, Deny, "secrets/github-pat"},
+		{"apply_patch completes a token split across lines", Call{Kind: Patch, Content: "*** Begin Patch\n*** Update File: cont.js\n@@\n const t = \"" + head + "\" +\n-  \"PLACEHOLDER\";\n+  \"" + tail + "\";\n*** End Patch"}, Deny, "secrets/github-pat"},
+		{"apply_patch hunk of added lines only", Call{Kind: Patch, Content: "*** Begin Patch\n*** Update File: plain.go\n@@\n+const t = \"" + tok + "\"\n*** End Patch"}, Deny, "secrets/github-pat"},
 		// asks: a local secrets file git ignores
 		{"secret into an ignored .env", Call{Kind: Write, Path: ".env", Content: env}, Ask, "guard/secret-in-ignored-file"},
 		{"secret into an ignored *.local", Call{Kind: Write, Path: "settings.local", Content: env}, Ask, "guard/secret-in-ignored-file"},
@@ -68,6 +71,8 @@ func TestContentJudgedOnTheResult(t *testing.T) {
 		{"edit beside a secret already there", edit("old.py", "x = 1", "x = 2"), NoObjection, ""},
 		{"edit whose old text is gone: the fragment", edit("plain.go", "nothing like this", "y := 2"), NoObjection, ""},
 		{"edit of a new file: the fragment", edit("new.go", "a", "package b"), NoObjection, ""},
+		{"apply_patch beside a secret already there", Call{Kind: Patch, Content: "*** Begin Patch\n*** Update File: old.py\n@@\n-x = 1\n+x = 2\n*** End Patch"}, NoObjection, ""},
+		{"apply_patch whose context is gone", Call{Kind: Patch, Content: "*** Begin Patch\n*** Update File: plain.go\n@@\n-nothing like this\n+y := 2\n*** End Patch"}, NoObjection, ""},
 		{"concatenation of ordinary strings", Call{Kind: Write, Path: "b.js", Content: "const s = \"Hello, \" + \"world\" + '!';\n"}, NoObjection, ""},
 		{"zero-width in ordinary text", Call{Kind: Write, Path: "b.md", Content: "a\u200bb\n"}, NoObjection, ""},
 		{"a long ordinary file name", Call{Kind: Write, Path: "docs/architecture-decision-records-0001.md", Content: "x\n"}, NoObjection, ""},

@@ -39,7 +39,8 @@
 //     repository (push files, create or update a file, merge, release, publish) asks. A tool
 //     with none of these arguments is no objection.
 //   - Content is judged as the file will hold it (edits.go, variants.go): an edit of a file in
-//     the project is applied to the file (read, bounded) and the changed lines scanned, so new
+//     the project (Edit, MultiEdit, replace, edit, and apply_patch's Update File hunks) is
+//     applied to the file (read, bounded) and the changed lines scanned, so new
 //     text completing a token already half in the file is caught, and a secret the file held
 //     before is not the edit's; tokens split by "..."+"..." or by a zero-width character, and
 //     a token in the file's name, are found. A secret written into a local file the project's

@@ -166,3 +166,50 @@ func changedWindow(before, after string) (string, int) {
 	}
 	return after[from:to], 1 + strings.Count(after[:from], "\n")
 }
+
+// patchResult judges an apply_patch Update File on the file as it would be after it: each hunk
+// (split at @@ lines) replaces its context and removed lines with its context and added lines,
+// in order. It reports false, judging nothing, when the file cannot be read or a hunk does not
+// apply (the added lines alone are then scanned).
+func (j *judge) patchResult(path string, body []string, added string) bool {
+	before, ok := j.readForEdit(path)
+	if !ok {
+		return false
+	}
+	var edits []textEdit
+	var old, nw []string
+	bare := false // a hunk with added lines only: nowhere to place it, so the fragment is scanned
+	hunk := func() {
+		if len(old) > 0 {
+			edits = append(edits, textEdit{old: strings.Join(old, "\n"), new: strings.Join(nw, "\n")})
+		} else if len(nw) > 0 {
+			bare = true
+		}
+		old, nw = nil, nil
+	}
+	for _, l := range body {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			hunk()
+		case l == "":
+			old, nw = append(old, ""), append(nw, "")
+		case l[0] == ' ':
+			old, nw = append(old, l[1:]), append(nw, l[1:])
+		case l[0] == '-':
+			old = append(old, l[1:])
+		case l[0] == '+':
+			nw = append(nw, l[1:])
+		}
+	}
+	hunk()
+	if len(edits) == 0 || bare {
+		return false
+	}
+	after, ok := applyEdits(before, edits)
+	if !ok {
+		return false
+	}
+	window, start := changedWindow(before, after)
+	j.contentAt(path, added, scanText{text: window, start: start, existing: before})
+	return true
+}
