@@ -310,8 +310,10 @@ func readAmplihack(g gitDir, commit string) ([]testCase, error) {
 	return out, nil
 }
 
-// bypass: the command skips or disables git's hooks.
-var bypass = regexp.MustCompile(`(?i)--no-verify|--no-veri|core\.hookspath|\bgit\b[^|;&]*\bcommit\b[^|;&]*\s-[a-z]*n[a-z]*\b|\bHUSKY=0|\bLEFTHOOK=0`)
+// bypass: the command skips or disables git's hooks: a hook-skipping flag after a git word (a
+// "--no-verify git commit" runs a program named --no-verify, not git, and counts only as the
+// suite's risky case), or a variable that turns a hook manager off.
+var bypass = regexp.MustCompile(`(?i)\bgit\b[^|;&]*(?:--no-veri|core\.hookspath)|\bgit\b[^|;&]*\bcommit\b[^|;&]*\s-[a-z]*n[a-z]*\b|\bHUSKY=0|\bLEFTHOOK=0`)
 
 type result struct {
 	verdict string // deny, ask, allow or "" (no objection)

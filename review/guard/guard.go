@@ -156,6 +156,7 @@ func decide(call Call, o *Options) Answer {
 	switch call.Kind {
 	case Shell:
 		j.shell(call.Command)
+		j.unparsedBypass(call.Command)
 	case Read, Search:
 		if call.Path != "" {
 			j.readPath(call.Path)

@@ -160,3 +160,23 @@ func FuzzToolArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestUnparsedBypassDenied: a command the parser cannot read is asked about; one that also
+// spells a hook bypass is denied.
+func TestUnparsedBypassDenied(t *testing.T) {
+	o := testOptions()
+	for cmd, want := range map[string]Verdict{
+		"git commit --no-verify -m 'unclosed":  Deny,
+		"git commit -n -m 'test":               Deny,
+		"HUSKY=0 git commit -m \"wip":          Deny,
+		"git -c core.hooksPath=/dev/null 'x":   Deny,
+		"echo 'unterminated":                   Ask,
+		"git commit -m 'it":                    Ask,
+		"git commit -am \"wont":                Ask,
+		"git commit -m 'docs: no --no-verify'": NoObjection,
+	} {
+		if got := Decide(Call{Kind: Shell, Command: cmd}, o); got.Verdict != want {
+			t.Errorf("%s: got %s %s, want %s", cmd, got.Verdict, got.Rule, want)
+		}
+	}
+}
