@@ -56,9 +56,11 @@ func endsInJoin(line string) bool {
 	return t != "" && isQuote(t[len(t)-1])
 }
 
-// joinLiterals removes `" + "` (any quotes, + or ., spaces around) between two literals.
+// joinLiterals removes `" + "` (any quotes, + or ., spaces around) between two literals, and
+// the spaces between two adjacent literals of the same quote (Python's and C's implicit
+// concatenation: "ghp_ab" "cd...").
 func joinLiterals(line string) string {
-	if !strings.ContainsAny(line, "+.") {
+	if !strings.ContainsAny(line, "+.\"'") {
 		return line
 	}
 	var b strings.Builder
@@ -68,6 +70,10 @@ func joinLiterals(line string) string {
 			k := i + 1
 			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
 				k++
+			}
+			if k > i+1 && k+1 < len(line) && line[k] == c && c != '`' && isWordByte(line[k+1]) && i > 0 && isWordByte(line[i-1]) {
+				i = k // "ab" "cd": drop closing quote, spaces and opening quote
+				continue
 			}
 			if k < len(line) && (line[k] == '+' || line[k] == '.') {
 				m := k + 1
@@ -114,4 +120,8 @@ func baseName(p string) string {
 		return ""
 	}
 	return stripZeroWidth(filepath.Base(filepath.FromSlash(p)))
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
