@@ -51,6 +51,8 @@ func TestContentJudgedOnTheResult(t *testing.T) {
 		{"multi-edit completes a half token", Call{Kind: Edit, Path: "half.py", Content: tail, Args: map[string]any{"file_path": "half.py",
 			"edits": []any{map[string]any{"old_string": "pass", "new_string": "return 0"}, map[string]any{"old_string": "PLACEHOLDER", "new_string": tail}}}}, Deny, "secrets/github-pat"},
 		{"copilot edit completes a half token", Call{Kind: Edit, Path: "half.py", Content: tail, Args: map[string]any{"path": "half.py", "old_str": "PLACEHOLDER", "new_str": tail}}, Deny, "secrets/github-pat"},
+		{"MCP edit_file completes a half token", Call{Kind: Unknown, Tool: "mcp__filesystem__edit_file", Args: map[string]any{"path": "half.py",
+			"edits": []any{map[string]any{"oldText": "PLACEHOLDER", "newText": tail}}}}, Deny, "secrets/github-pat"},
 		{"token split by +", Call{Kind: Write, Path: "a.js", Content: "const t = \"" + head + "\" + \"" + tail + "\";\n"}, Deny, "secrets/github-pat"},
 		{"token split by + across lines", Call{Kind: Write, Path: "a.ts", Content: "const t = '" + head + "' +\n  '" + tail + "';\n"}, Deny, "secrets/github-pat"},
 		{"token split by Python's implicit concatenation", Call{Kind: Write, Path: "a.py", Content: "T = (\"" + head + "\" \"" + tail + "\")\n"}, Deny, "secrets/github-pat"},
@@ -68,6 +70,8 @@ func TestContentJudgedOnTheResult(t *testing.T) {
 		{"secret into a nested ignore", Call{Kind: Write, Path: "sub/conf.ini", Content: "[gh]\ntoken = " + tok + "\n"}, Ask, "guard/secret-in-ignored-file"},
 		{"password into an ignored .env", Call{Kind: Write, Path: ".env", Content: "DB_PASSWORD=s3cr3t-Pr0d-pw\n"}, Ask, "guard/secret-in-ignored-file"},
 		// leave-alones
+		{"MCP edit_file adding ordinary code", Call{Kind: Unknown, Tool: "mcp__filesystem__edit_file", Args: map[string]any{"path": "plain.go",
+			"edits": []any{map[string]any{"oldText": "hi", "newText": "hello"}}}}, NoObjection, ""},
 		{"edit adding ordinary code", edit("plain.go", "println(\"hi\")", "println(\"hello\")"), NoObjection, ""},
 		{"edit beside a secret already there", edit("old.py", "x = 1", "x = 2"), NoObjection, ""},
 		{"edit whose old text is gone: the fragment", edit("plain.go", "nothing like this", "y := 2"), NoObjection, ""},

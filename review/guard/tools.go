@@ -253,6 +253,15 @@ func (j *judge) toolArgs(call Call) {
 			return
 		}
 	}
+	// an edit tool (the filesystem server's edit_file {path, edits: [{oldText, newText}]}):
+	// the file as it would be after the edits, as for the agents' own Edit
+	if class == classWrite || class == classUnknown {
+		if p, ok := firstString(call.Args, "path", "file_path", "filePath"); ok && isPathValue(p) {
+			if _, ok := editsOf(call.Args); ok {
+				j.edit(Call{Kind: Edit, Tool: call.Tool, Path: p, Args: call.Args})
+			}
+		}
+	}
 }
 
 // toolPath applies the path rules to one path argument of an unknown tool: a tool named for
