@@ -21,7 +21,13 @@ func reviewContentCheck(path, content string) []guard.Hit {
 	u := &diff.Unit{Files: []diff.FileDiff{{NewPath: path, Status: diff.Added, Hunks: []diff.Hunk{h}}}}
 	var res review.Result
 	ctx := context.Background()
-	for _, s := range []review.Scanner{injection.Scanner{}, rules.Scanner{}} {
+	scanners := []review.Scanner{rules.Scanner{}}
+	if guard.InstructionFile(path) {
+		// prompt injection is acted on only there (the guard drops it elsewhere): elsewhere its
+		// scanner's start (compiling its patterns) is a large part of a write's wait
+		scanners = append(scanners, injection.Scanner{})
+	}
+	for _, s := range scanners {
 		if err := s.Scan(ctx, u, &res); err != nil {
 			return []guard.Hit{{Rule: "guard/scan-failed", Message: "tollgate's " + s.Name() + " scanner failed: " + err.Error()}}
 		}

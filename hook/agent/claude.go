@@ -49,10 +49,7 @@ func (claude) Parse(stdin []byte) (Call, error) {
 	case "WebFetch", "WebSearch", "Task", "TodoWrite", "ExitPlanMode", "BashOutput", "KillShell", "KillBash", "SlashCommand", "Skill", "AskUserQuestion":
 		c.Kind = KindOther
 	default:
-		c.Kind = KindUnknown
-		if strings.HasPrefix(c.Tool, "mcp__") {
-			c.Kind = KindOther
-		}
+		c.Kind = KindUnknown // MCP tools too: the guard reads their path and content arguments
 	}
 	return c, nil
 }

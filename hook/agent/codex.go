@@ -35,10 +35,7 @@ func (codex) Parse(stdin []byte) (Call, error) {
 	case "apply_patch":
 		c.Kind, c.Content = KindPatch, text
 	default:
-		c.Kind = KindUnknown
-		if len(c.Tool) > 5 && c.Tool[:5] == "mcp__" {
-			c.Kind = KindOther
-		}
+		c.Kind = KindUnknown // MCP tools too: the guard reads their path and content arguments
 	}
 	return c, nil
 }

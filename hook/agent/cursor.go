@@ -31,13 +31,16 @@ func (cursor) Parse(stdin []byte) (Call, error) {
 	}
 	switch {
 	case c.Event == "beforeMCPExecution":
-		// an MCP tool: its arguments go to the guard as they are; "command" names the server
-		c.Tool, c.Kind = str(m, "tool_name"), KindOther
-		args, err := cursorToolInput(m["tool_input"])
+		// {tool_name, tool_input (a JSON string or an object), url | command}: the server's
+		// command is how Cursor starts it, not a shell command the agent runs
+		c.Tool, c.Kind = str(m, "tool_name"), KindUnknown
+		if c.Tool == "" {
+			c.Tool = c.Event
+		}
+		c.Args, err = cursorToolInput(m["tool_input"])
 		if err != nil {
 			return c, err
 		}
-		c.Args = args
 	case c.Event == "beforeShellExecution" || (c.Event == "" && m["command"] != nil):
 		c.Tool, c.Kind, c.Command = "shell", KindShell, str(m, "command")
 	case c.Event == "beforeReadFile" || (c.Event == "" && m["file_path"] != nil):
@@ -66,24 +69,24 @@ func (cursor) config() configSpec {
 	}
 }
 
-// cursorToolInput decodes an MCP call's tool_input (a JSON string, or an object) and checks the
-// arguments the guard reads; anything else is an error.
+// cursorToolInput decodes beforeMCPExecution's tool_input (a JSON string or an object; absent
+// is no arguments) and checks the arguments the guard reads.
 func cursorToolInput(v any) (map[string]any, error) {
 	var in map[string]any
-	switch t := v.(type) {
+	switch a := v.(type) {
 	case nil:
 		return map[string]any{}, nil
 	case map[string]any:
-		in = t
+		in = a
 	case string:
-		if t == "" {
+		if a == "" {
 			return map[string]any{}, nil
 		}
-		if err := json.Unmarshal([]byte(t), &in); err != nil || in == nil {
+		if err := json.Unmarshal([]byte(a), &in); err != nil || in == nil {
 			return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is not a JSON object")
 		}
 	default:
-		return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is %s, not an object", jsonType(t))
+		return nil, fmt.Errorf("failed to read the tool input: \"tool_input\" is %s", jsonType(a))
 	}
 	return in, checkArgs(in, false)
 }

@@ -45,10 +45,26 @@
 //     scanners); evidence in an answer is always masked. Without a Detector, content is never
 //     passed unscanned: the call is at least Ask and marked Answer.Unscanned (the lean binary
 //     then hands it to a full tollgate).
+//   - A tool the guard does not know (MCP tools, a new built-in) is judged by its arguments,
+//     whatever its name (tools.go): arguments named like a path (path, file_path, filePath,
+//     target, destination, files[].path, ..., nested in objects and arrays, bounded) get the
+//     path rules, those named like content (content, text, new_string, patch, ...) the content
+//     rules, those named like a command the shell rules; a tool named for writing to a remote
+//     repository (push files, create or update a file, merge, release, publish) asks. A tool
+//     with none of these arguments is no objection.
+//   - Content is judged as the file will hold it (edits.go, variants.go): an edit of a file in
+//     the project (Edit, MultiEdit, replace, edit, and apply_patch's Update File hunks) is
+//     applied to the file (read, bounded) and the changed lines scanned, so new
+//     text completing a token already half in the file is caught, and a secret the file held
+//     before is not the edit's; tokens split by "..."+"..." or by a zero-width character, and
+//     a token in the file's name, are found. A secret written into a local file the project's
+//     .gitignore files name (read by the guard, conservatively: any negation means not sure) is
+//     asked about, never denied (gitignore.go).
 //   - The optional model (model.go) only frames the question and reads the answer strictly; it
 //     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
 //   - guard imports only redact/lite and the standard library (plus the shell parser and
 //     golang.org/x/text/unicode/norm), never
 //     gitleaks: it never runs a process, opens the network or writes a file (the only file
-//     contents it reads are the one .git/config above).
+//     contents it reads are the one .git/config above, the file an edit changes and the
+//     project's .gitignore files).
 package guard

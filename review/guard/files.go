@@ -194,6 +194,7 @@ func hSed(j *judge, _ string, args []arg, _ *stdinSrc) {
 	if !inPlace {
 		return
 	}
+	j.sedWrites(opts, ops, script) // shellwrites.go: the text it writes
 	if script && len(ops) > 0 {
 		ops = ops[1:]
 	}

@@ -59,6 +59,11 @@ type Call struct {
 	Path    string
 	Content string
 	Cwd     string // the agent's working directory ("" = the project root)
+	// Args is the tool input as the agent sent it (decoded JSON). The guard reads it for a tool
+	// it does not know (Unknown: MCP tools and others), whose path, content and command
+	// arguments it judges by their names (tools.go), and for an edit's old text (the file is
+	// judged as it would be after the edit).
+	Args map[string]any
 }
 
 // Answer is the decision about one call.
@@ -151,18 +156,22 @@ func decide(call Call, o *Options) Answer {
 	switch call.Kind {
 	case Shell:
 		j.shell(call.Command)
+		j.unparsedBypass(call.Command)
 	case Read, Search:
 		if call.Path != "" {
 			j.readPath(call.Path)
 		}
-	case Write, Edit:
+	case Write:
 		j.writePath(call.Path, "write", false)
 		j.content(call.Path, call.Content)
+	case Edit:
+		j.writePath(call.Path, "write", false)
+		j.edit(call)
 	case Patch:
 		j.patch(call.Content)
 	case Other:
 	default:
-		j.add(Ask, "guard/unknown-tool", fmt.Sprintf("tollgate does not know the tool %q; a person must decide", call.Tool))
+		j.toolArgs(call)
 	}
 	if j.unscanned {
 		j.add(Ask, "guard/unscanned", "this tollgate build cannot scan what the call writes; a person must check it")
@@ -194,6 +203,9 @@ type judge struct {
 	steps     int
 	late      bool // the budget ran out: the answer is at least Ask, and the analysis stops
 	unscanned bool // content to scan met a build without a detector
+	// remoteWrite: the content goes to a remote repository or service (tools.go), never into
+	// a local file git ignores
+	remoteWrite bool
 }
 
 // tick counts one step of the shell analysis and reports whether the time budget is spent (the

@@ -108,7 +108,7 @@ func TestFileTools(t *testing.T) {
 		{"read env example", Call{Kind: Read, Path: "/home/u/project/.env.example"}, NoObjection, ""},
 		{"read env", Call{Kind: Read, Path: ".env"}, Ask, "guard/secret-read"},
 		{"grep env", Call{Kind: Search, Path: "/home/u/project/.env.local"}, Ask, "guard/secret-read"},
-		{"unknown tool", Call{Kind: Unknown, Tool: "Teleport"}, Ask, "guard/unknown-tool"},
+		{"unknown tool without arguments", Call{Kind: Unknown, Tool: "Teleport"}, NoObjection, ""},
 		{"other tool", Call{Kind: Other, Tool: "WebFetch"}, NoObjection, ""},
 		{"patch secret", Call{Kind: Patch, Content: "*** Begin Patch\n*** Add File: a.py\n+T = \"" + token + "\"\n*** End Patch"}, Deny, "secrets/github-pat"},
 		{"patch hooks", Call{Kind: Patch, Content: "*** Begin Patch\n*** Delete File: .git/hooks/pre-commit\n*** End Patch"}, Deny, "guard/protected-file"},

@@ -43,11 +43,22 @@ func ModelUser(call Call, rules Answer) string {
 	if len(content) > 8000 {
 		content = content[:8000] + "…(cut)"
 	}
-	data, _ := json.Marshal(map[string]any{
+	m := map[string]any{
 		"tool": call.Tool, "kind": call.Kind, "command": call.Command, "path": call.Path,
 		"content": content, "cwd": call.Cwd,
 		"rules": map[string]string{"decision": rules.Verdict.String(), "rule": rules.Rule, "reason": rules.Reason},
-	})
+	}
+	if call.Kind == Unknown && len(call.Args) > 0 {
+		// a tool judged by its arguments: the model sees them (cut, redacted by the caller)
+		if args, err := json.Marshal(call.Args); err == nil {
+			a := string(args)
+			if len(a) > 8000 {
+				a = a[:8000] + "…(cut)"
+			}
+			m["arguments"] = a
+		}
+	}
+	data, _ := json.Marshal(m)
 	return "The tool call (untrusted JSON):\n" + string(data)
 }
 

@@ -66,3 +66,21 @@ func TestModelPromptIsStableAndFramesTheCallAsData(t *testing.T) {
 		t.Error("cache key ignores the call")
 	}
 }
+
+// TestModelUserShowsUnknownToolArguments: a tool judged by its arguments is shown to the model
+// with them (cut at 8000 bytes); a built-in tool's raw input is not repeated.
+func TestModelUserShowsUnknownToolArguments(t *testing.T) {
+	ans := Answer{Verdict: Ask, Rule: "guard/remote-write", Reason: "pushes"}
+	u := ModelUser(Call{Kind: Unknown, Tool: "mcp__github__push_files", Args: map[string]any{"branch": "main", "files": []any{map[string]any{"path": "a.go"}}}}, ans)
+	if !strings.Contains(u, `\"branch\":\"main\"`) || !strings.Contains(u, "a.go") {
+		t.Errorf("the arguments are missing: %s", u)
+	}
+	long := ModelUser(Call{Kind: Unknown, Tool: "x", Args: map[string]any{"text": strings.Repeat("a", 20000)}}, ans)
+	if len(long) > 12000 || !strings.Contains(long, "(cut)") {
+		t.Errorf("the arguments are not cut: %d bytes", len(long))
+	}
+	b := ModelUser(Call{Kind: Shell, Tool: "Bash", Command: "ls", Args: map[string]any{"command": "ls", "description": "DESC"}}, ans)
+	if strings.Contains(b, "DESC") {
+		t.Errorf("a built-in tool's input is repeated: %s", b)
+	}
+}

@@ -67,6 +67,7 @@ func (j *judge) script(src string) {
 		case *syntax.Stmt:
 			j.redirects(n, stdin)
 			j.shellContent(n)
+			j.decodedWrite(n, stdin) // shellwrites.go
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				j.pipe(n, stdin)

@@ -162,7 +162,7 @@ func decideWithin(call guard.Call, opts guard.Options, limit time.Duration) guar
 }
 
 func toGuardCall(c agent.Call) guard.Call {
-	return guard.Call{Tool: c.Tool, Kind: guard.Kind(c.Kind), Command: c.Command, Path: c.Path, Content: c.Content, Cwd: c.Cwd}
+	return guard.Call{Tool: c.Tool, Kind: guard.Kind(c.Kind), Command: c.Command, Path: c.Path, Content: c.Content, Cwd: c.Cwd, Args: c.Args}
 }
 
 func toVerdict(v guard.Verdict) agent.Verdict {

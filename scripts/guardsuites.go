@@ -1,0 +1,472 @@
+//go:build ignore
+
+// guardsuites measures tollgate's agent guard on other guards' public test suites: the
+// commands they must block and the commands they must leave alone, each sent to the guard as
+// a Claude Code Bash call, exactly as the agent's hook would send it. A case counts as stopped
+// when the guard answers deny or ask (a person must approve before it runs), as untouched when
+// it answers nothing (no objection). Cases that bypass git's hooks (--no-verify, -c
+// core.hooksPath, ...) are counted apart and must be denied.
+//
+// withEnv(...) or process.env in the test before the assertion also leaves a case out (it
+// runs under settings of its own, such as paranoid mode).
+//
+// The suites (pinned below; read from a folder of clones, owner+name/repo as the fetch tool
+// writes them, or owner+name holding a work tree or .git):
+//   - kenryu42/cc-safety-net: every assertBlocked(COMMAND, REASON) and assertAllowed(COMMAND)
+//     in tests/**/*.test.ts whose command is one string literal and that passes no working
+//     directory or environment of its own (those need the suite's fixtures). Its strict-mode
+//     cases (assertStrictBlocked) are left out: they block what cannot be parsed, in a mode
+//     that is off by default.
+//   - Dicklesworthstone/destructive_command_guard (dcg): every [[case]] of tests/corpus/**.toml
+//     with expected (or expected_decision) "deny" or "allow".
+//   - rysweet/amplihack's --no-verify tests (tests/unit/hooks/test_pre_tool_use.py at the
+//     commit that added them): assert [not] hook.contains_no_verify(...), and the "command"
+//     literals holding --no-verify that its process() tests expect blocked.
+//
+// Usage: go run scripts/guardsuites.go -clones DIR -guard BIN [-work DIR] [-v]
+// BIN is tollgate-guard or tollgate (it is run as BIN guard --agent claude).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+type suite struct {
+	repo, commit string
+	read         func(g gitDir, commit string) ([]testCase, error)
+}
+
+var suites = []suite{
+	{"kenryu42/cc-safety-net", "ac31f4e98b58af062b62d9da879de14082219aa4", readSafetyNet},
+	{"Dicklesworthstone/destructive_command_guard", "1a52415130fffec249e3c8adde72f58e3c4d6de0", readDCG},
+	// the commit that added amplihack's --no-verify test suite (its later tests dropped it)
+	{"rysweet/amplihack", "4123757dea8e68a08acb3cfcccb38a88ec4cfae6", readAmplihack},
+}
+
+type testCase struct {
+	where   string // file:line or file#id
+	command string
+	block   bool
+}
+
+type gitDir string
+
+func (g gitDir) run(args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"--git-dir", string(g)}, args...)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return out, nil
+}
+
+func (g gitDir) files(commit, under, suffix string) ([]string, error) {
+	out, err := g.run("ls-tree", "-r", "--name-only", commit, under)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if strings.HasSuffix(f, suffix) {
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}
+
+// each calls fn with the path and text of every file under dir whose name ends in suffix.
+func (g gitDir) each(commit, dir, suffix string, fn func(path, text string) error) error {
+	files, err := g.files(commit, dir, suffix)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		src, err := g.run("show", commit+":"+f)
+		if err != nil {
+			return err
+		}
+		if err := fn(f, string(src)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func findGitDir(clones, repo string) (gitDir, error) {
+	base := filepath.Join(clones, strings.Replace(repo, "/", "+", 1))
+	for _, d := range []string{filepath.Join(base, "repo"), filepath.Join(base, ".git"), base} {
+		if _, err := os.Stat(filepath.Join(d, "HEAD")); err == nil {
+			return gitDir(d), nil
+		}
+	}
+	return "", fmt.Errorf("no clone of %s under %s (fetch github:%s)", repo, clones, repo)
+}
+
+var assertCall = regexp.MustCompile(`\bassert(Blocked|Allowed)\(`)
+
+// readSafetyNet extracts cc-safety-net's single-literal assertBlocked/assertAllowed cases.
+func readSafetyNet(g gitDir, commit string) ([]testCase, error) {
+	var out []testCase
+	err := g.each(commit, "tests", ".test.ts", func(f, text string) error {
+		for _, m := range assertCall.FindAllStringSubmatchIndex(text, -1) {
+			block := text[m[2]:m[3]] == "Blocked"
+			args, ok := callArgs(text, m[1])
+			if !ok || len(args) == 0 {
+				continue
+			}
+			cmd, ok := jsString(strings.TrimSpace(args[0]))
+			if !ok || (block && len(args) != 2) || (!block && len(args) != 1) {
+				continue
+			}
+			if envSet(text, m[0]) {
+				continue
+			}
+			line := 1 + strings.Count(text[:m[0]], "\n")
+			out = append(out, testCase{where: fmt.Sprintf("%s:%d", f, line), command: cmd, block: block})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// envSet reports whether the test around offset i sets the environment or options of its own
+// (withEnv(...), process.env), which the case then depends on.
+func envSet(text string, i int) bool {
+	start := strings.LastIndex(text[:i], "test(")
+	if k := strings.LastIndex(text[:i], "it("); k > start {
+		start = k
+	}
+	if start < 0 {
+		start = 0
+	}
+	body := text[start:i]
+	return strings.Contains(body, "withEnv(") || strings.Contains(body, "process.env")
+}
+
+// callArgs splits the arguments of a call whose '(' ends at i (strings, brackets and a
+// trailing comma understood).
+func callArgs(s string, i int) ([]string, bool) {
+	var args []string
+	depth, start := 0, i
+	for k := i; k < len(s); k++ {
+		switch c := s[k]; c {
+		case '\'', '"', '`':
+			end := skipString(s, k)
+			if end < 0 {
+				return nil, false
+			}
+			k = end
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				if a := strings.TrimSpace(s[start:k]); a != "" {
+					args = append(args, a)
+				}
+				return args, true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, s[start:k])
+				start = k + 1
+			}
+		}
+	}
+	return nil, false
+}
+
+// skipString returns the index of the quote closing the string that opens at i.
+func skipString(s string, i int) int {
+	q := s[i]
+	for k := i + 1; k < len(s); k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case q:
+			return k
+		case '\n':
+			if q != '`' {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// jsString decodes one JavaScript string literal (no template substitutions).
+func jsString(lit string) (string, bool) {
+	if len(lit) < 2 || lit[0] != lit[len(lit)-1] || !strings.ContainsRune("'\"`", rune(lit[0])) {
+		return "", false
+	}
+	if skipString(lit, 0) != len(lit)-1 || (lit[0] == '`' && strings.Contains(lit, "${")) {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	var b strings.Builder
+	for k := 0; k < len(body); k++ {
+		c := body[k]
+		if c != '\\' || k+1 == len(body) {
+			b.WriteByte(c)
+			continue
+		}
+		k++
+		switch body[k] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case '0':
+			b.WriteByte(0)
+		case 'x', 'u':
+			return "", false // rare; not decoded
+		default:
+			b.WriteByte(body[k])
+		}
+	}
+	return b.String(), true
+}
+
+// readDCG reads dcg's TOML corpus.
+func readDCG(g gitDir, commit string) ([]testCase, error) {
+	var out []testCase
+	err := g.each(commit, "tests/corpus", ".toml", func(f, src string) error {
+		var doc struct {
+			Case []struct {
+				ID, Description, Command, Expected, ExpectedDecision string
+				InputKind                                            string `toml:"input_kind"`
+			}
+		}
+		if _, err := toml.Decode(src, &doc); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		for n, c := range doc.Case {
+			want := c.Expected
+			if want == "" {
+				want = c.ExpectedDecision
+			}
+			if (want != "deny" && want != "allow") || c.Command == "" || (c.InputKind != "" && c.InputKind != "command") {
+				continue
+			}
+			id := c.ID
+			if id == "" {
+				id = fmt.Sprint(n + 1)
+			}
+			out = append(out, testCase{where: f + "#" + id, command: c.Command, block: want == "deny"})
+		}
+		return nil
+	})
+	return out, err
+}
+
+var (
+	noVerifyAssert = regexp.MustCompile(`assert (not )?hook\.contains_no_verify\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)`)
+	commandLiteral = regexp.MustCompile(`"command":\s*("(?:[^"\\]|\\.)*")`)
+)
+
+// readAmplihack reads amplihack's --no-verify detection tests: every
+// assert [not] hook.contains_no_verify("...") and every "command": "..." holding --no-verify
+// (its process() tests expect those blocked).
+func readAmplihack(g gitDir, commit string) ([]testCase, error) {
+	const f = "tests/unit/hooks/test_pre_tool_use.py"
+	src, err := g.run("show", commit+":"+f)
+	if err != nil {
+		return nil, err
+	}
+	text := string(src)
+	var out []testCase
+	seen := map[string]bool{}
+	add := func(at int, lit string, block bool) {
+		cmd, ok := jsString(lit)
+		if !ok || seen[cmd] {
+			return
+		}
+		seen[cmd] = true
+		out = append(out, testCase{where: fmt.Sprintf("%s:%d", f, 1+strings.Count(text[:at], "\n")), command: cmd, block: block})
+	}
+	for _, m := range noVerifyAssert.FindAllStringSubmatchIndex(text, -1) {
+		add(m[0], text[m[4]:m[5]], m[2] < 0)
+	}
+	for _, m := range commandLiteral.FindAllStringSubmatchIndex(text, -1) {
+		if lit := text[m[2]:m[3]]; strings.Contains(lit, "--no-verify") {
+			add(m[0], lit, true)
+		}
+	}
+	return out, nil
+}
+
+// bypass: the command skips or disables git's hooks: a hook-skipping flag after a git word (a
+// "--no-verify git commit" runs a program named --no-verify, not git, and counts only as the
+// suite's risky case), or a variable that turns a hook manager off.
+var bypass = regexp.MustCompile(`(?i)\bgit\b[^|;&]*(?:--no-veri|core\.hookspath)|\bgit\b[^|;&]*\bcommit\b[^|;&]*\s-[a-z]*n[a-z]*\b|\bHUSKY=0|\bLEFTHOOK=0`)
+
+type result struct {
+	verdict string // deny, ask, allow or "" (no objection)
+	err     error
+}
+
+func judge(bin, work, command string) result {
+	in, _ := json.Marshal(map[string]any{
+		"session_id": "eval", "cwd": work, "hook_event_name": "PreToolUse", "permission_mode": "default",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command},
+	})
+	cmd := exec.Command(bin, "guard", "--agent", "claude")
+	cmd.Dir = work
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+work, "XDG_STATE_HOME="+filepath.Join(work, ".state"))
+	out, err := cmd.Output()
+	if err != nil {
+		return result{err: err}
+	}
+	if len(bytes.TrimSpace(out)) == 0 {
+		return result{}
+	}
+	var ans struct {
+		HookSpecificOutput struct {
+			PermissionDecision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &ans); err != nil {
+		return result{err: fmt.Errorf("unreadable answer %q", out)}
+	}
+	return result{verdict: ans.HookSpecificOutput.PermissionDecision}
+}
+
+func main() {
+	clones := flag.String("clones", "", "folder of clones (owner+name)")
+	bin := flag.String("guard", "", "tollgate-guard or tollgate binary")
+	work := flag.String("work", "", "scratch repository (default: a new temp dir)")
+	verbose := flag.Bool("v", false, "print every miss")
+	flag.Parse()
+	if *clones == "" || *bin == "" {
+		fmt.Fprintln(os.Stderr, "usage: go run scripts/guardsuites.go -clones DIR -guard BIN [-work DIR] [-v]")
+		os.Exit(2)
+	}
+	if *work == "" {
+		d, err := os.MkdirTemp("", "guardsuites-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer os.RemoveAll(d)
+		*work = d
+	}
+	if err := exec.Command("git", "init", "-q", *work).Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "git init:", err)
+		os.Exit(2)
+	}
+	var total [2][2]int // [block][stopped]
+	bypassTotal, bypassDenied := 0, 0
+	failed := false
+	for _, s := range suites {
+		g, err := findGitDir(*clones, s.repo)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		cases, err := s.read(g, s.commit)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		var n [2][2]int
+		var misses []string
+		sb, sd := 0, 0
+		for _, c := range cases {
+			r := judge(*bin, *work, c.command)
+			if r.err != nil {
+				fmt.Fprintf(os.Stderr, "%s: the guard failed: %v\n", c.where, r.err)
+				failed = true
+				continue
+			}
+			stopped := r.verdict == "deny" || r.verdict == "ask"
+			n[b2i(c.block)][b2i(stopped)]++
+			if c.block && bypass.MatchString(c.command) {
+				sb++
+				if r.verdict == "deny" {
+					sd++
+				} else {
+					misses = append(misses, fmt.Sprintf("  bypass not denied (%s): %s  [%s]", orNone(r.verdict), oneLine(c.command), c.where))
+				}
+			}
+			if c.block != stopped {
+				kind := "risky passed"
+				if !c.block {
+					kind = "safe stopped (" + r.verdict + ")"
+				}
+				misses = append(misses, fmt.Sprintf("  %s: %s  [%s]", kind, oneLine(c.command), c.where))
+			}
+		}
+		fmt.Printf("%s@%s: %d cases\n", s.repo, s.commit[:12], len(cases))
+		report(n, sb, sd)
+		if *verbose {
+			sort.Strings(misses)
+			for _, m := range misses {
+				fmt.Println(m)
+			}
+		}
+		for a := range 2 {
+			for b := range 2 {
+				total[a][b] += n[a][b]
+			}
+		}
+		bypassTotal += sb
+		bypassDenied += sd
+	}
+	fmt.Println("all suites:")
+	report(total, bypassTotal, bypassDenied)
+	if failed {
+		os.Exit(1)
+	}
+}
+
+func report(n [2][2]int, bypasses, denied int) {
+	risky, safe := n[1][0]+n[1][1], n[0][0]+n[0][1]
+	fmt.Printf("  risky calls stopped:  %d/%d (%s, goal 95%%)\n", n[1][1], risky, pct(n[1][1], risky))
+	fmt.Printf("  safe calls untouched: %d/%d (%s, goal 95%%)\n", n[0][0], safe, pct(n[0][0], safe))
+	fmt.Printf("  hook bypasses denied: %d/%d (goal: all)\n", denied, bypasses)
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func orNone(v string) string {
+	if v == "" {
+		return "no objection"
+	}
+	return v
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return s
+}
