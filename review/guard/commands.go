@@ -18,7 +18,7 @@ func init() {
 		"nice": hWrapper, "nohup": hWrapper, "timeout": hWrapper, "stdbuf": hWrapper, "time": hWrapper,
 		"xargs": hWrapper, "busybox": hWrapper, "setsid": hWrapper, "ionice": hWrapper, "unbuffer": hWrapper,
 		"caffeinate": hWrapper, "chronic": hWrapper, "flock": hWrapper, "watch": hWatch, "parallel": hParallel,
-		"ssh": hSSH, "find": hFind, "source": hSource, ".": hSource,
+		"ssh": hSSH, "find": hFind, "ansible": hAnsible, "source": hSource, ".": hSource,
 		"sh": hShellCmd, "bash": hShellCmd, "zsh": hShellCmd, "dash": hShellCmd, "ksh": hShellCmd,
 		"mksh": hShellCmd, "ash": hShellCmd, "fish": hShellCmd, "csh": hShellCmd, "tcsh": hShellCmd,
 		"cd": hCd, "pushd": hCd, "alias": hAlias, "script": hScript,
@@ -166,6 +166,17 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		delete(j.inAlias, a0.s)
 		return
 	}
+	if alt, ok := j.linkedArgs(args); ok && !j.inLink {
+		// a path through a link this call made (ln -s .git/hooks h; cp x h/pre-commit): judge the
+		// command again with the path it really reaches
+		j.inLink = true
+		j.exec(alt, in)
+		j.inLink = false
+	}
+	if name == "ln" {
+		defer j.noteLink(args[1:])
+	}
+	j.noteWrites(name, args[1:], in)
 	j.denyPrefix(name, args[1:])
 	j.risky(name, args[1:])
 	if !dataCommands[name] && j.remote == 0 {
@@ -173,6 +184,7 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	}
 	if strings.ContainsRune(a0.s, '/') {
 		j.runFile(a0.s)
+		j.runScript(a0.s, "the command", true)
 	}
 	if h := handlers[name]; h != nil {
 		h(j, name, args[1:], in)
@@ -267,7 +279,8 @@ func hWrapper(j *judge, name string, args []arg, in *stdinSrc) {
 		}
 	}
 	if name == "xargs" {
-		in = nil
+		j.xargs(args, in)
+		return
 	}
 	j.exec(skipOptions(args, wrappers[name]), in)
 }
@@ -421,52 +434,6 @@ done:
 	j.payload(arg{s: p, dyn: dyn, w: args[i].w}, "watch")
 }
 
-func hParallel(j *judge, _ string, args []arg, _ *stdinSrc) {
-	i := 0
-	values := set("-j", "--jobs", "-S", "--sshlogin", "-N", "--max-args", "-n", "--delay", "--timeout", "--joblog", "-a", "--arg-file", "--results", "--tmpdir", "-d", "--delimiter", "-I", "--colsep", "-E")
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") && !args[i].dyn {
-		if values[args[i].s] {
-			i++
-		}
-		i++
-	}
-	var cmd []arg
-	for i < len(args) && !strings.HasPrefix(args[i].s, ":::") {
-		cmd = append(cmd, args[i])
-		i++
-	}
-	if len(cmd) > 0 {
-		p, dyn := joinArgs(cmd)
-		j.payload(arg{s: p, dyn: dyn, w: cmd[0].w}, "parallel")
-		return
-	}
-	for _, a := range args[min(i+1, len(args)):] { // parallel ::: 'cmd1' 'cmd2' runs each operand
-		if strings.HasPrefix(a.s, ":::") {
-			continue
-		}
-		j.payload(a, "parallel")
-	}
-}
-
-func hSSH(j *judge, _ string, args []arg, _ *stdinSrc) {
-	values := set("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P")
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if values[args[i].s] {
-			i++
-		}
-		i++
-	}
-	i++ // the host
-	if i >= len(args) {
-		return
-	}
-	p, dyn := joinArgs(args[i:])
-	j.remote++
-	defer func() { j.remote-- }()
-	j.payload(arg{s: p, dyn: dyn, w: args[i].w}, "ssh")
-}
-
 // hAlias remembers alias NAME=VALUE definitions.
 func hAlias(j *judge, _ string, args []arg, _ *stdinSrc) {
 	for _, a := range args {
@@ -485,8 +452,8 @@ func hAlias(j *judge, _ string, args []arg, _ *stdinSrc) {
 func hScript(j *judge, _ string, args []arg, _ *stdinSrc) {
 	for i, a := range args {
 		switch {
-		case (a.s == "-c" || a.s == "--command") && i+1 < len(args):
-			j.payload(args[i+1], "script -c")
+		case (a.s == "-c" || a.s == "--command" || isShortCluster(a.s, 'c')) && i+1 < len(args):
+			j.payload(args[i+1], "script -c") // -c, or a cluster ending in it (-qc)
 			return
 		case strings.HasPrefix(a.s, "--command="):
 			j.payload(arg{s: strings.TrimPrefix(a.s, "--command="), dyn: a.dyn, w: a.w}, "script -c")
@@ -497,6 +464,11 @@ func hScript(j *judge, _ string, args []arg, _ *stdinSrc) {
 	if len(ops) > 1 {
 		j.exec(ops[1:], nil) // BSD script: script [-q] file command ...
 	}
+}
+
+// isShortCluster reports a cluster of short options ending in the letter c (-qc).
+func isShortCluster(s string, c byte) bool {
+	return len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == c
 }
 
 func hCd(j *judge, _ string, args []arg, _ *stdinSrc) {
@@ -526,6 +498,7 @@ func hSource(j *judge, name string, args []arg, _ *stdinSrc) {
 		return
 	}
 	j.runFile(a.s)
+	j.runScript(a.s, name, false)
 }
 
 // shellOptionValues take the next word in sh/bash/zsh option lists.
@@ -542,6 +515,7 @@ func hShellCmd(j *judge, name string, args []arg, in *stdinSrc) {
 		j.dynamic(args[i], "the script "+name+" runs")
 	case i < len(args):
 		j.runFile(args[i].s)
+		j.runScript(args[i].s, name, false)
 	default:
 		j.stdinScript(name, in)
 	}
@@ -635,7 +609,8 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 				return
 			}
 			if !(lang == "python" && i > 0 && args[i-1].s == "-m") { // python -m module
-				j.runFile(a.s) // a script file: it is the project's own code
+				j.runFile(a.s)              // a script file on disk: it is the project's own code
+				j.runWrittenCode(name, a.s) // unless this call wrote it
 			}
 			return
 		}

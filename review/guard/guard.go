@@ -177,17 +177,18 @@ type judge struct {
 	cwd  string // "" when a cd made it unknown
 	best Answer
 	// shell state
-	depth      int
-	commands   int
-	vars       map[string]string          // literal assignments seen so far
-	fetched    map[string]bool            // files a downloader wrote
-	gitAliases map[string]arg             // git -c alias.x='!cmd'
-	aliases    map[string]string          // alias NAME=VALUE seen so far
-	inAlias    map[string]bool            // aliases being expanded (no recursion)
-	remote     int                        // >0 inside an ssh payload: paths are another machine's
-	piped      map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
-	shallow    bool                       // render words without resolving command substitutions
-	cmdEnv     map[string]string          // VAR=value words on the command being judged
+	depth        int
+	commands     int
+	vars         map[string]string          // literal assignments seen so far
+	fetched      map[string]bool            // files a downloader wrote
+	gitAliases   map[string]arg             // git -c alias.x='!cmd'
+	aliases      map[string]string          // alias NAME=VALUE seen so far
+	inAlias      map[string]bool            // aliases being expanded (no recursion)
+	remote       int                        // >0 inside an ssh payload: paths are another machine's
+	piped        map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
+	shallow      bool                       // render words without resolving command substitutions
+	cmdEnv       map[string]string          // VAR=value words on the command being judged
+	resolveState                            // what the resolution step tracks (resolve.go)
 	// time budget
 	deadline  time.Time
 	steps     int

@@ -1,0 +1,689 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The resolution step sits between the parser and the command tables: it turns each command's
+// words into the argv the command receives, as the shell would build it before running it.
+//   - brace expansion: git commit {--no-verify,-m,x} is four words, .git/{hooks,info} two;
+//   - field splitting of unquoted expansions whose value is known (X='-m x --no-verify');
+//   - pathname expansion (globs) against the real file system from the call's working
+//     directory, bounded; a pattern that matches nothing stays literal, as in bash, and is
+//     asked about when it could name a protected path once the command runs;
+//   - command substitutions whose output tollgate can know without running anything:
+//     echo/printf of literal words, pwd, realpath/readlink -f, dirname, basename and
+//     git rev-parse --show-toplevel/--git-dir/--git-common-dir/--git-path;
+//   - symbolic and hard links made earlier in the same call (ln -s .git/hooks h).
+//
+// What it cannot resolve stays marked: arg.dyn (part of the word is only known at run time) and
+// arg.opt (that part may also make it an option or more words, so a table that cares what
+// options a command gets asks).
+
+// Bounds of the resolution step (all within the decision's time budget).
+const (
+	maxFields     = 256  // words one word may expand to (braces, globs, splitting)
+	maxDirReads   = 256  // directories one call's globs may read
+	maxDirEntries = 4096 // entries read from one directory
+)
+
+// fields resolves one command word into the words the command receives.
+func (j *judge) fields(w *syntax.Word) []arg {
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "{*?[") {
+			return []arg{{s: unescape(lit.Value, false), w: w}} // the common case: a plain word
+		}
+	}
+	words, ok := j.braces(w)
+	if !ok {
+		a := j.word(w)
+		return []arg{{s: a.s, dyn: true, opt: true, w: w}}
+	}
+	var out []arg
+	for _, bw := range words {
+		for _, f := range j.split(bw, w) {
+			out = append(out, j.glob(f)...)
+		}
+		if len(out) > maxFields {
+			break
+		}
+	}
+	return out
+}
+
+// braces performs brace expansion on a copy of w (the parsed tree is shared and stays
+// untouched); false when the expansion is larger than maxFields.
+func (j *judge) braces(w *syntax.Word) ([]*syntax.Word, bool) {
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return []*syntax.Word{w}, true
+	}
+	var out []*syntax.Word
+	if !expandBraces(cp.Parts, nil, &out) {
+		return nil, false
+	}
+	return out, true
+}
+
+func expandBraces(parts, prefix []syntax.WordPart, out *[]*syntax.Word) bool {
+	for i, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		head := append(append([]syntax.WordPart(nil), prefix...), parts[:i]...)
+		elems, ok := braceElems(br)
+		if !ok {
+			return false
+		}
+		for _, elem := range elems {
+			if len(*out) > maxFields {
+				return false
+			}
+			next := append(append([]syntax.WordPart(nil), elem...), parts[i+1:]...)
+			if !expandBraces(next, head, out) {
+				return false
+			}
+		}
+		return true
+	}
+	*out = append(*out, &syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), parts...)})
+	return true
+}
+
+// braceElems lists what one brace expression stands for: its comma elements, or the values of a
+// sequence {1..5}, {a..e}, {0..10..2}.
+func braceElems(br *syntax.BraceExp) ([][]syntax.WordPart, bool) {
+	if !br.Sequence {
+		elems := make([][]syntax.WordPart, len(br.Elems))
+		for i, e := range br.Elems {
+			elems[i] = e.Parts
+		}
+		return elems, true
+	}
+	if len(br.Elems) < 2 {
+		return nil, false
+	}
+	from, to := br.Elems[0].Lit(), br.Elems[1].Lit()
+	a, err1 := strconv.Atoi(from)
+	b, err2 := strconv.Atoi(to)
+	chars := err1 != nil || err2 != nil
+	if chars {
+		if len(from) != 1 || len(to) != 1 {
+			return nil, false
+		}
+		a, b = int(from[0]), int(to[0])
+	}
+	step := 1
+	if len(br.Elems) > 2 {
+		if n, err := strconv.Atoi(br.Elems[2].Lit()); err == nil && n != 0 {
+			step = max(n, -n)
+		}
+	}
+	if (max(a, b)-min(a, b))/step > maxFields {
+		return nil, false
+	}
+	if a > b {
+		step = -step
+	}
+	var elems [][]syntax.WordPart
+	for n := a; (step > 0 && n <= b) || (step < 0 && n >= b); n += step {
+		v := strconv.Itoa(n)
+		if chars {
+			v = string(rune(n))
+		}
+		elems = append(elems, []syntax.WordPart{&syntax.Lit{Value: v}})
+	}
+	return elems, true
+}
+
+// field is one word being built by split: its text, its glob pattern (quoted parts escaped)
+// and what is unknown about it.
+type field struct {
+	b, pat   strings.Builder
+	dyn, opt bool
+	glob     bool
+	started  bool
+}
+
+// split renders a brace-expanded word into fields: unquoted expansions with a known value are
+// split at blanks (the default IFS), and their glob characters stay active.
+func (j *judge) split(w, orig *syntax.Word) []arg {
+	var out []arg
+	cur := &field{}
+	flush := func() {
+		if cur.started {
+			out = append(out, arg{s: cur.b.String(), dyn: cur.dyn, opt: cur.opt, w: orig, glob: cur.glob, pat: cur.pat.String()})
+		}
+		cur = &field{}
+	}
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			cur.b.WriteString(unescape(p.Value, false))
+			cur.pat.WriteString(p.Value)
+			cur.glob = cur.glob || pattern.HasMeta(p.Value, 0)
+			cur.started = true
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			var b strings.Builder
+			dyn := false
+			j.wordPart(&b, p, &dyn, false)
+			if dyn && cur.b.Len() == 0 && !knownStart(p) {
+				cur.opt = true // "$X" at the start of a word may be an option
+			}
+			cur.dyn = cur.dyn || dyn
+			cur.b.WriteString(b.String())
+			cur.pat.WriteString(pattern.QuoteMeta(b.String(), 0))
+			cur.started = true
+		case *syntax.ParamExp, *syntax.CmdSubst:
+			var b strings.Builder
+			dyn := false
+			j.wordPart(&b, p, &dyn, false)
+			if dyn {
+				cur.dyn = true
+				cur.opt = cur.opt || !safeSubst(p)
+				cur.b.WriteString(b.String())
+				cur.pat.WriteString(pattern.QuoteMeta(b.String(), 0))
+				cur.started = true
+				continue
+			}
+			text := b.String()
+			if text != "" && isBlank(text[0]) {
+				flush()
+			}
+			toks := strings.Fields(text)
+			for i, t := range toks {
+				cur.b.WriteString(t)
+				cur.pat.WriteString(t)
+				cur.glob = cur.glob || pattern.HasMeta(t, 0)
+				cur.started = true
+				if i < len(toks)-1 {
+					flush()
+				}
+			}
+			if text != "" && isBlank(text[len(text)-1]) {
+				flush()
+			}
+		default:
+			var b strings.Builder
+			dyn := false
+			j.wordPart(&b, p, &dyn, false)
+			cur.dyn = cur.dyn || dyn
+			cur.b.WriteString(b.String())
+			cur.pat.WriteString(pattern.QuoteMeta(b.String(), 0))
+			cur.started = true
+		}
+	}
+	flush()
+	return out
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// safeSubst reports an unresolved expansion whose output cannot be an option: a command
+// substitution of a command that prints a ref, a date or a name (git rev-parse, git branch
+// --show-current, date, whoami, ...). git refuses ref names starting with "-".
+func safeSubst(p syntax.WordPart) bool {
+	cs, ok := p.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	name := cmdName(ce.Args[0].Lit())
+	if namePrinters[name] {
+		return true
+	}
+	if name != "git" || len(ce.Args) < 2 {
+		return false
+	}
+	switch ce.Args[1].Lit() {
+	case "rev-parse", "symbolic-ref", "merge-base", "describe":
+		return true
+	case "branch":
+		return len(ce.Args) == 3 && ce.Args[2].Lit() == "--show-current"
+	}
+	return false
+}
+
+// knownStart reports a quoted part whose start cannot be an option: a literal, or an
+// expansion safeSubst trusts.
+func knownStart(p syntax.WordPart) bool {
+	dq, ok := p.(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) == 0 {
+		return ok
+	}
+	switch first := dq.Parts[0].(type) {
+	case *syntax.Lit:
+		return first.Value != ""
+	case *syntax.CmdSubst:
+		return safeSubst(first)
+	}
+	return false
+}
+
+var namePrinters = set("date", "whoami", "hostname", "id", "uname", "nproc", "pwd", "mktemp", "basename", "dirname", "realpath")
+
+// glob performs pathname expansion on one field, against the file system from the working
+// directory. No match leaves the pattern as it is (bash's default); one that could still
+// name a protected path when the command runs is asked about.
+func (j *judge) glob(a arg) []arg {
+	if !a.glob || a.dyn || j.shallow || a.s == "[" || a.s == "[[" || a.s == "]" {
+		return []arg{a.plain()}
+	}
+	pat := a.pat
+	if pat == "~" || strings.HasPrefix(pat, "~/") {
+		pat = pattern.QuoteMeta(j.o.Home, 0) + pat[1:]
+	}
+	shown, dir := []string{""}, []string{j.cwd}
+	if strings.HasPrefix(pat, "/") {
+		shown, dir = []string{"/"}, []string{"/"}
+	} else if j.cwd == "" {
+		return []arg{a.plain()}
+	}
+	comps := strings.Split(pat, "/")
+	for i, c := range comps {
+		if c == "" {
+			continue
+		}
+		last := i == len(comps)-1 || (i == len(comps)-2 && comps[i+1] == "")
+		if !pattern.HasMeta(c, 0) {
+			lit := unescape(c, false)
+			for k := range shown {
+				shown[k], dir[k] = joinShown(shown[k], lit), filepath.Join(dir[k], lit)
+			}
+			continue
+		}
+		var ok bool
+		if shown, dir, ok = j.globStep(c, last, shown, dir); !ok {
+			return []arg{a.plain()}
+		}
+		if len(shown) == 0 || j.tick() {
+			break
+		}
+	}
+	var out []arg
+	for k := range shown {
+		if _, err := os.Lstat(dir[k]); err == nil {
+			out = append(out, arg{s: shown[k], w: a.w})
+		}
+	}
+	if len(out) == 0 {
+		if p, ok := j.abs(a.s); ok && j.globMayProtect(p) {
+			j.add(Ask, "guard/dynamic", "the pattern "+a.s+" matches no file now but could name a protected path when the command runs; a person must check it")
+		}
+		return []arg{a.plain()}
+	}
+	sort.Slice(out, func(x, y int) bool { return out[x].s < out[y].s })
+	if len(out) > maxFields {
+		out = append(out[:maxFields], a.plain()) // the pattern too, so its root is judged
+	}
+	return out
+}
+
+// globStep matches one pattern component in each directory reached so far; false when the
+// component is no valid pattern.
+func (j *judge) globStep(c string, last bool, shown, dir []string) ([]string, []string, bool) {
+	expr, err := pattern.Regexp(c, pattern.Filenames|pattern.EntireString)
+	if err != nil {
+		return nil, nil, false
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, nil, false
+	}
+	var nshown, ndir []string
+	for k := range dir {
+		for _, name := range j.readDir(dir[k], !last) {
+			if strings.HasPrefix(name, ".") && !strings.HasPrefix(c, ".") || !re.MatchString(name) {
+				continue // a leading dot is matched only by a leading dot
+			}
+			nshown, ndir = append(nshown, joinShown(shown[k], name)), append(ndir, filepath.Join(dir[k], name))
+		}
+		if len(nshown) > maxFields {
+			break
+		}
+	}
+	return nshown, ndir, true
+}
+
+func joinShown(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	if strings.HasSuffix(prefix, "/") {
+		return prefix + name
+	}
+	return prefix + "/" + name
+}
+
+// readDir lists a directory's names (bounded); dirsOnly keeps the directories (and links).
+func (j *judge) readDir(dir string, dirsOnly bool) []string {
+	if j.dirReads >= maxDirReads {
+		return nil
+	}
+	j.dirReads++
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.ReadDir(maxDirEntries)
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if dirsOnly && !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// globMayProtect reports whether a pattern (absolute) could match a protected path: its
+// components matched, folded, against the protected names.
+func (j *judge) globMayProtect(p string) bool {
+	comps := components(p)
+	if len(comps) == 0 {
+		return false
+	}
+	res := make([]*regexp.Regexp, len(comps))
+	for i, c := range comps {
+		if strings.Trim(c, "*?") == "" {
+			// a bare wildcard (*, ?*) matches every name: the real match decides, or nothing is
+			// there to match (rm -rf * in an empty directory)
+			res[i] = neverMatch
+			continue
+		}
+		expr, err := pattern.Regexp(c, pattern.Filenames|pattern.EntireString|pattern.NoGlobCase)
+		if err != nil {
+			return true // cannot tell: treat as a possible match
+		}
+		if res[i], err = regexp.Compile(expr); err != nil {
+			return true
+		}
+	}
+	runAt := func(run []string, i int) bool {
+		for k := range run {
+			if !res[i+k].MatchString(run[k]) || strings.HasPrefix(run[k], ".") != strings.HasPrefix(comps[i+k], ".") {
+				return false
+			}
+		}
+		return true
+	}
+	last := comps[len(comps)-1]
+	for base := range protectedBases {
+		if res[len(res)-1].MatchString(base) && strings.HasPrefix(base, ".") == strings.HasPrefix(last, ".") {
+			return true
+		}
+	}
+	for _, d := range protectedDirs {
+		for i := 0; i+len(d) <= len(comps); i++ {
+			if runAt(d, i) {
+				return true
+			}
+		}
+	}
+	for _, f := range protectedFiles {
+		if i := len(comps) - len(f); i >= 0 && runAt(f, i) {
+			return true
+		}
+	}
+	return false
+}
+
+var neverMatch = regexp.MustCompile(`$.^`)
+
+// plain is the field as one word, without its glob bookkeeping.
+func (a arg) plain() arg { return arg{s: a.s, dyn: a.dyn, opt: a.opt, w: a.w} }
+
+// substitute returns what a command substitution prints when tollgate can know it without
+// running anything.
+func (j *judge) substitute(cs *syntax.CmdSubst) (string, bool) {
+	if text, ok := j.printedText(cs); ok {
+		return text, true // $(echo --no-verify) is --no-verify
+	}
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
+		return "", false
+	}
+	words, ok := j.literalWords(ce.Args)
+	if !ok {
+		return "", false
+	}
+	name, opts, ops := cmdName(words[0]), []string{}, []string{}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") && len(w) > 1 {
+			opts = append(opts, w)
+		} else {
+			ops = append(ops, w)
+		}
+	}
+	switch {
+	case name == "pwd" && len(ops) == 0 && j.cwd != "":
+		if hasWord(opts, "-P") {
+			return j.realPath(j.cwd), true
+		}
+		return j.cwd, true
+	case (name == "realpath" || (name == "readlink" && len(opts) > 0)) && len(ops) == 1:
+		if p, ok := j.abs(ops[0]); ok {
+			return j.realPath(p), true
+		}
+	case name == "dirname" && len(ops) == 1:
+		return filepath.Dir(ops[0]), true
+	case name == "basename" && len(ops) >= 1:
+		b := filepath.Base(ops[0])
+		if len(ops) == 2 {
+			b = strings.TrimSuffix(b, ops[1])
+		}
+		return b, true
+	case name == "git" && len(words) >= 3 && words[1] == "rev-parse":
+		return j.revParse(words[2:])
+	}
+	return "", false
+}
+
+func hasWord(words []string, want string) bool {
+	for _, w := range words {
+		if w == want {
+			return true
+		}
+	}
+	return false
+}
+
+// realPath follows the links in p: those on disk and those made earlier in this call.
+func (j *judge) realPath(p string) string {
+	if q, ok := j.viaLink(p); ok {
+		p = q
+	}
+	return resolve(p)
+}
+
+// revParse answers git rev-parse's path forms from the repository's layout on disk.
+func (j *judge) revParse(args []string) (string, bool) {
+	top, gitDir, common := j.gitLayout()
+	switch {
+	case len(args) == 1 && args[0] == "--show-toplevel":
+		return top, true
+	case len(args) == 1 && (args[0] == "--git-dir" || args[0] == "--absolute-git-dir"):
+		return gitDir, true
+	case len(args) == 1 && args[0] == "--git-common-dir":
+		return common, true
+	case len(args) == 2 && args[0] == "--git-path":
+		rel := filepath.Clean(args[1])
+		base := gitDir
+		if first := strings.SplitN(rel, "/", 2)[0]; first == "hooks" || first == "config" || first == "info" || first == "objects" || first == "refs" {
+			base = common
+		}
+		return filepath.Join(base, rel), true
+	}
+	return "", false
+}
+
+// gitLayout finds the work tree, git dir and common git dir for the working directory by
+// looking for .git upwards (a .git file names the git dir of a linked worktree). Without one,
+// the project's .git is assumed.
+func (j *judge) gitLayout() (top, gitDir, common string) {
+	dir := j.cwd
+	if dir == "" {
+		dir = j.o.Project
+	}
+	for i := 0; i < 64; i++ {
+		dotgit := filepath.Join(dir, ".git")
+		if fi, err := os.Lstat(dotgit); err == nil {
+			if fi.IsDir() {
+				return dir, dotgit, dotgit
+			}
+			if gd, ok := readGitFile(dotgit); ok {
+				if !filepath.IsAbs(gd) {
+					gd = filepath.Join(dir, gd)
+				}
+				common = gd
+				if k := strings.Index(gd, string(filepath.Separator)+"worktrees"+string(filepath.Separator)); k >= 0 {
+					common = gd[:k]
+				}
+				return dir, gd, common
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	p := filepath.Join(j.o.Project, ".git")
+	return j.o.Project, p, p
+}
+
+// readGitFile reads a .git file's "gitdir: path" line (bounded).
+func readGitFile(p string) (string, bool) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, _ := f.Read(buf)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	gd, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	return strings.TrimSpace(gd), ok
+}
+
+// link is one link made earlier in the call: where it points.
+func (j *judge) noteLink(args []arg) {
+	opts, ops := operands(args, set("-t", "--target-directory", "-S", "--suffix"))
+	symbolic := hasShort(opts, 's', "symbolic")
+	dir, hasDir := optValue(opts, "-t", "--target-directory")
+	var targets []arg
+	var dest string
+	switch {
+	case hasDir:
+		targets = ops
+	case len(ops) == 1:
+		targets, dest = ops, "."
+	case len(ops) > 1:
+		targets, dest = ops[:len(ops)-1], ops[len(ops)-1].s
+	}
+	for _, t := range targets {
+		if t.dyn {
+			continue
+		}
+		linkPath := dest
+		if hasDir || len(targets) > 1 || dest == "." || j.isDir(dest) && !hasShort(opts, 'T', "no-target-directory") {
+			base := dest
+			if hasDir {
+				base = dir
+			}
+			linkPath = filepath.Join(base, filepath.Base(t.s))
+		}
+		lp, ok := j.abs(linkPath)
+		if !ok {
+			continue
+		}
+		target := j.expandHome(t.s)
+		if !filepath.IsAbs(target) {
+			if symbolic && !hasShort(opts, 'r', "relative") {
+				target = filepath.Join(filepath.Dir(lp), target) // relative to the link's directory
+			} else if tp, ok := j.abs(target); ok {
+				target = tp
+			} else {
+				continue
+			}
+		}
+		if j.links == nil {
+			j.links = map[string]string{}
+		}
+		j.links[lp] = filepath.Clean(target)
+	}
+}
+
+func (j *judge) isDir(p string) bool {
+	ap, ok := j.abs(p)
+	if !ok {
+		return false
+	}
+	fi, err := os.Stat(ap)
+	return err == nil && fi.IsDir()
+}
+
+// viaLink rewrites an absolute path that goes through a link made earlier in the call.
+func (j *judge) viaLink(p string) (string, bool) {
+	changed := false
+	for i := 0; i < 8 && len(j.links) > 0; i++ {
+		hit := false
+		for link, target := range j.links {
+			if under(p, link) {
+				rel, _ := filepath.Rel(link, p)
+				p, hit, changed = filepath.Join(target, rel), true, true
+				break
+			}
+		}
+		if !hit {
+			break
+		}
+	}
+	return p, changed
+}
+
+// linkedArgs returns args with every path that goes through a link made earlier in the call
+// replaced by where it leads (false when none does).
+func (j *judge) linkedArgs(args []arg) ([]arg, bool) {
+	if len(j.links) == 0 || len(args) < 2 {
+		return nil, false
+	}
+	var out []arg
+	for i, a := range args {
+		if i > 0 && !a.dyn && !strings.HasPrefix(a.s, "-") {
+			if p, ok := j.abs(a.s); ok {
+				if q, ok := j.viaLink(p); ok {
+					if out == nil {
+						out = append([]arg(nil), args...)
+					}
+					out[i] = arg{s: q, w: a.w}
+				}
+			}
+		}
+	}
+	return out, out != nil
+}
+
+// resolveState is what the resolution step tracks over one call.
+type resolveState struct {
+	links    map[string]string   // links made earlier in the call: link -> where it points
+	dirReads int                 // directories read for globs
+	inLink   bool                // judging a command again through links (no recursion)
+	written  map[string]*written // files this call writes (resolve_script.go)
+}

@@ -1,0 +1,149 @@
+package guard
+
+import (
+	"strings"
+)
+
+// git's own command runners: the editor, pager and ssh command git starts, the tools difftool
+// and mergetool run, filters, bisect run, aliases. Each value is a shell command git runs
+// (through sh -c); it is judged as one.
+
+// gitRunnerEnv are the environment variables naming a command git runs.
+var gitRunnerEnv = []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER",
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "EDITOR", "VISUAL", "PAGER"}
+
+// gitRunners judges the commands one git call may start besides itself: from the environment
+// this call sets, and from the subcommand's own options (filter-branch filters, difftool -x).
+func (j *judge) gitRunners(sub string, rest []arg) {
+	for _, name := range gitRunnerEnv {
+		v, ok := j.cmdEnv[name]
+		if !ok {
+			v, ok = j.vars[name]
+		}
+		if ok && strings.TrimSpace(v) != "" {
+			j.payload(arg{s: v}, name)
+		}
+	}
+	switch sub {
+	case "filter-branch":
+		j.optionPayloads(rest, "filter-branch", "--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
+			"--commit-filter", "--parent-filter", "--tag-name-filter", "--setup")
+	case "difftool", "mergetool":
+		j.optionPayloads(rest, sub, "-x", "--extcmd")
+	case "config":
+		j.gitConfigSet(rest)
+	}
+}
+
+// optionPayloads judges the values of the named options (separate or after =) as shell.
+func (j *judge) optionPayloads(args []arg, what string, names ...string) {
+	for i, a := range args {
+		for _, n := range names {
+			switch {
+			case a.s == n && i+1 < len(args):
+				j.payload(args[i+1], "git "+what+" "+n)
+			case strings.HasPrefix(a.s, n+"=") && strings.HasPrefix(n, "--"):
+				j.payload(arg{s: a.s[len(n)+1:], dyn: a.dyn, w: a.w}, "git "+what+" "+n)
+			}
+		}
+	}
+}
+
+// runnerKey reports a configuration key whose value is a command git (or a tool it starts)
+// runs.
+func runnerKey(key string) bool {
+	switch key {
+	case "core.editor", "sequence.editor", "core.pager", "core.sshcommand", "diff.external", "core.askpass",
+		"gpg.program", "sendemail.sendmailcmd", "uploadpack.packobjectshook", "interactive.difffilter", "core.fsmonitor":
+		return true
+	}
+	first, rest, _ := strings.Cut(key, ".")
+	last := rest[strings.LastIndexByte(rest, '.')+1:]
+	switch first {
+	case "pager":
+		return true
+	case "difftool", "mergetool", "man", "browser":
+		return last == "cmd"
+	case "diff":
+		return last == "textconv" || last == "command"
+	case "merge":
+		return last == "driver"
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "gpg":
+		return last == "program"
+	}
+	return false
+}
+
+// gitConfigRunner judges one configuration value a git call sets (git -c key=value or git
+// config key value): a command git runs is judged as shell, a credential helper's !command too.
+func (j *judge) gitConfigRunner(key, value string, a arg) {
+	switch {
+	case runnerKey(key):
+		if key == "core.fsmonitor" && isBoolWord(value) {
+			return
+		}
+		j.payload(arg{s: value, dyn: a.dyn, w: a.w}, "git config "+key)
+	case (key == "credential.helper" || strings.HasPrefix(key, "credential.") && strings.HasSuffix(key, ".helper")) && strings.HasPrefix(value, "!"):
+		j.payload(arg{s: value[1:], dyn: a.dyn, w: a.w}, "git config "+key)
+	}
+}
+
+func isBoolWord(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "1", "0", "":
+		return true
+	}
+	return false
+}
+
+// gitConfigSet judges git config KEY VALUE for the runner keys, and remembers an alias it
+// defines, so that using the alias later in the call is judged by its body (the body itself
+// is judged now: the alias stays in the configuration).
+func (j *judge) gitConfigSet(args []arg) {
+	var ops []arg
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case gitConfigValues[s]:
+			i++
+		case gitConfigReads[s]:
+			return
+		case strings.HasPrefix(s, "-"):
+		case len(ops) == 0 && (s == "set" || s == "unset"):
+		case len(ops) == 0 && (s == "get" || s == "list"):
+			return
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	key := strings.ToLower(ops[0].s)
+	value := ops[1]
+	if name, ok := strings.CutPrefix(key, "alias."); ok {
+		if j.gitAliases == nil {
+			j.gitAliases = map[string]arg{}
+		}
+		j.gitAliases[name] = value
+		j.gitAliasBody(value)
+		return
+	}
+	j.gitConfigRunner(key, value.s, value)
+}
+
+// gitAliasBody judges what an alias runs: a shell alias (!cmd) as shell, any other as the git
+// command it expands to.
+func (j *judge) gitAliasBody(body arg) {
+	if body.dyn {
+		j.dynamic(body, "the git alias")
+		return
+	}
+	if strings.HasPrefix(body.s, "!") {
+		j.payload(arg{s: body.s[1:], w: body.w}, "a git alias")
+		return
+	}
+	j.script("git " + body.s)
+}
