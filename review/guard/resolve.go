@@ -31,7 +31,8 @@ import (
 // Bounds of the resolution step (all within the decision's time budget).
 const (
 	maxFields     = 256  // words one word may expand to (braces, globs, splitting)
-	maxDirReads   = 256  // directories one call's globs may read
+	maxDirReads   = 64   // directories one call's globs may read
+	maxArgv       = 4096 // words one command may get from expansion
 	maxDirEntries = 4096 // entries read from one directory
 )
 
@@ -40,6 +41,12 @@ func (j *judge) fields(w *syntax.Word) []arg {
 	if len(w.Parts) == 1 {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "{*?[") {
 			return []arg{{s: unescape(lit.Value, false), w: w}} // the common case: a plain word
+		}
+		switch p := w.Parts[0].(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted: // one quoted part: no braces, splitting or globs
+			a := j.word(w)
+			a.opt = a.dyn && !knownStart(p)
+			return []arg{a}
 		}
 	}
 	words, ok := j.braces(w)
@@ -62,6 +69,15 @@ func (j *judge) fields(w *syntax.Word) []arg {
 // braces performs brace expansion on a copy of w (the parsed tree is shared and stays
 // untouched); false when the expansion is larger than maxFields.
 func (j *judge) braces(w *syntax.Word) ([]*syntax.Word, bool) {
+	hasBrace := false
+	for _, p := range w.Parts {
+		if lit, ok := p.(*syntax.Lit); ok && strings.Contains(lit.Value, "{") {
+			hasBrace = true
+		}
+	}
+	if !hasBrace {
+		return []*syntax.Word{w}, true
+	}
 	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
 	if !syntax.SplitBraces(cp) {
 		return []*syntax.Word{w}, true
@@ -312,6 +328,10 @@ func (j *judge) glob(a arg) []arg {
 			break
 		}
 	}
+	if j.globCut {
+		j.add(Ask, "guard/limit", "the patterns in this command reach more directories than tollgate reads; a person must check what "+shorten(a.s, 40)+" names")
+		return []arg{{s: a.s, dyn: true, opt: true, w: a.w}}
+	}
 	var out []arg
 	for k := range shown {
 		if _, err := os.Lstat(dir[k]); err == nil {
@@ -370,6 +390,7 @@ func joinShown(prefix, name string) string {
 // readDir lists a directory's names (bounded); dirsOnly keeps the directories (and links).
 func (j *judge) readDir(dir string, dirsOnly bool) []string {
 	if j.dirReads >= maxDirReads {
+		j.globCut = true
 		return nil
 	}
 	j.dirReads++
@@ -684,6 +705,7 @@ func (j *judge) linkedArgs(args []arg) ([]arg, bool) {
 type resolveState struct {
 	links    map[string]string   // links made earlier in the call: link -> where it points
 	dirReads int                 // directories read for globs
+	globCut  bool                // the globs ran out of directory reads: what they match is unknown
 	inLink   bool                // judging a command again through links (no recursion)
 	written  map[string]*written // files this call writes (resolve_script.go)
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -183,7 +184,7 @@ func TestResolveTable(t *testing.T) {
 
 // fsProject makes a project on disk for the rows that need one: globs expand against it and
 // scripts are read from it.
-func fsProject(t *testing.T) Options {
+func fsProject(t testing.TB) Options {
 	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{
@@ -291,4 +292,39 @@ func TestBracesLeaveTheTree(t *testing.T) {
 	if got := j.fields(w); len(got) != 2 {
 		t.Fatalf("second expansion of the same word: %+v", got)
 	}
+}
+
+// FuzzResolve: on a project on disk (globs read it, scripts are read from it), no input
+// crashes the analysis or exceeds the budget, and a command the parser rejects is never
+// passed.
+func FuzzResolve(f *testing.F) {
+	for _, c := range resolveTable {
+		f.Add(c.cmd)
+	}
+	for _, c := range fsTable {
+		f.Add(c.cmd)
+	}
+	f.Add(strings.Repeat("{a,b}", 40))
+	f.Add("echo " + strings.Repeat("{1..200}", 3))
+	f.Add(strings.Repeat("*/", 30) + "x")
+	f.Add("rm -rf " + strings.Repeat("/*", 12))
+	f.Add(strings.Repeat("echo 'bash x.sh' > x.sh; ", 50) + "bash x.sh")
+	f.Add("echo 'bash r.sh' > r.sh && bash r.sh")
+	f.Add(strings.Repeat("ln -s a b; ln -s b a; ", 20) + "cat a/x")
+	f.Add("echo " + strings.Repeat("x ", 3000) + "| xargs -I{} git commit {}")
+	f.Add(strings.Repeat("parallel ", 30) + "echo ::: a")
+	o := fsProject(f)
+	f.Fuzz(func(t *testing.T, cmd string) {
+		start := time.Now()
+		ans := Decide(Call{Kind: Shell, Command: cmd, Cwd: o.Project}, o)
+		if took := time.Since(start); took > Budget+time.Second {
+			t.Fatalf("the decision took %v, over the %v budget, for %q", took, Budget, shorten(cmd, 200))
+		}
+		if ans.Rule == "guard/internal-error" {
+			t.Fatalf("the analysis panicked on %q: %s", cmd, ans.Reason)
+		}
+		if _, err := parseShell(cmd); err != nil && ans.Verdict < Ask {
+			t.Fatalf("parse error (%v) answered %s for %q", err, ans.Verdict, cmd)
+		}
+	})
 }

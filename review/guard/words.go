@@ -15,6 +15,9 @@ import (
 func (j *judge) words(ws []*syntax.Word) []arg {
 	args := make([]arg, 0, len(ws))
 	for _, w := range ws {
+		if len(args) > maxArgv {
+			return append(args, arg{s: "$(…)", dyn: true, opt: true, w: w}) // the rest is not read
+		}
 		args = append(args, j.fields(w)...)
 	}
 	return args
