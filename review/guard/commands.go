@@ -184,7 +184,7 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	}
 	if strings.ContainsRune(a0.s, '/') {
 		j.runFile(a0.s)
-		j.runScript(a0.s, "the command", true)
+		j.runScript(a0.s, "the command", true, args[1:])
 	}
 	if h := handlers[name]; h != nil {
 		h(j, name, args[1:], in)
@@ -498,7 +498,7 @@ func hSource(j *judge, name string, args []arg, _ *stdinSrc) {
 		return
 	}
 	j.runFile(a.s)
-	j.runScript(a.s, name, false)
+	j.runScript(a.s, name, false, args[1:])
 }
 
 // shellOptionValues take the next word in sh/bash/zsh option lists.
@@ -515,7 +515,7 @@ func hShellCmd(j *judge, name string, args []arg, in *stdinSrc) {
 		j.dynamic(args[i], "the script "+name+" runs")
 	case i < len(args):
 		j.runFile(args[i].s)
-		j.runScript(args[i].s, name, false)
+		j.runScript(args[i].s, name, false, args[i+1:])
 	default:
 		j.stdinScript(name, in)
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -207,7 +208,7 @@ func (j *judge) scriptText(raw string) (text string, why string) {
 
 // runScript judges a shell script a command runs: bash x.sh and source x.sh (direct false)
 // or ./x.sh (direct: its #! line says which interpreter runs it).
-func (j *judge) runScript(raw, runner string, direct bool) {
+func (j *judge) runScript(raw, runner string, direct bool, params []arg) {
 	if j.remote > 0 {
 		return
 	}
@@ -225,10 +226,48 @@ func (j *judge) runScript(raw, runner string, direct bool) {
 	if direct && !shellShebang(text) {
 		return // a script in another language: the project's own code
 	}
-	cwd := j.cwd
+	cwd, before := j.cwd, j.best
+	restore := j.setParams(raw, params)
 	j.script(text)
+	restore()
 	if runner != "source" && runner != "." {
 		j.cwd = cwd // the script ran in its own process
+	}
+	if j.best != before {
+		j.best.Reason = raw + " runs: " + j.best.Reason // say where the command is
+	}
+}
+
+// setParams sets $0 and the positional parameters a script sees ($1..$9 when literal; others
+// stay unknown) and returns what puts the caller's back.
+func (j *judge) setParams(script string, params []arg) func() {
+	if j.vars == nil {
+		j.vars = map[string]string{}
+	}
+	saved := map[string]*string{}
+	for k := 0; k <= 9; k++ {
+		name := strconv.Itoa(k)
+		if v, ok := j.vars[name]; ok {
+			saved[name] = &v
+		} else {
+			saved[name] = nil
+		}
+		delete(j.vars, name)
+		switch {
+		case k == 0:
+			j.vars[name] = script
+		case k <= len(params) && !params[k-1].dyn:
+			j.vars[name] = params[k-1].s
+		}
+	}
+	return func() {
+		for name, v := range saved {
+			if v == nil {
+				delete(j.vars, name)
+			} else {
+				j.vars[name] = *v
+			}
+		}
 	}
 }
 

@@ -186,7 +186,8 @@ func TestResolveTable(t *testing.T) {
 // scripts are read from it.
 func fsProject(t testing.TB) Options {
 	t.Helper()
-	root := t.TempDir()
+	base := t.TempDir()
+	root, home := filepath.Join(base, "project"), filepath.Join(base, "home")
 	files := map[string]string{
 		".git/hooks/pre-commit":  "#!/bin/sh\nexec tollgate hook pre-commit\n",
 		".git/HEAD":              "ref: refs/heads/main\n",
@@ -199,12 +200,18 @@ func fsProject(t testing.TB) Options {
 		"scripts/unhook.sh":      "rm -f .git/hooks/pre-commit\n",
 		"scripts/env.sh":         "export HUSKY=0\n",
 		"scripts/calls-other.sh": "#!/bin/sh\nbash scripts/bypass.sh\n",
+		"scripts/clean.sh":       "#!/bin/sh\ncd \"$(dirname \"$0\")/..\"\nrm -rf build\n",
+		"scripts/commit.sh":      "#!/bin/sh\ngit commit \"$1\" -m wip\n",
 		"scripts/gen.py":         "#!/usr/bin/env python3\nimport os\nos.system('make')\n",
 		"scripts/deploy":         "#!/bin/sh\ngit push --no-verify\n",
+		"~/.ssh/id_ed25519":      "not a real key\n",
 		"bin/tool":               "\x7fELF\x02\x01\x01\x00binary",
 	}
 	for rel, body := range files {
 		p := filepath.Join(root, rel)
+		if h, ok := strings.CutPrefix(rel, "~/"); ok {
+			p = filepath.Join(home, h)
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +222,7 @@ func fsProject(t testing.TB) Options {
 	if err := os.Symlink(".git/hooks", filepath.Join(root, ".hooklink")); err != nil {
 		t.Fatal(err)
 	}
-	return Options{Project: root, Home: filepath.Join(root, "home"), Temp: []string{filepath.Join(root, "tmp")}}
+	return Options{Project: root, Home: home, Temp: []string{filepath.Join(base, "tmp")}}
 }
 
 var fsTable = []struct {
@@ -237,6 +244,8 @@ var fsTable = []struct {
 	{"N", `rm -rf *`},
 	{"N", `cat $(git ls-files)`},
 	{"N", `ls scripts/*.sh`},
+	{"A", `cat ~/.s?h/i*`},
+	{"N", `ls ~/.s?h`},
 	// scripts on disk, read and judged at decision time
 	{"N", `bash scripts/build.sh`},
 	{"N", `./scripts/test.sh --fast`},
@@ -252,6 +261,10 @@ var fsTable = []struct {
 	{"D", `./scripts/deploy`},
 	{"D", `cp scripts/bypass.sh /tmp/ok.sh && bash /tmp/ok.sh`},
 	{"A", `bash scripts/not-there.sh`},
+	{"N", `bash scripts/clean.sh`},
+	{"N", `sh scripts/commit.sh --signoff`},
+	{"D", `sh scripts/commit.sh --no-verify`},
+	{"A", `sh scripts/commit.sh "$FLAG"`},
 }
 
 func TestResolveOnDisk(t *testing.T) {
