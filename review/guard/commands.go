@@ -543,6 +543,10 @@ func shellOptions(args []arg) (i int, cmd bool) {
 
 // stdinScript judges a shell that reads its commands on stdin.
 func (j *judge) stdinScript(name string, in *stdinSrc) {
+	if in != nil && in.file != "" {
+		j.runScript(in.file, name, false, nil)
+		return
+	}
 	if in != nil && !j.stdinProgram(name, in, j.script) {
 		j.add(Ask, "guard/dynamic", name+" runs commands that "+in.what+" prints at run time; a person must check them")
 	}
@@ -614,6 +618,10 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 			}
 			return
 		}
+	}
+	if in != nil && in.file != "" {
+		j.runWrittenCode(name, in.file) // python3 < x.py: the project's own code, unless written here
+		return
 	}
 	if in != nil && !j.stdinProgram(name, in, func(text string) { j.code(name, arg{s: text}) }) {
 		j.add(Ask, "guard/interpreter", name+" runs a program another command prints at run time; a person must check it")

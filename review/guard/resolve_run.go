@@ -26,6 +26,11 @@ func (j *judge) xargs(args []arg, in *stdinSrc) {
 		cmd = []arg{{s: "echo"}}
 	}
 	var inputs []arg
+	if in != nil && in.file != "" && !fromFile {
+		if text, why := j.scriptText(in.file); why == "" { // xargs cmd < args.txt: the file's words
+			in = &stdinSrc{text: text, literal: true}
+		}
+	}
 	if !fromFile && in != nil && in.literal && !in.download {
 		inputs = xargsWords(in.text, lines || replace != "")
 	} else {
@@ -232,8 +237,15 @@ func hSSH(j *judge, _ string, args []arg, in *stdinSrc) {
 	j.remote++
 	defer func() { j.remote-- }()
 	if i >= len(args) {
-		if in != nil && in.literal { // ssh host <<EOF ... EOF: the remote shell reads it
+		switch {
+		case in != nil && in.literal: // ssh host <<EOF ... EOF: the remote shell reads it
 			j.script(in.text)
+		case in != nil && in.file != "": // ssh host < deploy.sh
+			if text, why := j.scriptText(in.file); why == "" {
+				j.script(text)
+			} else {
+				j.add(Ask, "guard/unread-script", "ssh runs "+in.file+" on the host, and "+why+"; a person must check what it does")
+			}
 		}
 		return
 	}

@@ -27,6 +27,7 @@ type stdinSrc struct {
 	literal  bool   // text is all there is
 	download bool   // it comes from a downloader or a decoder
 	what     string // the producing command, for messages
+	file     string // a file redirected in (< file), read like a script
 }
 
 func parseShell(src string) (f *syntax.File, err error) {
@@ -164,6 +165,9 @@ func (j *judge) redirects(st *syntax.Stmt, stdin map[*syntax.CallExpr]*stdinSrc)
 			if r.Word != nil {
 				if a := j.word(r.Word); !a.dyn {
 					j.readPath(a.s)
+					if ce, ok := st.Cmd.(*syntax.CallExpr); ok {
+						stdin[ce] = &stdinSrc{file: a.s, what: a.s} // bash < x.sh runs x.sh
+					}
 				}
 			}
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
