@@ -177,6 +177,11 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		defer j.noteLink(args[1:])
 	}
 	j.noteWrites(name, args[1:], in)
+	if fileHandlers[name] != nil {
+		for _, a := range args[1:] {
+			j.dynPath(a, name+" gets") // rm .git/hooks/$h
+		}
+	}
 	j.denyPrefix(name, args[1:])
 	j.risky(name, args[1:])
 	if !dataCommands[name] && j.remote == 0 {

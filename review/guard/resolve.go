@@ -464,6 +464,63 @@ func (j *judge) globMayProtect(p string) bool {
 
 var neverMatch = regexp.MustCompile(`$.^`)
 
+// maxLoopItems bounds the items of a for loop judged one by one, maxLoopRuns the loop bodies
+// one call judges that way (nested loops multiply).
+const (
+	maxLoopItems = 32
+	maxLoopRuns  = 256
+)
+
+// forEach judges a for loop over words tollgate resolves (for h in pre-commit pre-push, for f
+// in .git/hooks/*) once per item, the loop variable set to it; false leaves the loop to the
+// ordinary walk, the variable unknown.
+func (j *judge) forEach(fc *syntax.ForClause, stdin map[*syntax.CallExpr]*stdinSrc) bool {
+	wi, ok := fc.Loop.(*syntax.WordIter)
+	if !ok || wi.Name == nil {
+		return false
+	}
+	name := wi.Name.Value
+	delete(j.vars, name)
+	if !wi.InPos.IsValid() {
+		return false // for x; do ...: the positional parameters
+	}
+	items := j.words(wi.Items)
+	if len(items) == 0 || len(items) > maxLoopItems || j.loopRuns+len(items) > maxLoopRuns {
+		return false
+	}
+	j.loopRuns += len(items)
+	for _, it := range items {
+		if it.dyn {
+			return false
+		}
+	}
+	if j.vars == nil {
+		j.vars = map[string]string{}
+	}
+	for _, it := range items {
+		j.vars[name] = it.s
+		for _, st := range fc.Do {
+			j.walk(st, stdin)
+		}
+	}
+	return true
+}
+
+// dynPath asks about a word only known at run time that a command writes, when its known parts
+// could still name a protected path (rm .git/hooks/$h): the unknown parts taken as wildcards.
+func (j *judge) dynPath(a arg, verb string) {
+	if !a.dyn || j.remote > 0 {
+		return
+	}
+	pat := unknownPart.ReplaceAllString(a.s, "*")
+	if p, ok := j.abs(pat); ok && j.globMayProtect(p) {
+		j.add(Ask, "guard/dynamic", verb+" "+shorten(a.s, 60)+", known only at run time, could reach a protected path; a person must check it")
+	}
+}
+
+// unknownPart matches how an unresolved expansion is rendered ($NAME, ${NAME}, $(…)).
+var unknownPart = regexp.MustCompile(`\$\(…\)|\$\{[^}]*\}|\$[A-Za-z_0-9@#!*?-]+`)
+
 // plain is the field as one word, without its glob bookkeeping.
 func (a arg) plain() arg { return arg{s: a.s, dyn: a.dyn, opt: a.opt, w: a.w} }
 
@@ -705,6 +762,7 @@ func (j *judge) linkedArgs(args []arg) ([]arg, bool) {
 type resolveState struct {
 	links    map[string]string   // links made earlier in the call: link -> where it points
 	dirReads int                 // directories read for globs
+	loopRuns int                 // loop bodies judged once per item
 	globCut  bool                // the globs ran out of directory reads: what they match is unknown
 	inLink   bool                // judging a command again through links (no recursion)
 	written  map[string]*written // files this call writes (resolve_script.go)

@@ -68,6 +68,19 @@ var resolveTable = []struct {
 	{"A", `ln -s ~/.ssh/id_rsa k && cat k`},
 	{"N", `ln -s ../shared/config.yml config.yml && cat config.yml`},
 	{"N", `ln -s build/out latest && ls latest`},
+	// §1 loops over known words, and paths only known at run time
+	{"D", `for h in pre-commit pre-push; do rm .git/hooks/$h; done`},
+	{"D", `for f in a .git/hooks/pre-commit; do cp /bin/true "$f"; done`},
+	{"D", `for o in -m --no-verify; do x=$o; done; git commit -m y $x`},
+	{"A", `rm .git/hooks/$NAME`},
+	{"A", `cp /bin/true "$(cat target)/.git/hooks/pre-commit"`},
+	{"A", `echo 'exit 0' > .git/hooks/$h`},
+	{"A", `for f in $(cat list); do rm .git/hooks/$f; done`},
+	{"N", `for f in a.txt b.txt; do cp "$f" backup/; done`},
+	{"N", `for d in build dist; do rm -rf "$d"; done`},
+	{"N", `rm -f "build/$NAME"`},
+	{"N", `cp "$SRC" out/`},
+	{"N", `echo x > "out/$NAME.txt"`},
 	// §2 xargs and parallel fed options or commands
 	{"D", `echo --no-verify | xargs git commit -m x`},
 	{"D", `echo origin --no-verify | xargs git push`},
@@ -245,6 +258,8 @@ var fsTable = []struct {
 	{"N", `rm -rf *`},
 	{"N", `cat $(git ls-files)`},
 	{"N", `ls scripts/*.sh`},
+	{"D", `for f in .git/hooks/*; do cp /bin/true "$f"; done`},
+	{"N", `for f in *.go; do gofmt -l "$f"; done`},
 	{"A", `cat ~/.s?h/i*`},
 	{"N", `ls ~/.s?h`},
 	// scripts on disk, read and judged at decision time
@@ -333,6 +348,7 @@ func FuzzResolve(f *testing.F) {
 	f.Add(strings.Repeat("ln -s a b; ln -s b a; ", 20) + "cat a/x")
 	f.Add("echo " + strings.Repeat("x ", 3000) + "| xargs -I{} git commit {}")
 	f.Add(strings.Repeat("parallel ", 30) + "echo ::: a")
+	f.Add(strings.Repeat("for a in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do ", 6) + "x=1" + strings.Repeat("; done", 6))
 	o := fsProject(f)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		start := time.Now()

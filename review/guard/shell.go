@@ -64,12 +64,18 @@ func (j *judge) script(src string) {
 	}
 	j.depth++
 	defer func() { j.depth-- }()
-	stdin := map[*syntax.CallExpr]*stdinSrc{}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	j.walk(f, map[*syntax.CallExpr]*stdinSrc{})
+}
+
+// walk judges every command under root, in the order the shell runs them.
+func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
+	syntax.Walk(root, func(n syntax.Node) bool {
 		if j.best.Verdict == Deny || j.commands > maxCommands || j.tick() {
 			return false
 		}
 		switch n := n.(type) {
+		case *syntax.ForClause:
+			return !j.forEach(n, stdin)
 		case *syntax.Stmt:
 			j.redirects(n, stdin)
 			j.shellContent(n)
@@ -185,6 +191,7 @@ func (j *judge) redirectOut(r *syntax.Redirect) {
 		if !a.dyn && a.s != "" {
 			j.redirectWrite(a.s)
 		}
+		j.dynPath(a, "writing to")
 		if r.Op == syntax.RdrInOut && !a.dyn {
 			j.readPath(a.s)
 		}
