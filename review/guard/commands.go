@@ -177,6 +177,7 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		defer j.noteLink(args[1:])
 	}
 	j.noteWrites(name, args[1:], in)
+	j.setsVariable(name, args[1:], in)
 	if fileHandlers[name] != nil {
 		for _, a := range args[1:] {
 			j.dynPath(a, name+" gets") // rm .git/hooks/$h

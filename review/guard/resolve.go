@@ -464,6 +464,43 @@ func (j *judge) globMayProtect(p string) bool {
 
 var neverMatch = regexp.MustCompile(`$.^`)
 
+// setsVariable judges the builtins that set a variable named by a word: printf -v NAME and
+// read NAME (the environment switches that turn hooks off are denied, or asked about when the
+// value is only known at run time).
+func (j *judge) setsVariable(name string, args []arg, in *stdinSrc) {
+	switch name {
+	case "printf":
+		if len(args) >= 3 && args[0].s == "-v" && !args[1].dyn {
+			val, known := printfOutput(args[2:])
+			for _, a := range args[2:] {
+				known = known && !a.dyn
+			}
+			j.varFromWord(args[1].s, val, known)
+		}
+	case "read":
+		val, known := "", in != nil && in.literal
+		if known {
+			val = strings.TrimRight(in.text, "\n")
+		}
+		_, ops := operands(args, set("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"))
+		for _, a := range ops {
+			if !a.dyn {
+				j.varFromWord(a.s, val, known && len(ops) == 1)
+			}
+		}
+	}
+}
+
+func (j *judge) varFromWord(name, val string, known bool) {
+	if !known {
+		if hookSwitch(name, "") != "" || hookSwitch(name, "0") != "" {
+			j.add(Ask, "guard/dynamic", "sets "+name+" to a value known only at run time, which could turn the hooks off; a person must check it")
+		}
+		return
+	}
+	j.envVar(name, val)
+}
+
 // maxLoopItems bounds the items of a for loop judged one by one, maxLoopRuns the loop bodies
 // one call judges that way (nested loops multiply).
 const (

@@ -59,6 +59,11 @@ var resolveTable = []struct {
 	{"A", `export $UNKNOWN=0`},
 	{"A", `export "$(cat name)"=0`},
 	{"N", `k=FOO; export $k=1`},
+	{"D", `export HUSKY; printf -v HUSKY 0; git commit -m x`},
+	{"D", `read TOLLGATE <<< 0; export TOLLGATE`},
+	{"A", `read -r TOLLGATE < value.txt`},
+	{"N", `read -r name <<< world; echo "$name"`},
+	{"N", `printf -v stamp '%s' now`},
 	// §1 links made earlier in the same command
 	{"D", `ln -s .git/hooks h && cp /bin/true h/pre-commit`},
 	{"D", `ln -s .git/hooks h; echo 'exit 0' > h/pre-push`},
