@@ -152,30 +152,7 @@ func hParallel(j *judge, _ string, args []arg, in *stdinSrc) {
 		cmd = append(cmd, args[i])
 		i++
 	}
-	var inputs []arg
-	unknown := fromFile
-	sawGroup := false
-	for k := i; k < len(args); k++ {
-		switch s := args[k].s; {
-		case s == ":::" || s == ":::+":
-			sawGroup = true
-		case s == "::::" || s == "::::+":
-			sawGroup, unknown = true, true
-			k++ // the file
-		default:
-			inputs = append(inputs, args[k])
-		}
-	}
-	if !sawGroup && !fromFile {
-		if in != nil && in.literal && !in.download {
-			inputs = xargsWords(in.text, true)
-		} else {
-			unknown = true
-		}
-	}
-	if unknown {
-		inputs = append(inputs, unknownInput("PARALLEL_INPUT"))
-	}
+	inputs := j.parallelInputs(args[i:], fromFile, in)
 	if len(cmd) == 0 { // parallel ::: 'cmd1' 'cmd2' runs each input
 		for k, a := range inputs {
 			if k >= maxRunnerInputs {
@@ -208,6 +185,35 @@ func hParallel(j *judge, _ string, args []arg, in *stdinSrc) {
 			j.script(p + " " + word)
 		}
 	}
+}
+
+// parallelInputs are the inputs parallel runs its command with: its ::: arguments, its stdin's
+// literal lines, and an unknown word for what it reads at run time (::::, -a, another command).
+func (j *judge) parallelInputs(groups []arg, fromFile bool, in *stdinSrc) []arg {
+	var inputs []arg
+	unknown, sawGroup := fromFile, false
+	for k := 0; k < len(groups); k++ {
+		switch s := groups[k].s; {
+		case s == ":::" || s == ":::+":
+			sawGroup = true
+		case s == "::::" || s == "::::+":
+			sawGroup, unknown = true, true
+			k++ // the file
+		default:
+			inputs = append(inputs, groups[k])
+		}
+	}
+	if !sawGroup && !fromFile {
+		if in != nil && in.literal && !in.download {
+			inputs = xargsWords(in.text, true)
+		} else {
+			unknown = true
+		}
+	}
+	if unknown {
+		inputs = append(inputs, unknownInput("PARALLEL_INPUT"))
+	}
+	return inputs
 }
 
 // shellQuote quotes s as one shell word.
