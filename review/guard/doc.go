@@ -17,8 +17,9 @@
 //     running anything filled in ($(pwd), realpath, dirname, git rev-parse path forms), links
 //     made earlier in the call followed, the words xargs/parallel are fed appended, git's
 //     runners (editors, pagers, ssh commands, tools, filters, bisect run, aliases) and shell
-//     scripts (written earlier in the call, or read from disk, 256 KB bound) judged as the
-//     commands they run. What it cannot resolve stays marked (arg.dyn, and arg.opt when it may
+//     scripts (written earlier in the call, or read from disk, 256 KB bound; in one read from
+//     disk a command word built at run time is not asked about by itself) judged as the
+//     commands they run, for loops over resolved words judged once per item. What it cannot resolve stays marked (arg.dyn, and arg.opt when it may
 //     also be an option or several words); where such a word reaches a hook-running git
 //     command, an environment name or a protected path, or a script cannot be read, the
 //     answer is Ask.

@@ -27,7 +27,7 @@ func (j *judge) xargs(args []arg, in *stdinSrc) {
 	}
 	var inputs []arg
 	if in != nil && in.file != "" && !fromFile {
-		if text, why := j.scriptText(in.file); why == "" { // xargs cmd < args.txt: the file's words
+		if text, _, why := j.scriptText(in.file); why == "" { // xargs cmd < args.txt: the file's words
 			in = &stdinSrc{text: text, literal: true}
 		}
 	}
@@ -247,7 +247,7 @@ func hSSH(j *judge, _ string, args []arg, in *stdinSrc) {
 		case in != nil && in.literal: // ssh host <<EOF ... EOF: the remote shell reads it
 			j.script(in.text)
 		case in != nil && in.file != "": // ssh host < deploy.sh
-			if text, why := j.scriptText(in.file); why == "" {
+			if text, _, why := j.scriptText(in.file); why == "" {
 				j.script(text)
 			} else {
 				j.add(Ask, "guard/unread-script", "ssh runs "+in.file+" on the host, and "+why+"; a person must check what it does")

@@ -172,10 +172,10 @@ var errTooLarge error = tooLarge{}
 
 // scriptText returns the content of the script file named raw, as this call leaves it, and
 // why not when tollgate cannot know it.
-func (j *judge) scriptText(raw string) (text string, why string) {
+func (j *judge) scriptText(raw string) (text string, fromDisk bool, why string) {
 	p, ok := j.abs(raw)
 	if !ok {
-		return "", "the working directory is unknown"
+		return "", false, "the working directory is unknown"
 	}
 	if q, ok := j.viaLink(p); ok {
 		p = q
@@ -185,25 +185,25 @@ func (j *judge) scriptText(raw string) (text string, why string) {
 		case w.from != "":
 			p = w.from
 		case w.known:
-			return w.text, ""
+			return w.text, false, ""
 		default:
-			return "", "this command writes it with content tollgate cannot read"
+			return "", false, "this command writes it with content tollgate cannot read"
 		}
 	}
 	fi, err := os.Stat(p)
 	switch {
 	case os.IsNotExist(err):
-		return "", "it does not exist yet"
+		return "", false, "it does not exist yet"
 	case err != nil:
-		return "", "tollgate cannot read it (" + oneLine(err.Error()) + ")"
+		return "", false, "tollgate cannot read it (" + oneLine(err.Error()) + ")"
 	case fi.IsDir():
-		return "", ""
+		return "", true, ""
 	}
 	text, err = readBounded(p)
 	if err != nil {
-		return "", "tollgate cannot read it (" + oneLine(err.Error()) + ")"
+		return "", false, "tollgate cannot read it (" + oneLine(err.Error()) + ")"
 	}
-	return text, ""
+	return text, true, ""
 }
 
 // runScript judges a shell script a command runs: bash x.sh and source x.sh (direct false)
@@ -215,7 +215,7 @@ func (j *judge) runScript(raw, runner string, direct bool, params []arg) {
 	if direct && !j.mayBeShellScript(raw) {
 		return
 	}
-	text, why := j.scriptText(raw)
+	text, fromDisk, why := j.scriptText(raw)
 	if why != "" {
 		j.add(Ask, "guard/unread-script", runner+" runs "+raw+", and "+why+"; a person must check what it does")
 		return
@@ -228,7 +228,13 @@ func (j *judge) runScript(raw, runner string, direct bool, params []arg) {
 	}
 	cwd, before := j.cwd, j.best
 	restore := j.setParams(raw, params)
+	if fromDisk {
+		j.onDisk++
+	}
 	j.script(text)
+	if fromDisk {
+		j.onDisk--
+	}
 	restore()
 	if runner != "source" && runner != "." {
 		j.cwd = cwd // the script ran in its own process
@@ -278,7 +284,7 @@ func (j *judge) runWrittenCode(name, raw string) {
 	if !ok || j.written[p] == nil {
 		return
 	}
-	text, why := j.scriptText(raw)
+	text, _, why := j.scriptText(raw)
 	if why != "" {
 		j.add(Ask, "guard/unread-script", name+" runs "+raw+", and "+why+"; a person must check what it does")
 		return

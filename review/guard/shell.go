@@ -488,8 +488,10 @@ func (j *judge) assign(as *syntax.Assign) {
 	}
 	if dyn || as.Array != nil || as.Append {
 		delete(j.vars, as.Name.Value)
+		j.markUnknown(as.Name.Value)
 		return
 	}
+	delete(j.unknownVars, as.Name.Value)
 	j.vars[as.Name.Value] = val
 }
 
@@ -681,6 +683,9 @@ func (j *judge) dynamic(a arg, what string) {
 	if j.wordFetches(a.w) {
 		j.add(Ask, "guard/download-exec", what+" runs downloaded or decoded code nobody has read; a person must approve")
 		return
+	}
+	if j.onDisk > 0 {
+		return // in a script on disk (resolve_script.go): what it visibly does is judged
 	}
 	j.add(Ask, "guard/dynamic", what+" is built at run time ("+shorten(a.s, 60)+"), so tollgate cannot read what runs; a person must check it")
 }

@@ -78,7 +78,12 @@ func (j *judge) param(p *syntax.ParamExp) (string, bool) {
 	if !simple {
 		return "$" + name, false
 	}
+	if v, ok := j.vars[name]; ok && (name == "HOME" || name == "TMPDIR" || name == "PWD") {
+		return v, true // set earlier in this call
+	}
 	switch {
+	case j.unknownVars[name]:
+		return "$" + name, false // set earlier in this call to a value known only at run time
 	case name == "HOME":
 		return "$HOME", true
 	case (name == "TMPDIR" || name == "TMP" || name == "TEMP") && len(j.o.Temp) > 0:
