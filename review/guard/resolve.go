@@ -572,12 +572,13 @@ func (a arg) plain() arg { return arg{s: a.s, dyn: a.dyn, opt: a.opt, w: a.w} }
 
 // resolveState is what the resolution step tracks over one call.
 type resolveState struct {
-	links       map[string]string   // links made earlier in the call: link -> where it points
-	dirReads    int                 // directories read for globs
-	loopRuns    int                 // loop bodies judged once per item
-	unknownVars map[string]bool     // variables set in this call to a value only known at run time
-	onDisk      int                 // >0 inside a script read from disk: a command built at run time is not asked about by itself
-	globCut     bool                // the globs ran out of directory reads: what they match is unknown
-	inLink      bool                // judging a command again through links (no recursion)
-	written     map[string]*written // files this call writes (resolve_script.go)
+	links         map[string]string   // links made earlier in the call: link -> where it points
+	dirReads      int                 // directories read for globs
+	loopRuns      int                 // loop bodies judged once per item
+	unknownVars   map[string]bool     // variables set in this call to a value only known at run time
+	configAliases map[string]string   // git aliases in the configuration on disk (read once)
+	onDisk        int                 // >0 inside a script read from disk: a command built at run time is not asked about by itself
+	globCut       bool                // the globs ran out of directory reads: what they match is unknown
+	inLink        bool                // judging a command again through links (no recursion)
+	written       map[string]*written // files this call writes (resolve_script.go)
 }

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path/filepath"
 	"strings"
 )
 
@@ -15,6 +16,14 @@ var gitRunnerEnv = []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAN
 // gitRunners judges the commands one git call may start besides itself: from the environment
 // this call sets, and from the subcommand's own options (filter-branch filters, difftool -x).
 func (j *judge) gitRunners(sub string, rest []arg) {
+	if _, builtin := gitSpecs[sub]; !builtin && j.gitAliases[sub].s == "" {
+		if body, ok := j.diskAlias(sub); ok { // git ci, with ci defined in .git/config
+			if j.gitAliases == nil {
+				j.gitAliases = map[string]arg{}
+			}
+			j.gitAliases[sub] = body
+		}
+	}
 	for _, name := range gitRunnerEnv {
 		v, ok := j.cmdEnv[name]
 		if !ok {
@@ -146,4 +155,57 @@ func (j *judge) gitAliasBody(body arg) {
 		return
 	}
 	j.script("git " + body.s)
+}
+
+// diskAlias looks an alias up in the git configuration on disk (the repository's config, then
+// ~/.gitconfig and ~/.config/git/config): an alias defined in an earlier call is judged by its
+// body as well. Files are read once per call, bounded.
+func (j *judge) diskAlias(sub string) (arg, bool) {
+	if j.configAliases == nil {
+		j.configAliases = map[string]string{}
+		_, _, common := j.gitLayout()
+		files := []string{filepath.Join(common, "config")}
+		if j.o.Home != "" {
+			files = append(files, filepath.Join(j.o.Home, ".gitconfig"), filepath.Join(j.o.Home, ".config", "git", "config"))
+		}
+		for _, f := range files {
+			if text, err := readBounded(f); err == nil {
+				configAliases(text, j.configAliases)
+			}
+		}
+	}
+	body, ok := j.configAliases[sub]
+	return arg{s: body}, ok
+}
+
+// configAliases reads the [alias] sections of one git config file into aliases (the first
+// definition of a name wins, as the repository's file is read first).
+func configAliases(text string, aliases map[string]string) {
+	inAlias := false
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		for strings.HasSuffix(line, `\`) && i+1 < len(lines) { // a continued value
+			i++
+			line = strings.TrimSuffix(line, `\`) + strings.TrimSpace(lines[i])
+		}
+		switch {
+		case line == "" || line[0] == '#' || line[0] == ';':
+		case line[0] == '[':
+			inAlias = strings.EqualFold(strings.Trim(strings.TrimSpace(strings.SplitN(line, "]", 2)[0]), "[ "), "alias")
+		case inAlias:
+			name, value, ok := strings.Cut(line, "=")
+			if !ok {
+				continue
+			}
+			name = strings.ToLower(strings.TrimSpace(name))
+			value = strings.TrimSpace(value)
+			if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+				value = strings.ReplaceAll(value[1:len(value)-1], `\"`, `"`)
+			}
+			if _, seen := aliases[name]; !seen {
+				aliases[name] = value
+			}
+		}
+	}
 }

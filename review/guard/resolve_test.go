@@ -210,6 +210,7 @@ func fsProject(t testing.TB) Options {
 	files := map[string]string{
 		".git/hooks/pre-commit":  "#!/bin/sh\nexec tollgate hook pre-commit\n",
 		".git/HEAD":              "ref: refs/heads/main\n",
+		".git/config":            "[core]\n\tbare = false\n[alias]\n\tci = commit -n\n\tst = status\n\tyolo = \"!git push --no-verify\"\n",
 		"main.go":                "package main\n",
 		"util.go":                "package main\n",
 		"app.log":                "x\n",
@@ -268,6 +269,11 @@ var fsTable = []struct {
 	{"N", `for f in *.go; do gofmt -l "$f"; done`},
 	{"A", `cat ~/.s?h/i*`},
 	{"N", `ls ~/.s?h`},
+	// aliases defined in the configuration on disk
+	{"D", `git ci -m wip`},
+	{"D", `git yolo`},
+	{"N", `git st`},
+	{"N", `git status`},
 	// scripts on disk, read and judged at decision time
 	{"N", `bash scripts/build.sh`},
 	{"N", `./scripts/test.sh --fast`},
