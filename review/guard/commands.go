@@ -24,6 +24,9 @@ func init() {
 		"cd": hCd, "pushd": hCd, "alias": hAlias, "script": hScript,
 		"git": hGit, "tollgate": hTollgate, "pre-commit": hHookManager, "lefthook": hHookManager, "husky": hHookManager,
 	}
+	for name := range runners {
+		handlers[name] = hRunner
+	}
 	for name, h := range fileHandlers {
 		handlers[name] = h
 	}

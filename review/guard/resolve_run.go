@@ -444,3 +444,109 @@ func printfOutput(args []arg) (string, bool) {
 	}
 	return ansiReplacer.Replace(b.String()), true
 }
+
+// runnerSpec says where the command a tool runs starts: after its subcommand (poetry run,
+// bundle exec; "" for none), past its own options (those in values take the next word),
+// leading operands that are its own (direnv exec DIR, aws-vault exec PROFILE), and the option
+// that carries a command string instead (npx -c, nix-shell --run).
+type runnerSpec struct {
+	sub        string
+	values     map[string]bool
+	positional int
+	payload    []string
+	argv       bool // the words after the payload option are the command (nix develop -c)
+}
+
+// runners are the tools that run the command given to them: the command is judged as if run
+// directly.
+var runners = map[string][]runnerSpec{
+	"poetry":      {{sub: "run"}},
+	"pipenv":      {{sub: "run"}},
+	"pdm":         {{sub: "run"}},
+	"hatch":       {{sub: "run"}},
+	"uv":          {{sub: "run", values: set("--with", "--python", "-p", "--directory", "--project", "--package", "--extra", "--group", "--env-file", "--index", "--from", "-w")}},
+	"uvx":         {{values: set("--with", "--python", "-p", "--from", "--index")}},
+	"bundle":      {{sub: "exec"}},
+	"npx":         {{values: set("-p", "--package"), payload: []string{"-c", "--call"}}},
+	"npm":         {{sub: "exec", values: set("-p", "--package", "-w", "--workspace"), payload: []string{"-c", "--call"}}, {sub: "x", values: set("-p", "--package")}},
+	"pnpm":        {{sub: "exec"}, {sub: "dlx"}},
+	"yarn":        {{sub: "exec"}, {sub: "dlx"}},
+	"bunx":        {{}},
+	"direnv":      {{sub: "exec", positional: 1}},
+	"dotenv":      {{values: set("-e", "-v", "-c")}},
+	"op":          {{sub: "run", values: set("--env-file", "--account")}},
+	"doppler":     {{sub: "run", values: set("-p", "--project", "-c", "--config", "--command"), payload: []string{"--command"}}},
+	"aws-vault":   {{sub: "exec", positional: 1, values: set("-d", "--duration", "-r", "--region")}},
+	"mise":        {{sub: "exec"}, {sub: "x"}},
+	"asdf":        {{sub: "exec"}},
+	"rbenv":       {{sub: "exec"}},
+	"pyenv":       {{sub: "exec"}},
+	"nodenv":      {{sub: "exec"}},
+	"nix-shell":   {{values: set("-p", "--packages", "-I", "--arg", "--argstr", "-A", "--attr"), payload: []string{"--run", "--command"}, positional: -1}},
+	"nix":         {{sub: "develop", payload: []string{"-c", "--command"}, positional: -1, argv: true}, {sub: "shell", payload: []string{"-c", "--command"}, positional: -1, argv: true}},
+	"xvfb-run":    {{values: set("-n", "--server-num", "-s", "--server-args", "-e", "--error-file", "-f", "--auth-file", "-p", "--xauth-protocol", "-w", "--wait")}},
+	"strace":      {{values: set("-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-P", "-I", "-X")}},
+	"ltrace":      {{values: set("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-l", "-L")}},
+	"valgrind":    {{}},
+	"torsocks":    {{}},
+	"proxychains": {{values: set("-f")}},
+	"firejail":    {{}},
+	"runuser":     {{values: set("-u", "-g", "-G", "-l", "--user", "--group"), payload: []string{"-c", "--command"}}},
+	"sg":          {{positional: 1, payload: []string{"-c"}}},
+}
+
+// hRunner judges the command a runner runs (poetry run git commit -n is git commit -n).
+func hRunner(j *judge, name string, args []arg, in *stdinSrc) {
+	for _, spec := range runners[name] {
+		rest := args
+		if spec.sub != "" {
+			k := firstOperandIndex(rest, spec.values)
+			if k < 0 || rest[k].s != spec.sub {
+				continue
+			}
+			rest = rest[k+1:]
+		}
+		for i := 0; i < len(rest); i++ {
+			s := rest[i].s
+			for _, p := range spec.payload {
+				switch {
+				case s == p && i+1 < len(rest):
+					if spec.argv { // nix develop -c cmd args: the words are the command
+						j.exec(rest[i+1:], nil)
+					} else {
+						j.payload(rest[i+1], name+" "+p)
+					}
+					return
+				case strings.HasPrefix(s, p+"=") && strings.HasPrefix(p, "--"):
+					j.payload(arg{s: s[len(p)+1:], dyn: rest[i].dyn, w: rest[i].w}, name+" "+p)
+					return
+				}
+			}
+		}
+		if spec.positional < 0 {
+			return // only the payload option runs a command
+		}
+		cmd := skipOptions(rest, wrapSpec{values: spec.values, positional: spec.positional})
+		if len(cmd) > 0 && cmd[0].s == "--" {
+			cmd = cmd[1:] // aws-vault exec PROFILE -- cmd
+		}
+		j.exec(cmd, in)
+		return
+	}
+}
+
+// firstOperandIndex is the index of the first word that is not an option (or an option's
+// value); -1 if none.
+func firstOperandIndex(args []arg, values map[string]bool) int {
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if len(s) > 1 && s[0] == '-' && !args[i].dyn {
+			if values[s] {
+				i++
+			}
+			continue
+		}
+		return i
+	}
+	return -1
+}
