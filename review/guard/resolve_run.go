@@ -472,6 +472,7 @@ var runners = map[string][]runnerSpec{
 	"pnpm":        {{sub: "exec"}, {sub: "dlx"}},
 	"yarn":        {{sub: "exec"}, {sub: "dlx"}},
 	"bunx":        {{}},
+	"bun":         {{sub: "x"}},
 	"direnv":      {{sub: "exec", positional: 1}},
 	"dotenv":      {{values: set("-e", "-v", "-c")}},
 	"op":          {{sub: "run", values: set("--env-file", "--account")}},
@@ -497,6 +498,9 @@ var runners = map[string][]runnerSpec{
 
 // hRunner judges the command a runner runs (poetry run git commit -n is git commit -n).
 func hRunner(j *judge, name string, args []arg, in *stdinSrc) {
+	if packageManagers[name] {
+		j.packageScript(name, args) // npm test, yarn build: package.json's scripts (resolve_pkg.go)
+	}
 	for _, spec := range runners[name] {
 		rest := args
 		if spec.sub != "" {
@@ -533,7 +537,12 @@ func hRunner(j *judge, name string, args []arg, in *stdinSrc) {
 		j.exec(cmd, in)
 		return
 	}
+	if interpreter(name) != "" {
+		j.interpreter(name, args, in) // bun -e '...', bun x.ts: bun is an interpreter too
+	}
 }
+
+var packageManagers = set("npm", "yarn", "pnpm", "bun")
 
 // firstOperandIndex is the index of the first word that is not an option (or an option's
 // value); -1 if none.

@@ -129,6 +129,7 @@ var resolveTable = []struct {
 	{"N", `nix develop -c go test ./...`},
 	{"N", `poetry install`},
 	{"A", `poetry run rm -rf ~`},
+	{"A", `bun -e "require('child_process').execSync('x')"`},
 	// §2 find -exec, -execdir, -ok
 	{"D", `find . -maxdepth 0 -execdir git commit -n -m x \;`},
 	{"D", `find . -ok git push --no-verify \;`},
@@ -248,6 +249,7 @@ func fsProject(t testing.TB) Options {
 		"scripts/gen.py":         "#!/usr/bin/env python3\nimport os\nos.system('make')\n",
 		"scripts/deploy":         "#!/bin/sh\ngit push --no-verify\n",
 		"~/.ssh/id_ed25519":      "not a real key\n",
+		"package.json":           `{"name":"x","scripts":{"build":"tsc -p . && vite build","test":"vitest run","lint":"git commit -n -m lint","pretest":"rm -f .git/hooks/pre-commit"}}`,
 		"bin/tool":               "\x7fELF\x02\x01\x01\x00binary",
 	}
 	for rel, body := range files {
@@ -296,6 +298,16 @@ var fsTable = []struct {
 	{"D", `git yolo`},
 	{"N", `git st`},
 	{"N", `git status`},
+	// package scripts, read from package.json
+	{"N", `npm run build`},
+	{"N", `yarn build`},
+	{"N", `pnpm install`},
+	{"D", `npm test`},
+	{"D", `npm run lint`},
+	{"D", `yarn lint`},
+	{"D", `pnpm run lint`},
+	{"D", `bun run lint`},
+	{"N", `npm run missing-script`},
 	// scripts on disk, read and judged at decision time
 	{"N", `bash scripts/build.sh`},
 	{"N", `./scripts/test.sh --fast`},
