@@ -16,7 +16,7 @@ var gitRunnerEnv = []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAN
 // gitRunners judges the commands one git call may start besides itself: from the environment
 // this call sets, and from the subcommand's own options (filter-branch filters, difftool -x).
 func (j *judge) gitRunners(sub string, rest []arg) {
-	if _, builtin := gitSpecs[sub]; !builtin && j.gitAliases[sub].s == "" {
+	if _, spec := gitSpecs[sub]; !spec && !gitBuiltins[sub] && j.gitAliases[sub].s == "" {
 		if body, ok := j.diskAlias(sub); ok { // git ci, with ci defined in .git/config
 			if j.gitAliases == nil {
 				j.gitAliases = map[string]arg{}
@@ -43,6 +43,17 @@ func (j *judge) gitRunners(sub string, rest []arg) {
 		j.gitConfigSet(rest)
 	}
 }
+
+// gitBuiltins are git's own commands besides those in gitSpecs: git never lets an alias shadow
+// one, so the configuration on disk is not read for them.
+var gitBuiltins = set("add", "status", "log", "diff", "show", "fetch", "tag", "init", "clone", "remote",
+	"rev-parse", "ls-files", "blame", "describe", "grep", "cat-file", "worktree", "sparse-checkout", "notes",
+	"shortlog", "archive", "bundle", "help", "version", "apply", "format-patch", "range-diff", "for-each-ref",
+	"symbolic-ref", "show-ref", "rev-list", "merge-base", "name-rev", "ls-tree", "ls-remote", "hash-object",
+	"update-index", "write-tree", "read-tree", "mktree", "count-objects", "fsck", "prune", "repack",
+	"maintenance", "cherry", "whatchanged", "difftool", "mergetool", "filter-branch", "revert", "annotate",
+	"check-ignore", "check-attr", "var", "verify-commit", "verify-tag", "commit-tree", "send-pack",
+	"credential", "instaweb", "gui", "citool", "gitk", "replace", "rerere", "request-pull", "mailinfo")
 
 // optionPayloads judges the values of the named options (separate or after =) as shell.
 func (j *judge) optionPayloads(args []arg, what string, names ...string) {
