@@ -294,7 +294,7 @@ var namePrinters = set("date", "whoami", "hostname", "id", "uname", "nproc", "pw
 // directory. No match leaves the pattern as it is (bash's default); one that could still
 // name a protected path when the command runs is asked about.
 func (j *judge) glob(a arg) []arg {
-	if !a.glob || a.dyn || j.shallow || a.s == "[" || a.s == "[[" || a.s == "]" {
+	if !a.glob || a.dyn || j.shallow || j.remote > 0 || a.s == "[" || a.s == "[[" || a.s == "]" {
 		return []arg{a.plain()}
 	}
 	pat := a.pat
