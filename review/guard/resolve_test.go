@@ -13,10 +13,7 @@ import (
 // The resolution step's table (issue 27 §1-§3): each class of spelling the guard used to let
 // through without understanding it, with leave-alones that must stay no objection. Our own
 // spellings. D = deny, A = ask, N = no objection; the project is /home/u/project (not on disk).
-var resolveTable = []struct {
-	want string
-	cmd  string
-}{
+var resolveTable = []tableRow{
 	// §1 brace expansion
 	{"D", `git commit {--no-verify,-m,x}`},
 	{"D", `git commit --no-verif{y,} -m x`},
@@ -210,14 +207,25 @@ var resolveTable = []struct {
 	{"N", `rm -rf ./build`},
 }
 
-func TestResolveTable(t *testing.T) {
+// tableRow is one command and the verdict letter it must get.
+type tableRow = struct {
+	want string
+	cmd  string
+}
+
+func TestResolveTable(t *testing.T) { checkRows(t, resolveTable, testOptions(), "") }
+
+// checkRows decides each row's command with o (in cwd) and reports every wrong verdict, and
+// every command listed twice.
+func checkRows(t *testing.T, rows []tableRow, o Options, cwd string) {
+	t.Helper()
 	seen := map[string]bool{}
-	for _, c := range resolveTable {
+	for _, c := range rows {
 		if seen[c.cmd] {
 			t.Errorf("duplicate case %q", c.cmd)
 		}
 		seen[c.cmd] = true
-		ans := Decide(Call{Tool: "Bash", Kind: Shell, Command: c.cmd}, testOptions())
+		ans := Decide(Call{Tool: "Bash", Kind: Shell, Command: c.cmd, Cwd: cwd}, o)
 		if got := letter(ans.Verdict); got != c.want {
 			t.Errorf("%s want %s, got %s (%s: %s)", strings.ReplaceAll(c.cmd, "\n", `\n`), c.want, got, ans.Rule, ans.Reason)
 		}
@@ -270,10 +278,7 @@ func fsProject(t testing.TB) Options {
 	return Options{Project: root, Home: home, Temp: []string{filepath.Join(base, "tmp")}}
 }
 
-var fsTable = []struct {
-	want string
-	cmd  string
-}{
+var fsTable = []tableRow{
 	// globs, expanded against the project on disk
 	{"D", `rm .g*/hooks/pre-commit`},
 	{"D", `cp /bin/true .git/hooks/pre-*`},
@@ -339,12 +344,7 @@ var fsTable = []struct {
 
 func TestResolveOnDisk(t *testing.T) {
 	o := fsProject(t)
-	for _, c := range fsTable {
-		ans := Decide(Call{Tool: "Bash", Kind: Shell, Command: c.cmd, Cwd: o.Project}, o)
-		if got := letter(ans.Verdict); got != c.want {
-			t.Errorf("%s want %s, got %s (%s: %s)", c.cmd, c.want, got, ans.Rule, ans.Reason)
-		}
-	}
+	checkRows(t, fsTable, o, o.Project)
 }
 
 // A large script is not read past the bound: asked, not passed.
