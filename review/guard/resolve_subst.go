@@ -17,7 +17,16 @@ func (j *judge) substitute(cs *syntax.CmdSubst) (string, bool) {
 	if text, ok := j.printedText(cs); ok {
 		return text, true // $(echo --no-verify) is --no-verify
 	}
-	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	if st := cs.Stmts[0]; st.Cmd == nil && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].Word != nil {
+		if a := j.word(st.Redirs[0].Word); !a.dyn {
+			return j.fileText(a.s) // $(< file)
+		}
+		return "", false
+	}
+	if len(cs.Stmts[0].Redirs) > 0 {
 		return "", false
 	}
 	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
@@ -46,6 +55,8 @@ func (j *judge) substitute(cs *syntax.CmdSubst) (string, bool) {
 		if p, ok := j.abs(ops[0]); ok {
 			return j.realPath(p), true
 		}
+	case name == "cat" && len(ops) == 1 && len(opts) == 0:
+		return j.fileText(ops[0])
 	case name == "dirname" && len(ops) == 1:
 		return filepath.Dir(ops[0]), true
 	case name == "basename" && len(ops) >= 1:
@@ -146,3 +157,21 @@ func readGitFile(p string) (string, bool) {
 	gd, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	return strings.TrimSpace(gd), ok
 }
+
+// fileText is what $(cat file) prints: the file as this call leaves it (written earlier in the
+// call, or on disk), its trailing newlines cut. A secret is never read into a word: that stays
+// unknown (and the read itself is judged where cat is).
+func (j *judge) fileText(raw string) (string, bool) {
+	p, ok := j.abs(raw)
+	if !ok || j.secretWhy(p) != "" || j.secretWhy(resolve(p)) != "" {
+		return "", false
+	}
+	text, _, why := j.scriptText(raw)
+	if why != "" || isBinary(text) || len(text) > maxSubstBytes {
+		return "", false
+	}
+	return strings.TrimRight(text, "\n"), true
+}
+
+// maxSubstBytes bounds a file read into a word by $(cat file).
+const maxSubstBytes = 64 << 10
