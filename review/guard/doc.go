@@ -11,18 +11,19 @@
 //     bodies, commit messages, printed text, grep patterns) is data and is never judged as a
 //     command.
 //   - Understood, or ask: one resolution step (resolve*.go) stands between the parser and the
-//     command tables, and the tables read only its output, each command's argv as the shell will
-//     build it: braces expanded, known unquoted values split, package scripts read from
-//     package.json, globs matched against the file system from the working directory (bounded), the
-//     substitutions knowable without running anything filled in ($(pwd), $(cat file), realpath,
-//     dirname, git rev-parse path forms), links made earlier in the call followed, the words
-//     xargs/parallel are fed appended, git's runners (editors, pagers, ssh commands, tools,
-//     filters, bisect run, aliases) and shell scripts (written earlier in the call, or read from
-//     disk, 256 KB bound; in one read from disk a command word built at run time is not asked about
-//     by itself) judged as the commands they run, for loops over resolved words judged once per
-//     item. What it cannot resolve stays marked (arg.dyn, and arg.opt when it may also be an option
-//     or several words); where such a word reaches a hook-running git command, an environment name
-//     or a protected path, or a script cannot be read, the answer is Ask.
+//     command tables, and the tables read only its output, each command's argv as the shell
+//     will build it: braces expanded, known unquoted values split, package scripts read from
+//     package.json, globs matched against the file system from the working directory
+//     (bounded), the substitutions knowable without running anything filled in ($(pwd), $(cat
+//     file), realpath, dirname, git rev-parse path forms), links made earlier in the call
+//     followed, the words xargs/parallel are fed appended, git's runners (editors, pagers, ssh
+//     commands, tools, filters, bisect run, aliases) and shell scripts (written earlier in the
+//     call, or read from disk, 256 KB bound; in one read from disk a command word built at run
+//     time is not asked about by itself) judged as the commands they run, for loops over
+//     resolved words judged once per item. What it cannot resolve stays marked (arg.dyn, and
+//     arg.opt when it may also be an option or several words); where such a word reaches a
+//     hook-running git command, an environment name or a protected path, or a script cannot be
+//     read, the answer is Ask.
 //   - A failure to decide is never a silent pass: a parse error, a command word built at run
 //     time, an interpreter one-liner whose risk cannot be read, input over the size or depth
 //     bounds, or a panic inside the analysis is answered Ask (the caller turns Ask into deny for
