@@ -181,6 +181,7 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	}
 	j.noteWrites(name, args[1:], in)
 	j.setsVariable(name, args[1:], in)
+	j.built = j.built || buildTools[name]
 	if fileHandlers[name] != nil {
 		for _, a := range args[1:] {
 			j.dynPath(a, name+" gets") // rm .git/hooks/$h

@@ -577,6 +577,7 @@ type resolveState struct {
 	loopRuns      int                 // loop bodies judged once per item
 	unknownVars   map[string]bool     // variables set in this call to a value only known at run time
 	configAliases map[string]string   // git aliases in the configuration on disk (read once)
+	built         bool                // a build tool ran earlier in the call (its output may be run)
 	onDisk        int                 // >0 inside a script read from disk: a command built at run time is not asked about by itself
 	globCut       bool                // the globs ran out of directory reads: what they match is unknown
 	inLink        bool                // judging a command again through links (no recursion)

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -14,6 +15,17 @@ import (
 // file); a script on disk is read, bounded, at decision time. A script tollgate cannot read
 // (missing, written with unknown content, too large) is asked about. Reading is all the
 // guard does: it never runs a script.
+
+// missingWhy is why a script that is not there cannot be read.
+const missingWhy = "it does not exist yet"
+
+// scriptExt marks a file name that is a shell script, not a program a build makes.
+var scriptExt = regexp.MustCompile(`\.(?:sh|bash|zsh|ksh|command)$`)
+
+// buildTools make programs: a file that is missing when the call starts may be their output.
+var buildTools = set("go", "gcc", "cc", "clang", "g++", "c++", "clang++", "cargo", "rustc", "make", "cmake",
+	"ninja", "meson", "zig", "javac", "kotlinc", "swift", "swiftc", "dotnet", "tsc", "bun", "deno", "ghc",
+	"nim", "crystal", "mvn", "gradle", "bazel", "buck", "scons", "xcodebuild", "ld", "as", "nasm", "gfortran")
 
 // maxScriptBytes bounds a script file read at decision time.
 const maxScriptBytes = 256 << 10
@@ -193,7 +205,7 @@ func (j *judge) scriptText(raw string) (text string, fromDisk bool, why string) 
 	fi, err := os.Stat(p)
 	switch {
 	case os.IsNotExist(err):
-		return "", false, "it does not exist yet"
+		return "", false, missingWhy
 	case err != nil:
 		return "", false, "tollgate cannot read it (" + oneLine(err.Error()) + ")"
 	case fi.IsDir():
@@ -212,16 +224,19 @@ func (j *judge) runScript(raw, runner string, direct bool, params []arg) {
 	if j.remote > 0 {
 		return
 	}
-	if direct && !j.mayBeShellScript(raw) {
+	if strings.Contains(raw, "://") || direct && !j.mayBeShellScript(raw) {
 		return
 	}
 	text, fromDisk, why := j.scriptText(raw)
 	if why != "" {
+		if direct && why == missingWhy && j.built && !scriptExt.MatchString(raw) {
+			return // go build -o app && ./app: a program this call builds first
+		}
 		j.add(Ask, "guard/unread-script", runner+" runs "+raw+", and "+why+"; a person must check what it does")
 		return
 	}
-	if text == "" || isBinary(text) {
-		return // a program, not a script: the project's own build output
+	if text == "" || isBinary(text) || !direct && !shellNames[runner] && runner != "source" && runner != "." {
+		return // a program, or a fish or csh script: the project's own code
 	}
 	if direct && !shellShebang(text) {
 		return // a script in another language: the project's own code
