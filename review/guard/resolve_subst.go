@@ -37,6 +37,12 @@ func (j *judge) substitute(cs *syntax.CmdSubst) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return j.knownOutput(words)
+}
+
+// knownOutput is what one literal command prints, for the commands whose output tollgate
+// knows from the file system alone.
+func (j *judge) knownOutput(words []string) (string, bool) {
 	name, opts, ops := cmdName(words[0]), []string{}, []string{}
 	for _, w := range words[1:] {
 		if strings.HasPrefix(w, "-") && len(w) > 1 {
