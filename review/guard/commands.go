@@ -169,24 +169,10 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		delete(j.inAlias, a0.s)
 		return
 	}
-	if alt, ok := j.linkedArgs(args); ok && !j.inLink {
-		// a path through a link this call made (ln -s .git/hooks h; cp x h/pre-commit): judge the
-		// command again with the path it really reaches
-		j.inLink = true
-		j.exec(alt, in)
-		j.inLink = false
-	}
 	if name == "ln" {
-		defer j.noteLink(args[1:])
+		defer j.noteLink(args[1:]) // after ln's own operands are judged
 	}
-	j.noteWrites(name, args[1:], in)
-	j.setsVariable(name, args[1:], in)
-	j.built = j.built || buildTools[name]
-	if fileHandlers[name] != nil {
-		for _, a := range args[1:] {
-			j.dynPath(a, name+" gets") // rm .git/hooks/$h
-		}
-	}
+	j.trackCommand(name, args, in)
 	j.denyPrefix(name, args[1:])
 	j.risky(name, args[1:])
 	if !dataCommands[name] && j.remote == 0 {

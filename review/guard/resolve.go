@@ -510,6 +510,26 @@ func (j *judge) markUnknown(name string) {
 	j.unknownVars[name] = true
 }
 
+// trackCommand is the resolution step's part of judging one command: a path through a link
+// this call made is judged again where it leads, what the command writes, the variables it
+// sets and whether it builds programs are recorded for the commands after it, and a path it
+// writes that is only known at run time asks when it could reach a protected path.
+func (j *judge) trackCommand(name string, args []arg, in *stdinSrc) {
+	if alt, ok := j.linkedArgs(args); ok && !j.inLink {
+		j.inLink = true // ln -s .git/hooks h; cp x h/pre-commit is cp x .git/hooks/pre-commit
+		j.exec(alt, in)
+		j.inLink = false
+	}
+	j.noteWrites(name, args[1:], in)
+	j.setsVariable(name, args[1:], in)
+	j.built = j.built || buildTools[name]
+	if fileHandlers[name] != nil {
+		for _, a := range args[1:] {
+			j.dynPath(a, name+" gets") // rm .git/hooks/$h
+		}
+	}
+}
+
 // maxLoopItems bounds the items of a for loop judged one by one, maxLoopRuns the loop bodies
 // one call judges that way (nested loops multiply).
 const (
