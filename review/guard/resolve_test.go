@@ -90,6 +90,9 @@ var resolveTable = []tableRow{
 	// §2 xargs and parallel fed options or commands
 	{"D", `echo --no-verify | xargs git commit -m x`},
 	{"D", `echo origin --no-verify | xargs git push`},
+	{"D", `printf -- '--no-verify\n' | xargs git commit -m x`},
+	{"D", `printf '%s\n' 'git push --no-verify' | sh`},
+	{"A", `printf '%d\n' 5 | xargs git commit -m x`},
 	{"D", `echo --no-verify | xargs -I{} git commit {} -m x`},
 	{"D", `echo 'git commit -n -m x' | xargs -I{} sh -c '{}'`},
 	{"A", `cat flags.txt | xargs git commit -m x`},

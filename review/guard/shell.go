@@ -403,6 +403,13 @@ func (j *judge) pipeSourceOf(x *syntax.Stmt) *stdinSrc {
 // printedArgs is what echo or printf prints of its words (echo's leading options dropped), and
 // whether all of it is literal.
 func printedArgs(name string, args []arg) (string, bool) {
+	if name == "printf" { // its format decoded: printf -- '--no-verify\n' prints --no-verify
+		text, ok := printfOutput(args)
+		for _, a := range args {
+			ok = ok && !a.dyn
+		}
+		return text, ok
+	}
 	var parts []string
 	lit := true
 	for _, a := range args {
