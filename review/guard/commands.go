@@ -22,6 +22,7 @@ func init() {
 		"sh": hShellCmd, "bash": hShellCmd, "zsh": hShellCmd, "dash": hShellCmd, "ksh": hShellCmd,
 		"mksh": hShellCmd, "ash": hShellCmd, "fish": hShellCmd, "csh": hShellCmd, "tcsh": hShellCmd,
 		"cd": hCd, "pushd": hCd, "alias": hAlias, "script": hScript,
+		"make": hMake, "gmake": hMake,
 		"git": hGit, "tollgate": hTollgate, "pre-commit": hHookManager, "lefthook": hHookManager, "husky": hHookManager,
 	}
 	for name := range runners {

@@ -210,6 +210,13 @@ var resolveTable = []tableRow{
 	{"A", `./app`},
 	{"A", `fish missing.fish`},
 	{"N", `echo 'go test ./...' > ci.sh && bash ci.sh`},
+	{"D", `printf 'all:\n\tgit commit -n -m x\n' > Makefile && make`},
+	{"D", "cat > Makefile <<'EOF'\nbuild: prep\n\tgo build ./...\nprep:\n\t@git push --no-verify\nEOF\nmake build"},
+	{"D", `printf 'x:\n\t$(GIT) commit -n\nship:\n\tgit push --no-verify\n' > ci.mk; make -f ci.mk ship`},
+	{"N", `printf 'all:\n\tgo test ./...\n' > Makefile && make`},
+	{"N", `printf 'all:\n\tgo test ./...\nbad:\n\tgit push --no-verify\n' > Makefile && make all`},
+	{"A", `gen-makefile > Makefile && make`},
+	{"N", `make test`},
 	{"N", `printf 'echo hi\n' > /tmp/t.sh && sh /tmp/t.sh`},
 	{"N", `echo 'print(1)' > x.py && python3 x.py`},
 	// text is data, whatever it says
