@@ -42,6 +42,9 @@ func (j *judge) fields(w *syntax.Word) []arg {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "{*?[") {
 			return []arg{{s: unescape(lit.Value, false), w: w}} // the common case: a plain word
 		}
+		if ps, ok := j.quotedAll(w.Parts[0]); ok {
+			return ps // "$@" in a script run with literal words
+		}
 		switch p := w.Parts[0].(type) {
 		case *syntax.SglQuoted, *syntax.DblQuoted: // one quoted part: no braces, splitting or globs
 			a := j.word(w)
@@ -64,6 +67,23 @@ func (j *judge) fields(w *syntax.Word) []arg {
 		}
 	}
 	return out
+}
+
+// quotedAll expands "$@" to a script's positional parameters, each one word, when all are
+// literal.
+func (j *judge) quotedAll(p syntax.WordPart) ([]arg, bool) {
+	dq, ok := p.(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) != 1 || j.params == nil {
+		return nil, false
+	}
+	pe, ok := dq.Parts[0].(*syntax.ParamExp)
+	if !ok {
+		return nil, false
+	}
+	if name, simple := simpleParam(pe); !simple || name != "@" {
+		return nil, false
+	}
+	return append([]arg{}, j.params...), true
 }
 
 // braces performs brace expansion on a copy of w (the parsed tree is shared and stays
@@ -597,6 +617,7 @@ type resolveState struct {
 	loopRuns      int                 // loop bodies judged once per item
 	unknownVars   map[string]bool     // variables set in this call to a value only known at run time
 	configAliases map[string]string   // git aliases in the configuration on disk (read once)
+	params        []arg               // a script's literal positional parameters ("$@"); nil: unknown
 	built         bool                // a build tool ran earlier in the call (its output may be run)
 	onDisk        int                 // >0 inside a script read from disk: a command built at run time is not asked about by itself
 	globCut       bool                // the globs ran out of directory reads: what they match is unknown

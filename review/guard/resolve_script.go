@@ -281,7 +281,19 @@ func (j *judge) setParams(script string, params []arg) func() {
 			j.vars[name] = params[k-1].s
 		}
 	}
+	prevParams := j.params
+	j.params = nil // "$@" unknown unless every parameter is literal
+	if len(params) <= 9 {
+		literal := true
+		for _, a := range params {
+			literal = literal && !a.dyn
+		}
+		if literal {
+			j.params = append([]arg{}, params...)
+		}
+	}
 	return func() {
+		j.params = prevParams
 		for name, v := range saved {
 			if v == nil {
 				delete(j.vars, name)

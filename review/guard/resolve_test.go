@@ -272,6 +272,7 @@ func fsProject(t testing.TB) Options {
 		"scripts/calls-other.sh": "#!/bin/sh\nbash scripts/bypass.sh\n",
 		"scripts/clean.sh":       "#!/bin/sh\ncd \"$(dirname \"$0\")/..\"\nrm -rf build\n",
 		"scripts/commit.sh":      "#!/bin/sh\ngit commit \"$1\" -m wip\n",
+		"scripts/push.sh":        "#!/bin/sh\nset -e\ngit push \"$@\"\n",
 		"scripts/wrapper.sh":     "#!/bin/sh\nCMD=${CMD:-make}\n$CMD build\n",
 		"scripts/gen.py":         "#!/usr/bin/env python3\nimport os\nos.system('make')\n",
 		"scripts/deploy":         "#!/bin/sh\ngit push --no-verify\n",
@@ -362,6 +363,9 @@ var fsTable = []tableRow{
 	{"N", `sh scripts/commit.sh --signoff`},
 	{"D", `sh scripts/commit.sh --no-verify`},
 	{"A", `sh scripts/commit.sh "$FLAG"`},
+	{"N", `sh scripts/push.sh origin main`},
+	{"D", `sh scripts/push.sh origin --no-verify`},
+	{"A", `sh scripts/push.sh "$REMOTE"`},
 }
 
 func TestResolveOnDisk(t *testing.T) {

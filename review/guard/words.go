@@ -94,6 +94,10 @@ func (j *judge) param(p *syntax.ParamExp) (string, bool) {
 	if v, ok := j.vars[name]; ok {
 		return v, true
 	}
+	if (name == "@" || name == "*") && j.params != nil {
+		s, dyn := joinArgs(j.params)
+		return s, !dyn
+	}
 	return "$" + name, false
 }
 
