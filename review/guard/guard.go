@@ -177,23 +177,24 @@ type judge struct {
 	cwd  string // "" when a cd made it unknown
 	best Answer
 	// shell state
-	depth        int
-	commands     int
-	vars         map[string]string          // literal assignments seen so far
-	fetched      map[string]bool            // files a downloader wrote
-	gitAliases   map[string]arg             // git -c alias.x='!cmd'
-	aliases      map[string]string          // alias NAME=VALUE seen so far
-	inAlias      map[string]bool            // aliases being expanded (no recursion)
-	remote       int                        // >0 inside an ssh payload: paths are another machine's
-	piped        map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
-	shallow      bool                       // render words without resolving command substitutions
-	cmdEnv       map[string]string          // VAR=value words on the command being judged
-	resolveState                            // what the resolution step tracks (resolve.go)
+	depth      int
+	commands   int
+	vars       map[string]string          // literal assignments seen so far
+	fetched    map[string]bool            // files a downloader wrote
+	gitAliases map[string]arg             // git -c alias.x='!cmd'
+	aliases    map[string]string          // alias NAME=VALUE seen so far
+	inAlias    map[string]bool            // aliases being expanded (no recursion)
+	remote     int                        // >0 inside an ssh payload: paths are another machine's
+	piped      map[*syntax.Stmt]*stdinSrc // what a pipeline's left side prints, judged once
+	shallow    bool                       // render words without resolving command substitutions
+	cmdEnv     map[string]string          // VAR=value words on the command being judged
 	// time budget
 	deadline  time.Time
 	steps     int
 	late      bool // the budget ran out: the answer is at least Ask, and the analysis stops
 	unscanned bool // content to scan met a build without a detector
+	// what the resolution step tracks (resolve.go)
+	resolveState
 }
 
 // tick counts one step of the shell analysis and reports whether the time budget is spent (the
