@@ -18,11 +18,15 @@ func init() {
 		"nice": hWrapper, "nohup": hWrapper, "timeout": hWrapper, "stdbuf": hWrapper, "time": hWrapper,
 		"xargs": hWrapper, "busybox": hWrapper, "setsid": hWrapper, "ionice": hWrapper, "unbuffer": hWrapper,
 		"caffeinate": hWrapper, "chronic": hWrapper, "flock": hWrapper, "watch": hWatch, "parallel": hParallel,
-		"ssh": hSSH, "find": hFind, "source": hSource, ".": hSource,
+		"ssh": hSSH, "find": hFind, "ansible": hAnsible, "source": hSource, ".": hSource,
 		"sh": hShellCmd, "bash": hShellCmd, "zsh": hShellCmd, "dash": hShellCmd, "ksh": hShellCmd,
 		"mksh": hShellCmd, "ash": hShellCmd, "fish": hShellCmd, "csh": hShellCmd, "tcsh": hShellCmd,
 		"cd": hCd, "pushd": hCd, "alias": hAlias, "script": hScript,
+		"make": hMake, "gmake": hMake,
 		"git": hGit, "tollgate": hTollgate, "pre-commit": hHookManager, "lefthook": hHookManager, "husky": hHookManager,
+	}
+	for name := range runners {
+		handlers[name] = hRunner
 	}
 	for name, h := range fileHandlers {
 		handlers[name] = h
@@ -166,6 +170,10 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		delete(j.inAlias, a0.s)
 		return
 	}
+	if name == "ln" {
+		defer j.noteLink(args[1:]) // after ln's own operands are judged
+	}
+	j.trackCommand(name, args, in)
 	j.denyPrefix(name, args[1:])
 	j.risky(name, args[1:])
 	if !dataCommands[name] && j.remote == 0 {
@@ -173,6 +181,7 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	}
 	if strings.ContainsRune(a0.s, '/') {
 		j.runFile(a0.s)
+		j.runScript(a0.s, "the command", true, args[1:])
 	}
 	if h := handlers[name]; h != nil {
 		h(j, name, args[1:], in)
@@ -186,11 +195,14 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 }
 
 // argPaths asks about arguments that name secrets (cat ~/.ssh/id_rsa, curl -d @.env, scp .env).
+// keyUsers take an identity file with -i and use it, never print it.
+var keyUsers = set("ssh", "scp", "sftp", "ssh-copy-id", "autossh", "mosh")
+
 func (j *judge) argPaths(name string, args []arg) {
 	skipPattern := grepLike[name]
-	for _, a := range args {
-		if a.dyn {
-			continue
+	for k, a := range args {
+		if a.dyn || keyUsers[name] && (k > 0 && args[k-1].s == "-i" || strings.HasPrefix(a.s, "-i") && len(a.s) > 2) {
+			continue // ssh -i KEY uses the key to log in: nothing of it is shown
 		}
 		s := a.s
 		if strings.HasPrefix(s, "-") {
@@ -268,7 +280,8 @@ func hWrapper(j *judge, name string, args []arg, in *stdinSrc) {
 		}
 	}
 	if name == "xargs" {
-		in = nil
+		j.xargs(args, in)
+		return
 	}
 	j.exec(skipOptions(args, wrappers[name]), in)
 }
@@ -422,52 +435,6 @@ done:
 	j.payload(arg{s: p, dyn: dyn, w: args[i].w}, "watch")
 }
 
-func hParallel(j *judge, _ string, args []arg, _ *stdinSrc) {
-	i := 0
-	values := set("-j", "--jobs", "-S", "--sshlogin", "-N", "--max-args", "-n", "--delay", "--timeout", "--joblog", "-a", "--arg-file", "--results", "--tmpdir", "-d", "--delimiter", "-I", "--colsep", "-E")
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") && !args[i].dyn {
-		if values[args[i].s] {
-			i++
-		}
-		i++
-	}
-	var cmd []arg
-	for i < len(args) && !strings.HasPrefix(args[i].s, ":::") {
-		cmd = append(cmd, args[i])
-		i++
-	}
-	if len(cmd) > 0 {
-		p, dyn := joinArgs(cmd)
-		j.payload(arg{s: p, dyn: dyn, w: cmd[0].w}, "parallel")
-		return
-	}
-	for _, a := range args[min(i+1, len(args)):] { // parallel ::: 'cmd1' 'cmd2' runs each operand
-		if strings.HasPrefix(a.s, ":::") {
-			continue
-		}
-		j.payload(a, "parallel")
-	}
-}
-
-func hSSH(j *judge, _ string, args []arg, _ *stdinSrc) {
-	values := set("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P")
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if values[args[i].s] {
-			i++
-		}
-		i++
-	}
-	i++ // the host
-	if i >= len(args) {
-		return
-	}
-	p, dyn := joinArgs(args[i:])
-	j.remote++
-	defer func() { j.remote-- }()
-	j.payload(arg{s: p, dyn: dyn, w: args[i].w}, "ssh")
-}
-
 // hAlias remembers alias NAME=VALUE definitions.
 func hAlias(j *judge, _ string, args []arg, _ *stdinSrc) {
 	for _, a := range args {
@@ -486,8 +453,8 @@ func hAlias(j *judge, _ string, args []arg, _ *stdinSrc) {
 func hScript(j *judge, _ string, args []arg, _ *stdinSrc) {
 	for i, a := range args {
 		switch {
-		case (a.s == "-c" || a.s == "--command") && i+1 < len(args):
-			j.payload(args[i+1], "script -c")
+		case (a.s == "-c" || a.s == "--command" || isShortCluster(a.s, 'c')) && i+1 < len(args):
+			j.payload(args[i+1], "script -c") // -c, or a cluster ending in it (-qc)
 			return
 		case strings.HasPrefix(a.s, "--command="):
 			j.payload(arg{s: strings.TrimPrefix(a.s, "--command="), dyn: a.dyn, w: a.w}, "script -c")
@@ -498,6 +465,11 @@ func hScript(j *judge, _ string, args []arg, _ *stdinSrc) {
 	if len(ops) > 1 {
 		j.exec(ops[1:], nil) // BSD script: script [-q] file command ...
 	}
+}
+
+// isShortCluster reports a cluster of short options ending in the letter c (-qc).
+func isShortCluster(s string, c byte) bool {
+	return len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == c
 }
 
 func hCd(j *judge, _ string, args []arg, _ *stdinSrc) {
@@ -527,6 +499,7 @@ func hSource(j *judge, name string, args []arg, _ *stdinSrc) {
 		return
 	}
 	j.runFile(a.s)
+	j.runScript(a.s, name, false, args[1:])
 }
 
 // shellOptionValues take the next word in sh/bash/zsh option lists.
@@ -543,6 +516,7 @@ func hShellCmd(j *judge, name string, args []arg, in *stdinSrc) {
 		j.dynamic(args[i], "the script "+name+" runs")
 	case i < len(args):
 		j.runFile(args[i].s)
+		j.runScript(args[i].s, name, false, args[i+1:])
 	default:
 		j.stdinScript(name, in)
 	}
@@ -570,6 +544,10 @@ func shellOptions(args []arg) (i int, cmd bool) {
 
 // stdinScript judges a shell that reads its commands on stdin.
 func (j *judge) stdinScript(name string, in *stdinSrc) {
+	if in != nil && in.file != "" {
+		j.runScript(in.file, name, false, nil)
+		return
+	}
 	if in != nil && !j.stdinProgram(name, in, j.script) {
 		j.add(Ask, "guard/dynamic", name+" runs commands that "+in.what+" prints at run time; a person must check them")
 	}
@@ -636,10 +614,15 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 				return
 			}
 			if !(lang == "python" && i > 0 && args[i-1].s == "-m") { // python -m module
-				j.runFile(a.s) // a script file: it is the project's own code
+				j.runFile(a.s)              // a script file on disk: it is the project's own code
+				j.runWrittenCode(name, a.s) // unless this call wrote it
 			}
 			return
 		}
+	}
+	if in != nil && in.file != "" {
+		j.runWrittenCode(name, in.file) // python3 < x.py: the project's own code, unless written here
+		return
 	}
 	if in != nil && !j.stdinProgram(name, in, func(text string) { j.code(name, arg{s: text}) }) {
 		j.add(Ask, "guard/interpreter", name+" runs a program another command prints at run time; a person must check it")

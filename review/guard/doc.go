@@ -10,6 +10,20 @@
 //     command, nice, timeout, ...), with leading assignments checked. Payload (quoted heredoc
 //     bodies, commit messages, printed text, grep patterns) is data and is never judged as a
 //     command.
+//   - Understood, or ask: one resolution step (resolve*.go) stands between the parser and the
+//     command tables, and the tables read only its output, each command's argv as the shell
+//     will build it: braces expanded, known unquoted values split, package scripts read from
+//     package.json, globs matched against the file system from the working directory
+//     (bounded), the substitutions knowable without running anything filled in ($(pwd), $(cat
+//     file), realpath, dirname, git rev-parse path forms), links made earlier in the call
+//     followed, the words xargs/parallel are fed appended, git's runners (editors, pagers, ssh
+//     commands, tools, filters, bisect run, aliases) and shell scripts (written earlier in the
+//     call, or read from disk, 256 KB bound; in one read from disk a command word built at run
+//     time is not asked about by itself) judged as the commands they run, for loops over
+//     resolved words judged once per item. What it cannot resolve stays marked (arg.dyn, and
+//     arg.opt when it may also be an option or several words); where such a word reaches a
+//     hook-running git command, an environment name or a protected path, or a script cannot be
+//     read, the answer is Ask.
 //   - A failure to decide is never a silent pass: a parse error, a command word built at run
 //     time, an interpreter one-liner whose risk cannot be read, input over the size or depth
 //     bounds, or a panic inside the analysis is answered Ask (the caller turns Ask into deny for
@@ -64,7 +78,7 @@
 //     can change only an Ask (never a Deny), and anything but a valid allow/deny/escalate is Ask.
 //   - guard imports only redact/lite and the standard library (plus the shell parser and
 //     golang.org/x/text/unicode/norm), never
-//     gitleaks: it never runs a process, opens the network or writes a file (the only file
-//     contents it reads are the one .git/config above, the file an edit changes and the
-//     project's .gitignore files).
+//     gitleaks: it never runs a process, opens the network or writes a file; it reads files
+//     and directories only to resolve globs, links, git's layout and scripts, and to read the
+//     file an edit changes, the project's .gitignore files and a clone's .git/config.
 package guard

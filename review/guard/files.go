@@ -126,9 +126,6 @@ func hCopy(j *judge, name string, args []arg, _ *stdinSrc) {
 			j.target(src, "moving", false)
 		}
 	}
-	if name == "ln" {
-		j.noteLink(opts, ops) // after judging the link itself: making a link writes nothing there
-	}
 }
 
 func hTargets(j *judge, name string, args []arg, _ *stdinSrc) {

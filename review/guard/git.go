@@ -86,6 +86,10 @@ func (g *gitArgs) longOption(s string, args []arg, i int, spec gitSpec) int {
 	if spec.noVerify && len(name) >= 4 && strings.HasPrefix("no-verify", name) {
 		g.bypass = s
 	}
+	if hasValue && len(name) >= 3 && strings.HasPrefix("exec", name) { // --exec=cmd
+		_, v, _ := strings.Cut(s, "=")
+		g.execArgs = append(g.execArgs, arg{s: v, dyn: args[i].dyn, w: args[i].w})
+	}
 	if hasValue || !longTakesValue(name, spec.longValue) || i+1 >= len(args) {
 		return 0
 	}
@@ -157,6 +161,7 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 	sub := strings.ToLower(args[i].s)
 	rest := args[i+1:]
+	j.gitRunners(sub, rest) // resolve_git.go: editors, ssh commands, filters, tools git starts
 	if alias, ok := j.gitAliases[sub]; ok {
 		j.gitAlias(alias, rest)
 		return
@@ -234,7 +239,7 @@ func (j *judge) gitAlias(alias arg, rest []arg) {
 // unknownOptions asks about operands only known at run time, which could be --no-verify.
 func (j *judge) unknownOptions(sub string, ops []arg) {
 	for _, a := range ops {
-		if a.dyn && unknownParam.MatchString(a.s) {
+		if a.dyn && (a.opt || unknownParam.MatchString(a.s)) {
 			j.add(Ask, "guard/dynamic", "git "+sub+" gets "+shorten(a.s, 40)+", known only at run time, which could be --no-verify; a person must check it")
 		}
 	}
@@ -244,6 +249,7 @@ func (j *judge) unknownOptions(sub string, ops []arg) {
 func (j *judge) gitConfigPair(a arg) {
 	name, value, _ := strings.Cut(a.s, "=")
 	key := strings.ToLower(name)
+	j.gitConfigRunner(key, value, a) // resolve_git.go: core.editor, core.sshCommand, ...
 	switch {
 	case a.dyn && !strings.Contains(name, "$"):
 		if key == "core.hookspath" || strings.HasPrefix(key, "include") {
@@ -375,9 +381,11 @@ func gitRebase(j *judge, g *gitArgs, _ []arg) {
 
 func gitSubmodule(j *judge, g *gitArgs, _ []arg) { j.gitSubmodule(g) }
 
-func gitBisect(j *judge, g *gitArgs, _ []arg) {
-	if len(g.ops) > 1 && g.ops[0].s == "run" {
-		j.exec(g.ops[1:], nil)
+// gitBisect judges bisect run's command: every word after run, as written (its options are
+// the command's, not bisect's).
+func gitBisect(j *judge, _ *gitArgs, rest []arg) {
+	if len(rest) > 1 && rest[0].s == "run" {
+		j.exec(rest[1:], nil)
 	}
 }
 

@@ -206,6 +206,8 @@ type judge struct {
 	// remoteWrite: the content goes to a remote repository or service (tools.go), never into
 	// a local file git ignores
 	remoteWrite bool
+	// what the resolution step tracks (resolve.go)
+	resolveState
 }
 
 // tick counts one step of the shell analysis and reports whether the time budget is spent (the

@@ -16,7 +16,6 @@ import (
 type routeState struct {
 	env    map[string]string       // every variable assigned in the call (values as rendered)
 	clones []string                // clones of the project made in the call (absolute)
-	links  map[string]string       // symbolic links made in the call: link -> target (absolute)
 	piped  map[*syntax.Word]bool   // words of commands whose output goes into a pipe
 	prefix map[*syntax.Assign]bool // assignments in front of a command (for it only)
 }

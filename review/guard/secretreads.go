@@ -118,85 +118,19 @@ func globReaches(pat, path []string) bool {
 	return true
 }
 
-// noteLink remembers a link ln makes, so reading or writing through it later in the same call
-// is judged as the file it points to.
-func (j *judge) noteLink(opts []string, ops []arg) {
-	if len(ops) == 0 {
-		return
-	}
-	symbolic := hasShort(opts, 's', "symbolic")
-	dir, hasDir := optValue(opts, "-t", "--target-directory")
-	targets, link := ops, arg{}
-	switch {
-	case hasDir:
-		link = arg{s: dir}
-	case len(ops) == 1:
-		link = arg{s: "."}
-	default:
-		targets, link = ops[:len(ops)-1], ops[len(ops)-1]
-	}
-	lp, ok := j.abs(link.s)
-	if !ok || link.dyn {
-		return
-	}
-	intoDir := hasDir || len(targets) > 1 || link.s == "." || strings.HasSuffix(link.s, "/")
-	for _, t := range targets {
-		if t.dyn {
-			continue
-		}
-		at := lp
-		if intoDir {
-			at = filepath.Join(lp, filepath.Base(t.s))
-		}
-		target := j.expandHome(t.s)
-		switch {
-		case filepath.IsAbs(target):
-			target = filepath.Clean(target)
-		case symbolic:
-			target = filepath.Join(filepath.Dir(at), target)
-		default:
-			var ok bool
-			if target, ok = j.abs(target); !ok {
-				continue
-			}
-		}
-		s := j.state()
-		if s.links == nil {
-			s.links = map[string]string{}
-		}
-		s.links[at] = target
-	}
-}
-
 // isLink reports a bare name that is a link made earlier in the call (ln -s ~/.ssh/id_rsa k).
 func (j *judge) isLink(s string) bool {
-	if j.routes == nil || len(j.routes.links) == 0 {
+	if len(j.links) == 0 {
 		return false
 	}
 	p, ok := j.abs(s)
-	return ok && j.routes.links[p] != ""
+	return ok && j.links[p] != ""
 }
 
 // linked is p with the links made earlier in the call followed (p itself if none).
 func (j *judge) linked(p string) string {
-	if j.routes == nil || len(j.routes.links) == 0 {
-		return p
-	}
-	for hops := 0; hops < 8; hops++ {
-		next := p
-		for l, t := range j.routes.links {
-			if under(p, l) {
-				rel, _ := filepath.Rel(l, p)
-				next = filepath.Join(t, rel)
-				break
-			}
-		}
-		if next == p {
-			return p
-		}
-		p = next
-	}
-	return p
+	q, _ := j.viaLink(p)
+	return q
 }
 
 // notePiped marks the words of a command whose output is piped into a command that reads a

@@ -33,6 +33,9 @@ var secretReadsTable = []shellRow{
 	{"N", `grep TODO ~/notes.txt`},
 	{"N", `rg TODO ~/src/app`},
 	{"N", `grep -r TODO .`},
+	{"N", `ssh -i ~/.ssh/deploy_key prod uptime`}, // the key is used to log in, never shown
+	{"N", `scp -i ~/.ssh/id_ed25519 build.tgz prod:/srv/`},
+	{"A", `ssh prod cat ~/.ssh/id_rsa`},
 	{"N", `tar -tvf ~/backup.tar`},
 	{"N", `cp ~/notes.txt /tmp/`},
 	{"N", `grep -r TODO src/`},

@@ -13,6 +13,11 @@ type arg struct {
 	s   string       // the literal text ($HOME and ~ kept for path resolution)
 	dyn bool         // part of it is only known at run time
 	w   *syntax.Word // nil for words split out of a payload
+	// opt: the unknown part may also make the word an option, or several words (an unquoted
+	// expansion, or one at the start of the word), so a table judging options asks
+	opt  bool
+	glob bool   // unquoted glob characters (resolve.go expands them)
+	pat  string // the word as a glob pattern, quoted parts escaped
 }
 
 // stdinSrc is what a command reads on its standard input, when that matters (a shell or an
@@ -22,6 +27,7 @@ type stdinSrc struct {
 	literal  bool   // text is all there is
 	download bool   // it comes from a downloader or a decoder
 	what     string // the producing command, for messages
+	file     string // a file redirected in (< file), read like a script
 }
 
 func parseShell(src string) (f *syntax.File, err error) {
@@ -58,16 +64,23 @@ func (j *judge) script(src string) {
 	}
 	j.depth++
 	defer func() { j.depth-- }()
-	stdin := map[*syntax.CallExpr]*stdinSrc{}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	j.walk(f, map[*syntax.CallExpr]*stdinSrc{})
+}
+
+// walk judges every command under root, in the order the shell runs them.
+func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
+	syntax.Walk(root, func(n syntax.Node) bool {
 		if j.best.Verdict == Deny || j.commands > maxCommands || j.tick() {
 			return false
 		}
 		switch n := n.(type) {
+		case *syntax.ForClause:
+			return !j.forEach(n, stdin)
 		case *syntax.Stmt:
 			j.redirects(n, stdin)
 			j.shellContent(n)
 			j.decodedWrite(n, stdin) // shellwrites.go
+			j.noteStmtWrites(n)
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				j.pipe(n, stdin)
@@ -161,6 +174,9 @@ func (j *judge) redirects(st *syntax.Stmt, stdin map[*syntax.CallExpr]*stdinSrc)
 			if r.Word != nil {
 				if a := j.word(r.Word); !a.dyn {
 					j.readPath(a.s)
+					if ce, ok := st.Cmd.(*syntax.CallExpr); ok {
+						stdin[ce] = &stdinSrc{file: a.s, what: a.s} // bash < x.sh runs x.sh
+					}
 				}
 			}
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
@@ -174,12 +190,14 @@ func (j *judge) redirectOut(r *syntax.Redirect) {
 	if r.Word == nil {
 		return
 	}
-	a := j.word(r.Word)
-	if !a.dyn && a.s != "" {
-		j.redirectWrite(a.s)
-	}
-	if r.Op == syntax.RdrInOut && !a.dyn {
-		j.readPath(a.s)
+	for _, a := range j.fields(r.Word) { // one word, unless bash calls it ambiguous
+		if !a.dyn && a.s != "" {
+			j.redirectWrite(a.s)
+		}
+		j.dynPath(a, "writing to")
+		if r.Op == syntax.RdrInOut && !a.dyn {
+			j.readPath(a.s)
+		}
 	}
 }
 
@@ -266,7 +284,7 @@ func (j *judge) echoed(name string, words []*syntax.Word) string {
 	var parts []string
 	for i, w := range words {
 		a := j.word(w)
-		if i == 0 && name == "echo" && strings.HasPrefix(a.s, "-") {
+		if i == 0 && name == "echo" && isEchoOption(a.s) {
 			continue
 		}
 		parts = append(parts, a.s)
@@ -314,6 +332,11 @@ func (j *judge) redirectWrite(target string) {
 		return
 	}
 	j.writePath(target, "writing to", false)
+	if p, ok := j.abs(target); ok {
+		if q, ok := j.viaLink(p); ok {
+			j.writePath(q, "writing to", false)
+		}
+	}
 }
 
 // pipe marks what the right-hand command of a pipeline reads: a download, a decoded blob,
@@ -384,10 +407,17 @@ func (j *judge) pipeSourceOf(x *syntax.Stmt) *stdinSrc {
 // printedArgs is what echo or printf prints of its words (echo's leading options dropped), and
 // whether all of it is literal.
 func printedArgs(name string, args []arg) (string, bool) {
+	if name == "printf" { // its format decoded: printf -- '--no-verify\n' prints --no-verify
+		text, ok := printfOutput(args)
+		for _, a := range args {
+			ok = ok && !a.dyn
+		}
+		return text, ok
+	}
 	var parts []string
 	lit := true
 	for _, a := range args {
-		if name == "echo" && len(parts) == 0 && strings.HasPrefix(a.s, "-") {
+		if name == "echo" && len(parts) == 0 && isEchoOption(a.s) {
 			continue
 		}
 		lit = lit && !a.dyn
@@ -452,6 +482,9 @@ func hasArg(args []arg, want ...string) bool {
 // assign checks a variable assignment (leading, exported or bare) and remembers literal values.
 func (j *judge) assign(as *syntax.Assign) {
 	if as.Name == nil {
+		if as.Naked && as.Value != nil {
+			j.builtAssign(as.Value) // export $n=0
+		}
 		return
 	}
 	val := ""
@@ -467,9 +500,35 @@ func (j *judge) assign(as *syntax.Assign) {
 	}
 	if dyn || as.Array != nil || as.Append {
 		delete(j.vars, as.Name.Value)
+		j.markUnknown(as.Name.Value)
 		return
 	}
+	delete(j.unknownVars, as.Name.Value)
 	j.vars[as.Name.Value] = val
+}
+
+// builtAssign judges a declaration word whose name is built by expansion (n=TOLLGATE;
+// export $n=0): a name tollgate resolves is checked as any assignment, one it cannot is asked
+// about, since it could turn the hooks off.
+func (j *judge) builtAssign(w *syntax.Word) {
+	a := j.word(w)
+	name, val, ok := strings.Cut(a.s, "=")
+	if !ok || strings.HasPrefix(a.s, "-") {
+		return
+	}
+	if strings.Contains(name, "$") || name == "" {
+		j.add(Ask, "guard/dynamic", "the variable name in "+shorten(a.s, 40)+" is only known at run time, and it could be one that turns the hooks off; a person must check it")
+		return
+	}
+	j.envVar(name, val)
+	if j.vars == nil {
+		j.vars = map[string]string{}
+	}
+	if a.dyn {
+		delete(j.vars, name)
+		return
+	}
+	j.vars[name] = val
 }
 
 // envVar denies the environment switches that turn hooks off.
@@ -513,84 +572,6 @@ func isOff(v string) bool         { return v == "0" || v == "false" || v == "no"
 func anyValue(string) bool        { return true }
 func namesTollgate(v string) bool { return strings.Contains(v, "tollgate") }
 
-// words renders a command's words.
-func (j *judge) words(ws []*syntax.Word) []arg {
-	args := make([]arg, len(ws))
-	for i, w := range ws {
-		args[i] = j.word(w)
-	}
-	return args
-}
-
-// word renders a shell word as the shell would see it before running, marking the parts only
-// known at run time.
-func (j *judge) word(w *syntax.Word) arg {
-	var b strings.Builder
-	dyn := false
-	for _, p := range w.Parts {
-		j.wordPart(&b, p, &dyn, false)
-	}
-	return arg{s: b.String(), dyn: dyn, w: w}
-}
-
-func (j *judge) wordPart(b *strings.Builder, part syntax.WordPart, dyn *bool, inDQ bool) {
-	switch p := part.(type) {
-	case *syntax.Lit:
-		b.WriteString(unescape(p.Value, inDQ))
-	case *syntax.SglQuoted:
-		if p.Dollar {
-			b.WriteString(ansiC(p.Value))
-		} else {
-			b.WriteString(p.Value)
-		}
-	case *syntax.DblQuoted:
-		for _, q := range p.Parts {
-			j.wordPart(b, q, dyn, true)
-		}
-	case *syntax.ParamExp:
-		s, known := j.param(p)
-		*dyn = *dyn || !known
-		b.WriteString(s)
-	case *syntax.CmdSubst:
-		if j.shallow || j.tick() {
-			*dyn = true
-			b.WriteString("$(…)")
-			return
-		}
-		if text, ok := j.printedText(p); ok {
-			b.WriteString(text) // $(echo --no-verify) is --no-verify
-			return
-		}
-		*dyn = true
-		b.WriteString("$(…)")
-	default:
-		*dyn = true
-		b.WriteString("$(…)")
-	}
-}
-
-// param renders a parameter expansion: $HOME is kept for path resolution, the temp dir, PWD
-// and variables assigned earlier in the call resolve; anything else is only known at run time
-// (false).
-func (j *judge) param(p *syntax.ParamExp) (string, bool) {
-	name, simple := simpleParam(p)
-	if !simple {
-		return "$" + name, false
-	}
-	switch {
-	case name == "HOME":
-		return "$HOME", true
-	case (name == "TMPDIR" || name == "TMP" || name == "TEMP") && len(j.o.Temp) > 0:
-		return j.o.Temp[0], true
-	case name == "PWD" && j.cwd != "":
-		return j.cwd, true
-	}
-	if v, ok := j.vars[name]; ok {
-		return v, true
-	}
-	return "$" + name, false
-}
-
 // printedText returns what a command substitution prints when it is only echo or printf of
 // literal words.
 func (j *judge) printedText(cs *syntax.CmdSubst) (string, bool) {
@@ -627,6 +608,12 @@ func (j *judge) literalWords(ws []*syntax.Word) ([]string, bool) {
 	return words, true
 }
 
+// isEchoOption reports an option echo takes (-n, -e, -E, or a cluster of them); echo prints
+// any other word, --no-verify included.
+func isEchoOption(s string) bool {
+	return len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "neE") == ""
+}
+
 // echoPrints is what echo prints of its words, its -n/-e/-E options dropped.
 func echoPrints(rest []string) string {
 	for len(rest) > 0 && (rest[0] == "-n" || rest[0] == "-e" || rest[0] == "-E") {
@@ -645,87 +632,6 @@ func printfPrints(rest []string) (string, bool) {
 		return strings.TrimRight(ansiReplacer.Replace(rest[0]), "\n"), true
 	}
 	return "", false
-}
-
-func simpleParam(p *syntax.ParamExp) (string, bool) {
-	if p.Param == nil {
-		return "", false
-	}
-	simple := !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil
-	return p.Param.Value, simple
-}
-
-// unescape removes the backslashes the shell removes: all of them outside double quotes,
-// those before $ ` " \ and newline inside.
-func unescape(s string, inDQ bool) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		n := s[i+1]
-		switch {
-		case n == '\n':
-			i++
-		case !inDQ || strings.IndexByte("$`\"\\", n) >= 0:
-			b.WriteByte(n)
-			i++
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-var ansiReplacer = strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\'`, "'", `\"`, `"`, `\e`, "\x1b", `\r`, "\r", `\a`, "\a", `\v`, "\v", `\f`, "\f", `\b`, "\b")
-
-func ansiC(s string) string {
-	s = ansiReplacer.Replace(s)
-	// \xHH and \NNN spell any byte: decode them, so $'\x72m' is rm.
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+2 < len(s) && s[i+1] == 'x' {
-			if v, n := hexByte(s[i+2:]); n > 0 {
-				b.WriteByte(v)
-				i += 1 + n
-				continue
-			}
-		}
-		if s[i] == '\\' && i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
-			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
-
-func hexByte(s string) (byte, int) {
-	var v byte
-	n := 0
-	for n < 2 && n < len(s) {
-		c := s[n]
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | (c - '0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | (c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | (c - 'A' + 10)
-		default:
-			return v, n
-		}
-		n++
-	}
-	return v, n
 }
 
 // cmdName normalises a command word: /usr/bin/git, \git, "git", GIT.exe are git.
@@ -789,6 +695,9 @@ func (j *judge) dynamic(a arg, what string) {
 	if j.wordFetches(a.w) {
 		j.add(Ask, "guard/download-exec", what+" runs downloaded or decoded code nobody has read; a person must approve")
 		return
+	}
+	if j.onDisk > 0 {
+		return // in a script on disk (resolve_script.go): what it visibly does is judged
 	}
 	j.add(Ask, "guard/dynamic", what+" is built at run time ("+shorten(a.s, 60)+"), so tollgate cannot read what runs; a person must check it")
 }

@@ -1,0 +1,221 @@
+package guard
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// git's own command runners: the editor, pager and ssh command git starts, the tools difftool
+// and mergetool run, filters, bisect run, aliases. Each value is a shell command git runs
+// (through sh -c); it is judged as one.
+
+// gitRunnerEnv are the environment variables naming a command git runs.
+var gitRunnerEnv = []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER",
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "EDITOR", "VISUAL", "PAGER"}
+
+// gitRunners judges the commands one git call may start besides itself: from the environment
+// this call sets, and from the subcommand's own options (filter-branch filters, difftool -x).
+func (j *judge) gitRunners(sub string, rest []arg) {
+	if _, spec := gitSpecs[sub]; !spec && !gitBuiltins[sub] && j.gitAliases[sub].s == "" {
+		if body, ok := j.diskAlias(sub); ok { // git ci, with ci defined in .git/config
+			if j.gitAliases == nil {
+				j.gitAliases = map[string]arg{}
+			}
+			j.gitAliases[sub] = body
+		}
+	}
+	for _, name := range gitRunnerEnv {
+		v, ok := j.cmdEnv[name]
+		if !ok {
+			v, ok = j.vars[name]
+		}
+		if ok && strings.TrimSpace(v) != "" {
+			j.payload(arg{s: v}, name)
+		}
+	}
+	switch sub {
+	case "filter-branch":
+		j.optionPayloads(rest, "filter-branch", "--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
+			"--commit-filter", "--parent-filter", "--tag-name-filter", "--setup")
+	case "difftool", "mergetool":
+		j.optionPayloads(rest, sub, "-x", "--extcmd")
+	case "config":
+		j.gitConfigSet(rest)
+	}
+}
+
+// gitBuiltins are git's own commands besides those in gitSpecs: git never lets an alias shadow
+// one, so the configuration on disk is not read for them.
+var gitBuiltins = set("add", "status", "log", "diff", "show", "fetch", "tag", "init", "clone", "remote",
+	"rev-parse", "ls-files", "blame", "describe", "grep", "cat-file", "worktree", "sparse-checkout", "notes",
+	"shortlog", "archive", "bundle", "help", "version", "apply", "format-patch", "range-diff", "for-each-ref",
+	"symbolic-ref", "show-ref", "rev-list", "merge-base", "name-rev", "ls-tree", "ls-remote", "hash-object",
+	"update-index", "write-tree", "read-tree", "mktree", "count-objects", "fsck", "prune", "repack",
+	"maintenance", "cherry", "whatchanged", "difftool", "mergetool", "filter-branch", "revert", "annotate",
+	"check-ignore", "check-attr", "var", "verify-commit", "verify-tag", "commit-tree", "send-pack",
+	"credential", "instaweb", "gui", "citool", "gitk", "replace", "rerere", "request-pull", "mailinfo")
+
+// optionPayloads judges the values of the named options (separate or after =) as shell.
+func (j *judge) optionPayloads(args []arg, what string, names ...string) {
+	for i, a := range args {
+		for _, n := range names {
+			switch {
+			case a.s == n && i+1 < len(args):
+				j.payload(args[i+1], "git "+what+" "+n)
+			case strings.HasPrefix(a.s, n+"=") && strings.HasPrefix(n, "--"):
+				j.payload(arg{s: a.s[len(n)+1:], dyn: a.dyn, w: a.w}, "git "+what+" "+n)
+			}
+		}
+	}
+}
+
+// runnerKey reports a configuration key whose value is a command git (or a tool it starts)
+// runs.
+func runnerKey(key string) bool {
+	switch key {
+	case "core.editor", "sequence.editor", "core.pager", "core.sshcommand", "diff.external", "core.askpass",
+		"gpg.program", "sendemail.sendmailcmd", "uploadpack.packobjectshook", "interactive.difffilter", "core.fsmonitor":
+		return true
+	}
+	first, rest, _ := strings.Cut(key, ".")
+	last := rest[strings.LastIndexByte(rest, '.')+1:]
+	switch first {
+	case "pager":
+		return true
+	case "difftool", "mergetool", "man", "browser":
+		return last == "cmd"
+	case "diff":
+		return last == "textconv" || last == "command"
+	case "merge":
+		return last == "driver"
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "gpg":
+		return last == "program"
+	}
+	return false
+}
+
+// gitConfigRunner judges one configuration value a git call sets (git -c key=value or git
+// config key value): a command git runs is judged as shell, a credential helper's !command too.
+func (j *judge) gitConfigRunner(key, value string, a arg) {
+	switch {
+	case runnerKey(key):
+		if key == "core.fsmonitor" && isBoolWord(value) {
+			return
+		}
+		j.payload(arg{s: value, dyn: a.dyn, w: a.w}, "git config "+key)
+	case (key == "credential.helper" || strings.HasPrefix(key, "credential.") && strings.HasSuffix(key, ".helper")) && strings.HasPrefix(value, "!"):
+		j.payload(arg{s: value[1:], dyn: a.dyn, w: a.w}, "git config "+key)
+	}
+}
+
+func isBoolWord(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "1", "0", "":
+		return true
+	}
+	return false
+}
+
+// gitConfigSet judges git config KEY VALUE for the runner keys, and remembers an alias it
+// defines, so that using the alias later in the call is judged by its body (defining one runs
+// nothing; a later call that uses it finds it on disk, diskAlias).
+func (j *judge) gitConfigSet(args []arg) {
+	var ops []arg
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case gitConfigValues[s]:
+			i++
+		case gitConfigReads[s]:
+			return
+		case strings.HasPrefix(s, "-"):
+		case len(ops) == 0 && (s == "set" || s == "unset"):
+		case len(ops) == 0 && (s == "get" || s == "list"):
+			return
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	key := strings.ToLower(ops[0].s)
+	value := ops[1]
+	if name, ok := strings.CutPrefix(key, "alias."); ok {
+		if j.gitAliases == nil {
+			j.gitAliases = map[string]arg{}
+		}
+		j.gitAliases[name] = value // judged where it is used (a body that skips the hooks is denied now: routes.go)
+		return
+	}
+	j.gitConfigRunner(key, value.s, value)
+}
+
+// gitAliasBody judges what an alias runs: a shell alias (!cmd) as shell, any other as the git
+// command it expands to.
+func (j *judge) gitAliasBody(body arg) {
+	if body.dyn {
+		j.dynamic(body, "the git alias")
+		return
+	}
+	if strings.HasPrefix(body.s, "!") {
+		j.payload(arg{s: body.s[1:], w: body.w}, "a git alias")
+		return
+	}
+	j.script("git " + body.s)
+}
+
+// diskAlias looks an alias up in the git configuration on disk (the repository's config, then
+// ~/.gitconfig and ~/.config/git/config): an alias defined in an earlier call is judged by its
+// body as well. Files are read once per call, bounded.
+func (j *judge) diskAlias(sub string) (arg, bool) {
+	if j.configAliases == nil {
+		j.configAliases = map[string]string{}
+		_, _, common := j.gitLayout()
+		files := []string{filepath.Join(common, "config")}
+		if j.o.Home != "" {
+			files = append(files, filepath.Join(j.o.Home, ".gitconfig"), filepath.Join(j.o.Home, ".config", "git", "config"))
+		}
+		for _, f := range files {
+			if text, err := readBounded(f); err == nil {
+				configAliases(text, j.configAliases)
+			}
+		}
+	}
+	body, ok := j.configAliases[sub]
+	return arg{s: body}, ok
+}
+
+// configAliases reads the [alias] sections of one git config file into aliases (the first
+// definition of a name wins, as the repository's file is read first).
+func configAliases(text string, aliases map[string]string) {
+	inAlias := false
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		for strings.HasSuffix(line, `\`) && i+1 < len(lines) { // a continued value
+			i++
+			line = strings.TrimSuffix(line, `\`) + strings.TrimSpace(lines[i])
+		}
+		switch {
+		case line == "" || line[0] == '#' || line[0] == ';':
+		case line[0] == '[':
+			inAlias = strings.EqualFold(strings.Trim(strings.TrimSpace(strings.SplitN(line, "]", 2)[0]), "[ "), "alias")
+		case inAlias:
+			name, value, ok := strings.Cut(line, "=")
+			if !ok {
+				continue
+			}
+			name = strings.ToLower(strings.TrimSpace(name))
+			value = strings.TrimSpace(value)
+			if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+				value = strings.ReplaceAll(value[1:len(value)-1], `\"`, `"`)
+			}
+			if _, seen := aliases[name]; !seen {
+				aliases[name] = value
+			}
+		}
+	}
+}
