@@ -79,18 +79,15 @@ func openSession(ctx context.Context, configFlag string, at configAt) (*session,
 		return nil, err
 	}
 	// The user layer is trusted: it must not be a file the repository under review provides
-	// (--config ./x, XDG_CONFIG_HOME or HOME inside it).
-	userPath := configFlag
-	if userPath == "" {
-		userPath = policy.UserConfigPath()
-	}
-	if userPath != "" && insideRoot(repo.Root, userPath) {
-		return nil, &policy.ConfigError{File: userPath, Msg: "the user config lies inside the repository under review, " +
-			"which could then grant itself what only you may (egress, a model); keep it outside (XDG_CONFIG_HOME, HOME or --config)"}
-	}
+	// (--config ./x, XDG_CONFIG_HOME or HOME inside it). Only a file that exists is refused: a
+	// HOME that is itself a repository (dotfiles) with no config file in it is no threat.
 	user, err := policy.ReadUserLayer(configFlag)
 	if err != nil {
 		return nil, err
+	}
+	if user != nil && insideRoot(repo.Root, user.Name) {
+		return nil, &policy.ConfigError{File: user.Name, Msg: "the user config lies inside the repository under review, " +
+			"which could then grant itself what only you may (egress, a model); keep it outside (XDG_CONFIG_HOME, HOME or --config)"}
 	}
 	s := &session{repo: repo, boundary: strict, procs: repo.Git.Procs, user: user, at: at, ready: make(chan struct{})}
 	if at == atCommits {
