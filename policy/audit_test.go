@@ -293,7 +293,10 @@ func TestAuditDependencyCalls(t *testing.T) {
 // a and b may import; a line without "<" names packages that import none of the module's. A
 // package may import nothing of the module that its lines do not allow.
 const layering = `
-	policy, policy/egress, review/diff, internal/lazyre, hook/agent;
+	policy, policy/egress, review/diff, internal/lazyre, internal/shellword;
+
+	# the one POSIX quoter, for the shims and hook commands that are written or printed.
+	internal/shellword < hook/agent;
 
 	internal/lazyre < redact/lite;
 	redact/lite < redact;
@@ -307,14 +310,15 @@ const layering = `
 	policy, hook/agent, review/guard < review/guard/serve;
 
 	# git: the change types and the gates only, never a scanner (hook links no gitleaks).
-	policy, review/diff < hook;
+	policy, review/diff, internal/shellword < hook;
 
 	# review: Scanner, Step, Finding, Report as data, Run. No network gate: the model step's
 	# providers live in review/model/provider.
 	policy, redact, review/diff < review;
 
 	# scanners and report writers: on review, never on each other.
-	review, review/lang, internal/lazyre < review/secrets, review/rules, review/external, review/report;
+	review, review/lang, internal/lazyre < review/secrets, review/rules, review/external;
+	review, review/lang, internal/lazyre, internal/shellword < review/report;
 	review, review/lang, internal/lazyre, review/injection/hidden < review/injection;
 
 	# the baseline: findings accepted earlier, on review only.
@@ -480,7 +484,7 @@ func checkDeps(t *testing.T, name string, banned []string, own map[string]bool, 
 // which checks a Git LFS object against its pointer, brings ~25 of the standard library's).
 func TestHookDeps(t *testing.T) {
 	checkDeps(t, "hook", []string{"gitleaks", "spf13/viper"},
-		map[string]bool{"hook": true, "policy": true, "review/diff": true}, 130)
+		map[string]bool{"hook": true, "policy": true, "review/diff": true, "internal/shellword": true}, 130)
 }
 
 // TestLeanDeps: the lean guard binary links no gitleaks, no viper, no CLI framework and none of
@@ -489,5 +493,5 @@ func TestHookDeps(t *testing.T) {
 func TestLeanDeps(t *testing.T) {
 	checkDeps(t, "cmd/tollgate-guard", []string{"gitleaks", "spf13/viper", "urfave/cli"},
 		map[string]bool{"cmd/tollgate-guard": true, "review/guard/serve": true, "review/guard": true, "hook/agent": true,
-			"policy": true, "redact/lite": true, "internal/lazyre": true}, 150)
+			"policy": true, "redact/lite": true, "internal/lazyre": true, "internal/shellword": true}, 150)
 }

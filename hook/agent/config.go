@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
 // marker identifies tollgate's entries in an agent's hook configuration.
@@ -205,7 +207,9 @@ func Status(a Agent, s Scope) State {
 
 // binaryOf extracts the binary path from a command HookCommand wrote.
 func binaryOf(cmd string) string {
-	cmd = strings.ReplaceAll(cmd, `'\''`, `'`) // undo the outer single quoting first
+	if inner, ok := shellword.Unquote(strings.TrimPrefix(cmd, "sh -c ")); ok {
+		cmd = inner // undo the outer quoting first
+	}
 	i := strings.Index(cmd, `b="`)
 	if i < 0 {
 		return "(unknown)"
