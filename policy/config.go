@@ -125,7 +125,7 @@ type Model struct {
 // Configured reports whether a model provider was named.
 func (m Model) Configured() bool { return m.Provider != "" }
 
-// Default returns the compiled defaults; every key documented in DESIGN.md has its value here.
+// Default returns the compiled defaults; every key of docs/configuration.md has its value here.
 func Default() Config {
 	return Config{
 		Context:        ContextLimits{MaxFiles: 20, MaxTotalBytes: 200000, MaxExpansionRounds: 2},

@@ -53,7 +53,7 @@ func TestLoadDefaults(t *testing.T) {
 			}
 		})
 	}
-	// The documented defaults (DESIGN.md's TOML block).
+	// The documented defaults (docs/configuration.md's key table, held to the template by keys_test.go).
 	d := Default()
 	if d.FollowSymlinks || d.Context != (ContextLimits{20, 200000, 2}) || len(d.External) != 0 ||
 		!d.BlockOnSecret || d.FailOn != Medium || d.MinConfidence != 0 || d.MaxFindings != 100 ||
