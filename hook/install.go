@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
@@ -47,7 +48,7 @@ func Shim(hook, bin string) string {
 	have_replay=1
 fi`
 	}
-	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(bin), "{{STDIN}}", stdin, "{{REVIEW_FIRST}}", map[bool]string{true: "1"}[ReviewFirst(hook)])
+	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(fspath.Host.Slash(bin)), "{{STDIN}}", stdin, "{{REVIEW_FIRST}}", map[bool]string{true: "1"}[ReviewFirst(hook)])
 	return r.Replace(shimTemplate)
 }
 

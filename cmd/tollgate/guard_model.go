@@ -17,7 +17,6 @@ import (
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review/guard"
-	"github.com/tollgate-dev/tollgate/review/guard/serve"
 	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
 
@@ -67,7 +66,7 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 // guardCacheDir is where the guard's verdicts are cached ("" when the user cache dir is unknown
 // or inside the project: no cache).
 func guardCacheDir(project string) string {
-	if dir, err := os.UserCacheDir(); err == nil && !insideDir(project, dir) {
+	if dir, err := os.UserCacheDir(); err == nil && !insideRoot(project, dir) {
 		return filepath.Join(dir, "tollgate", "guard")
 	}
 	return ""
@@ -77,7 +76,7 @@ func guardCacheDir(project string) string {
 // went wrong ("" when it answered).
 func askGuardModel(ctx context.Context, cfg policy.Config, project, system, red string) (guard.ModelVerdict, string) {
 	scratch, err := os.MkdirTemp("", "tollgate-guard-")
-	if err != nil || insideDir(project, scratch) {
+	if err != nil || insideRoot(project, scratch) {
 		if err == nil {
 			os.RemoveAll(scratch)
 		}
@@ -119,14 +118,6 @@ func oneLineErr(err error) string {
 	return s
 }
 
-func insideDir(project, dir string) bool {
-	if project == "" {
-		return false
-	}
-	rel, err := filepath.Rel(project, serve.RealDir(dir))
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
-}
-
 func readCachedVerdict(dir, key string) (guard.ModelVerdict, bool) {
 	if dir == "" {
 		return guard.ModelVerdict{}, false
@@ -150,7 +141,7 @@ func writeCachedVerdict(dir, key string, v guard.ModelVerdict) {
 // sessionFile counts one agent session's model denials (the breaker), under the state dir.
 func sessionFile(project, session string) string {
 	dir := policy.StateDir()
-	if dir == "" || session == "" || insideDir(project, dir) {
+	if dir == "" || session == "" || insideRoot(project, dir) {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(session))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -347,8 +348,12 @@ func absPath(p string) string {
 }
 
 // insideRoot reports whether p (relative paths against the working directory, symbolic links
-// resolved as far as they exist) lies in root.
+// resolved as far as they exist) lies in root (a canonical path; "" is no root). It is the
+// command's one containment check, on fspath's.
 func insideRoot(root, p string) bool {
+	if root == "" {
+		return false
+	}
 	p = absPath(p)
 	real := p
 	// Resolve the longest existing ancestor, so a path not yet created is judged where it will be.
@@ -364,8 +369,7 @@ func insideRoot(root, p string) bool {
 		rest = filepath.Join(filepath.Base(dir), rest)
 		dir = parent
 	}
-	rel, err := filepath.Rel(root, real)
-	return err == nil && (filepath.IsLocal(rel) || rel == ".")
+	return fspath.Within(root, real)
 }
 
 // scratchOutside checks that external scanners' scratch files land outside the repository.
