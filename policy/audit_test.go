@@ -293,7 +293,7 @@ func TestAuditDependencyCalls(t *testing.T) {
 // a and b may import; a line without "<" names packages that import none of the module's. A
 // package may import nothing of the module that its lines do not allow.
 const layering = `
-	policy/egress, review/diff, internal/lazyre, internal/shellword, internal/fspath;
+	policy/egress, review/diff, internal/lazyre, internal/shellword, internal/fspath, internal/diskcache;
 
 	# the one path containment check (fspath.Within), under the boundary and the guard.
 	internal/fspath < policy;
@@ -331,7 +331,8 @@ const layering = `
 	# network), the providers reach out only through the gates.
 	policy, review/diff, review/lang, internal/lazyre < review/model/bundle;
 	review, policy/egress < review/model/provider;
-	review/model/bundle, review/model/provider < review/model;
+	# the verdict cache (bounded, atomic) is the one the guard's model uses too.
+	review/model/bundle, review/model/provider, internal/diskcache < review/model;
 
 	# the command, last.
 	hook, hook/agent, review/guard/serve, review/secrets, review/rules, review/external, review/report,
