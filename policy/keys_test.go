@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -53,15 +54,6 @@ func docKeys(t *testing.T) map[string]string {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestKeysAgree holds the config struct (raw's toml tags), `tollgate init`'s template and the
 // key table of docs/configuration.md to one list of keys, and the template and the table to the
 // same default for each.
@@ -71,10 +63,10 @@ func TestKeysAgree(t *testing.T) {
 		t.Fatalf("Keys() = %v: the raw struct walk lost keys", want)
 	}
 	tmpl, doc := templateKeys(t), docKeys(t)
-	if got := sortedKeys(tmpl); !reflect.DeepEqual(got, want) {
+	if got := slices.Sorted(maps.Keys(tmpl)); !reflect.DeepEqual(got, want) {
 		t.Errorf("init template keys = %v\nconfig struct keys   = %v", got, want)
 	}
-	if got := sortedKeys(doc); !reflect.DeepEqual(got, want) {
+	if got := slices.Sorted(maps.Keys(doc)); !reflect.DeepEqual(got, want) {
 		t.Errorf("docs/configuration.md keys = %v\nconfig struct keys        = %v", got, want)
 	}
 	for k, v := range tmpl {
