@@ -299,7 +299,7 @@ const layering = `
 	internal/fspath < policy;
 
 	# the one POSIX quoter, for the shims and hook commands that are written or printed.
-	internal/shellword < hook/agent;
+	internal/shellword, internal/fspath < hook/agent;
 
 	internal/lazyre < redact/lite;
 	redact/lite < redact;

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
@@ -51,12 +52,14 @@ func Path(a Agent, s Scope) string {
 // from PATH) and fails closed, exiting 2 with a message (and a deny in the agent's own JSON)
 // when neither can be found or the guard exits abnormally. When the lean tollgate-guard binary
 // sits beside that tollgate, it runs instead (same answers, a fraction of the start-up; it hands
-// content to scan back to tollgate).
+// content to scan back to tollgate). A Windows path is written with forward slashes, which the
+// sh that runs the command there (Git for Windows') reads, and ${b%/*} cuts.
 func HookCommand(a Agent, bin string) string { return hookCommand(a, bin, true) }
 
 // hookCommand is HookCommand; with lean false it always runs tollgate itself (the entry for the
 // tools that write content, which tollgate-guard would hand to tollgate anyway).
 func hookCommand(a Agent, bin string, lean bool) string {
+	bin = fspath.Host.Slash(bin)
 	missing := a.Render(Decision{Verdict: Deny, Reason: "tollgate is not installed at " + bin + " nor on PATH, so the tollgate guard blocks this call; reinstall tollgate or run tollgate uninstall --agent " + a.Name()})
 	msg := "tollgate: error: tollgate is not installed at " + bin + " nor on PATH, so this call is blocked"
 	inner := ": " + marker + "; b=" + dq(bin) + "; [ -x \"$b\" ] || b=\"$(command -v tollgate)\" || { "
