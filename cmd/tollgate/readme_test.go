@@ -14,10 +14,11 @@ import (
 
 // The README's commands run as written: every fenced block after a marker line
 //
-//	<!-- test: KIND [exit=N] -->
+//	<!-- test: KIND [exit=N] [expect="TEXT"] -->
 //
 // is run by TestReadme with the binaries TestMain built first on PATH, HOME and git's identity
-// pinned (scriptEnv's values), and must end with exit status N (0 unless given). KIND says where:
+// pinned (scriptEnv's values), and must end with exit status N (0 unless given), its output
+// holding TEXT when given. KIND says where:
 //
 //	scratch   an empty directory (sh -e);
 //	clone     a fresh clone of this repository (sh -e; go is on PATH, the module cache shared);
@@ -30,14 +31,15 @@ import (
 
 // readmeBlock is one marked block of the README.
 type readmeBlock struct {
-	kind string
-	exit int
-	line int // of the opening fence, for messages
-	text string
+	kind   string
+	exit   int
+	expect string // text the output must hold ("" for any)
+	line   int    // of the opening fence, for messages
+	text   string
 }
 
 var (
-	readmeMarker = regexp.MustCompile(`^\s*<!-- test: ([a-z]+)(?: exit=(\d+))? -->\s*$`)
+	readmeMarker = regexp.MustCompile(`^\s*<!-- test: ([a-z]+)(?: exit=(\d+))?(?: expect="([^"]*)")? -->\s*$`)
 	readmeFence  = regexp.MustCompile("^(\\s*)```")
 )
 
@@ -51,7 +53,7 @@ func readmeBlocks(t *testing.T, data string) []readmeBlock {
 		if m == nil {
 			continue
 		}
-		b := readmeBlock{kind: m[1], line: i + 2}
+		b := readmeBlock{kind: m[1], expect: m[3], line: i + 2}
 		if m[2] != "" {
 			b.exit, _ = strconv.Atoi(m[2])
 		}
@@ -75,8 +77,8 @@ func readmeBlocks(t *testing.T, data string) []readmeBlock {
 }
 
 func TestReadmeBlocksParse(t *testing.T) {
-	got := readmeBlocks(t, "x\n<!-- test: scratch exit=1 -->\n```sh\na\nb\n```\n\n  <!-- test: husky -->\n  ```sh\n  c\n  ```\n```sh\nnot marked\n```\n")
-	if len(got) != 2 || got[0].kind != "scratch" || got[0].exit != 1 || got[0].text != "a\nb\n" ||
+	got := readmeBlocks(t, "x\n<!-- test: scratch exit=1 expect=\"no\" -->\n```sh\na\nb\n```\n\n  <!-- test: husky -->\n  ```sh\n  c\n  ```\n```sh\nnot marked\n```\n")
+	if len(got) != 2 || got[0].kind != "scratch" || got[0].exit != 1 || got[0].expect != "no" || got[0].text != "a\nb\n" ||
 		got[1].kind != "husky" || got[1].exit != 0 || got[1].text != "c\n" {
 		t.Fatalf("readmeBlocks = %+v", got)
 	}
@@ -152,8 +154,8 @@ func TestReadme(t *testing.T) {
 			case "scratch":
 				dir := t.TempDir()
 				code, out := runSh(t, dir, readmeEnv(t, filepath.Join(dir, "home")), b.text)
-				if code != b.exit {
-					t.Errorf("README.md:%d: exit %d, want %d\n%s\n%s", b.line, code, b.exit, b.text, out)
+				if code != b.exit || !strings.Contains(out, b.expect) {
+					t.Errorf("README.md:%d: exit %d, want %d and output holding %q\n%s\n%s", b.line, code, b.exit, b.expect, b.text, out)
 				}
 			case "clone":
 				readmeClone(t, b)
@@ -186,7 +188,7 @@ func readmeClone(t *testing.T, b readmeBlock) {
 		t.Fatalf("git clone: exit %d\n%s", code, out)
 	}
 	code, out := runSh(t, filepath.Join(dir, "clone"), env, b.text)
-	if code != b.exit {
+	if code != b.exit || !strings.Contains(out, b.expect) {
 		t.Errorf("README.md:%d: exit %d, want %d\n%s\n%s", b.line, code, b.exit, b.text, out)
 	}
 }
