@@ -84,32 +84,24 @@ func TestReadmeBlocksParse(t *testing.T) {
 	}
 }
 
-// readmeEnv is the environment of a README block: scriptEnv's pinned values, in home.
+// readmeEnv is the environment of a README block: the scripts' pinned environment, in home,
+// with go's caches found (a clone block builds the module) and colour off.
 func readmeEnv(t *testing.T, home string) []string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+	vars, err := pinnedEnv(home)
+	if err != nil {
 		t.Fatal(err)
 	}
-	gitconfig := "[init]\n\tdefaultBranch = main\n[user]\n\tname = Tollgate Test\n\temail = test@tollgate.invalid\n"
-	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"NO_COLOR=1",
-	}
-	// go (for the clone blocks) shares the module and build caches of this test run.
-	for _, k := range []string{"GOFLAGS", "GOPATH", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOTOOLCHAIN"} {
-		v := os.Getenv(k)
-		if v == "" {
+	vars["NO_COLOR"] = "1"
+	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE"} {
+		if vars[k] == "" {
 			if out, err := exec.Command("go", "env", k).Output(); err == nil {
-				v = strings.TrimSpace(string(out))
+				vars[k] = strings.TrimSpace(string(out))
 			}
 		}
+	}
+	env := make([]string, 0, len(vars))
+	for k, v := range vars {
 		env = append(env, k+"="+v)
 	}
 	return env
