@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/tollgate-dev/tollgate/policy"
+	"github.com/tollgate-dev/tollgate/review/injection"
+	"github.com/tollgate-dev/tollgate/review/rules"
 )
 
 // contractSection returns the lines of docs/contract.md's section titled title.
@@ -92,5 +94,43 @@ func TestContractKeys(t *testing.T) {
 	slices.Sort(documented)
 	if want := policy.Keys(); !reflect.DeepEqual(documented, want) {
 		t.Errorf("docs/contract.md's keys = %v\nthe config struct's keys = %v", documented, want)
+	}
+}
+
+// TestRulesDoc holds docs/rules.md's rule table to `tollgate rules` for tollgate's own rules:
+// every rule has a row, every row names a rule, with the rule's severity and CWEs.
+func TestRulesDoc(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("^\\| `(tollgate/[a-z0-9-]+)` \\| ([a-z]+)[^|]* \\| ([^|]+) \\|")
+	documented := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := row.FindStringSubmatch(l); m != nil {
+			documented[m[1]] = m[2] + " " + strings.Join(strings.Fields(strings.ReplaceAll(m[3], ",", " ")), ",")
+		}
+	}
+	code := map[string]string{}
+	// tollgate's own rules, as `tollgate rules` lists them before gitleaks' (allRules).
+	for _, r := range append(rules.All(), injection.Rule) {
+		if strings.HasPrefix(r.ID, "tollgate/") {
+			code[r.ID] = r.Severity.String() + " " + strings.Join(r.CWE, ",")
+		}
+	}
+	if len(code) < 10 {
+		t.Fatalf("allRules lists %d of tollgate's rules: %v", len(code), code)
+	}
+	if !reflect.DeepEqual(documented, code) {
+		for id, want := range code {
+			if documented[id] != want {
+				t.Errorf("docs/rules.md: %s is %q, `tollgate rules` says %q", id, documented[id], want)
+			}
+		}
+		for id := range documented {
+			if _, ok := code[id]; !ok {
+				t.Errorf("docs/rules.md lists %s, which `tollgate rules` does not", id)
+			}
+		}
 	}
 }
