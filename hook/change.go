@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
@@ -452,7 +453,7 @@ func (r *Repo) emptyDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no usable temporary directory: %w", err)
 	}
-	if rel, err := filepath.Rel(r.Root, tmp); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+	if fspath.Within(r.Root, tmp) {
 		return "", fmt.Errorf("the temporary directory %s is inside the repository; set TMPDIR elsewhere", tmp)
 	}
 	dir, err := os.MkdirTemp(tmp, "tollgate-empty-")

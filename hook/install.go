@@ -10,6 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/fspath"
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
 //go:embed shim.sh
@@ -30,9 +33,7 @@ var Hooks = []string{"pre-commit", "pre-merge-commit", "commit-msg", "pre-push"}
 var ErrHooksPath = errors.New("core.hooksPath is set")
 
 // shellQuote quotes s for POSIX sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+var shellQuote = shellword.Quote
 
 // Shim renders the hook script for one hook and binary path.
 func Shim(hook, bin string) string {
@@ -47,7 +48,7 @@ func Shim(hook, bin string) string {
 	have_replay=1
 fi`
 	}
-	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(bin), "{{STDIN}}", stdin, "{{REVIEW_FIRST}}", map[bool]string{true: "1"}[ReviewFirst(hook)])
+	r := strings.NewReplacer("{{HOOK}}", hook, "{{BIN}}", shellQuote(fspath.Host.Slash(bin)), "{{STDIN}}", stdin, "{{REVIEW_FIRST}}", map[bool]string{true: "1"}[ReviewFirst(hook)])
 	return r.Replace(shimTemplate)
 }
 
@@ -238,7 +239,7 @@ func (r *Repo) HookStates() []HookState {
 			if st.Installed {
 				for _, line := range strings.Split(string(cur), "\n") {
 					if v, ok := strings.CutPrefix(line, "tollgate_bin="); ok {
-						st.Binary = strings.ReplaceAll(strings.Trim(v, "'"), `'\''`, "'")
+						st.Binary, _ = shellword.Unquote(v)
 					}
 				}
 				st.Outdated = string(cur) != Shim(hook, st.Binary)

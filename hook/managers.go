@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 )
 
 // Manager is another hook manager that runs this repository's hooks, or a hooks directory the
@@ -73,10 +75,7 @@ func (r *Repo) inTree(p string) bool {
 	if e, err := filepath.EvalSymlinks(p); err == nil {
 		real = e
 	}
-	in := func(root string) bool {
-		rel, err := filepath.Rel(root, real)
-		return err == nil && (rel == "." || filepath.IsLocal(rel))
-	}
+	in := func(root string) bool { return fspath.Within(root, real) }
 	gitDir := r.CommonDir
 	if e, err := filepath.EvalSymlinks(gitDir); err == nil {
 		gitDir = e

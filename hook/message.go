@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
 
@@ -174,7 +175,7 @@ func (r *Repo) InGitDir(file string) bool {
 func within(path string, dirs ...string) bool {
 	for _, dir := range dirs {
 		if d, err := filepath.EvalSymlinks(dir); err == nil {
-			if rel, err := filepath.Rel(d, path); err == nil && filepath.IsLocal(rel) {
+			if fspath.Within(d, path) {
 				return true
 			}
 		}

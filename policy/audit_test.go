@@ -293,7 +293,13 @@ func TestAuditDependencyCalls(t *testing.T) {
 // a and b may import; a line without "<" names packages that import none of the module's. A
 // package may import nothing of the module that its lines do not allow.
 const layering = `
-	policy, policy/egress, review/diff, internal/lazyre, hook/agent;
+	policy/egress, review/diff, internal/lazyre, internal/shellword, internal/fspath, internal/diskcache;
+
+	# the one path containment check (fspath.Within), under the boundary and the guard.
+	internal/fspath < policy;
+
+	# the one POSIX quoter, for the shims and hook commands that are written or printed.
+	internal/shellword, internal/fspath < hook/agent;
 
 	internal/lazyre < redact/lite;
 	redact/lite < redact;
@@ -303,18 +309,19 @@ const layering = `
 	redact < review/injection/hidden;
 	# the guard links no gitleaks (the lean tollgate-guard binary): the Secret type and masking
 	# come from redact/lite, the detector is handed in.
-	redact/lite < review/guard;
+	redact/lite, internal/fspath < review/guard;
 	policy, hook/agent, review/guard < review/guard/serve;
 
 	# git: the change types and the gates only, never a scanner (hook links no gitleaks).
-	policy, review/diff < hook;
+	policy, review/diff, internal/shellword, internal/fspath < hook;
 
 	# review: Scanner, Step, Finding, Report as data, Run. No network gate: the model step's
 	# providers live in review/model/provider.
 	policy, redact, review/diff < review;
 
 	# scanners and report writers: on review, never on each other.
-	review, review/lang, internal/lazyre < review/secrets, review/rules, review/external, review/report;
+	review, review/lang, internal/lazyre < review/secrets, review/rules, review/external;
+	review, review/lang, internal/lazyre, internal/shellword < review/report;
 	review, review/lang, internal/lazyre, review/injection/hidden < review/injection;
 
 	# the baseline: findings accepted earlier, on review only.
@@ -324,7 +331,8 @@ const layering = `
 	# network), the providers reach out only through the gates.
 	policy, review/diff, review/lang, internal/lazyre < review/model/bundle;
 	review, policy/egress < review/model/provider;
-	review/model/bundle, review/model/provider < review/model;
+	# the verdict cache (bounded, atomic) is the one the guard's model uses too.
+	review/model/bundle, review/model/provider, internal/diskcache < review/model;
 
 	# the command, last.
 	hook, hook/agent, review/guard/serve, review/secrets, review/rules, review/external, review/report,
@@ -480,7 +488,7 @@ func checkDeps(t *testing.T, name string, banned []string, own map[string]bool, 
 // which checks a Git LFS object against its pointer, brings ~25 of the standard library's).
 func TestHookDeps(t *testing.T) {
 	checkDeps(t, "hook", []string{"gitleaks", "spf13/viper"},
-		map[string]bool{"hook": true, "policy": true, "review/diff": true}, 130)
+		map[string]bool{"hook": true, "policy": true, "review/diff": true, "internal/shellword": true, "internal/fspath": true}, 130)
 }
 
 // TestLeanDeps: the lean guard binary links no gitleaks, no viper, no CLI framework and none of
@@ -489,5 +497,5 @@ func TestHookDeps(t *testing.T) {
 func TestLeanDeps(t *testing.T) {
 	checkDeps(t, "cmd/tollgate-guard", []string{"gitleaks", "spf13/viper", "urfave/cli"},
 		map[string]bool{"cmd/tollgate-guard": true, "review/guard/serve": true, "review/guard": true, "hook/agent": true,
-			"policy": true, "redact/lite": true, "internal/lazyre": true}, 150)
+			"policy": true, "redact/lite": true, "internal/lazyre": true, "internal/shellword": true, "internal/fspath": true}, 150)
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 )
 
 // Boundary confines file reads to one canonical repository root.
@@ -38,14 +40,8 @@ func NewBoundary(root string, followSymlinks bool) (*Boundary, error) {
 // Root is the canonical root.
 func (b *Boundary) Root() string { return b.root }
 
-// within reports whether the cleaned absolute path p lies under the root (component-wise).
-func (b *Boundary) within(p string) bool {
-	rel, err := filepath.Rel(b.root, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
-}
+// within reports whether the absolute path p lies under the root (name by name, fspath).
+func (b *Boundary) within(p string) bool { return fspath.Within(b.root, p) }
 
 // Resolve maps a repository-relative path (slash-separated) to an absolute path under the
 // root. Absolute paths, ".." escapes and (unless allowed) symlinks on the way are refused.

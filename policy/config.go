@@ -125,7 +125,7 @@ type Model struct {
 // Configured reports whether a model provider was named.
 func (m Model) Configured() bool { return m.Provider != "" }
 
-// Default returns the compiled defaults; every key documented in DESIGN.md has its value here.
+// Default returns the compiled defaults; every key of docs/configuration.md has its value here.
 func Default() Config {
 	return Config{
 		Context:        ContextLimits{MaxFiles: 20, MaxTotalBytes: 200000, MaxExpansionRounds: 2},
@@ -146,6 +146,8 @@ type ConfigError struct {
 	File string // the file, or "" for flags
 	Key  string // the TOML key, when one is to blame
 	Msg  string
+	// Suggest is the known key an unknown one is probably a typo of ("" when none is close).
+	Suggest string
 }
 
 func (e *ConfigError) Error() string {
@@ -214,7 +216,7 @@ func Load(layers ...*Layer) (Config, error) {
 			return Config{}, decodeError(l.Name, err)
 		}
 		if key := inexactKey(md); key != "" {
-			return Config{}, &ConfigError{File: l.Name, Key: key, Msg: "unknown key (keys are matched exactly, in lower case; see `tollgate init` for every key)"}
+			return Config{}, &ConfigError{File: l.Name, Key: key, Suggest: suggestKey(key), Msg: "unknown key (keys are matched exactly, in lower case; see `tollgate init` for every key)"}
 		}
 		if und := md.Undecoded(); len(und) > 0 {
 			keys := make([]string, 0, len(und))
@@ -222,7 +224,7 @@ func Load(layers ...*Layer) (Config, error) {
 				keys = append(keys, k.String())
 			}
 			sort.Strings(keys)
-			return Config{}, &ConfigError{File: l.Name, Key: keys[0], Msg: "unknown key (see `tollgate init` for every key)"}
+			return Config{}, &ConfigError{File: l.Name, Key: keys[0], Suggest: suggestKey(keys[0]), Msg: "unknown key (see `tollgate init` for every key)"}
 		}
 		if !l.Trusted {
 			if key := firstUntrustedKey(md); key != "" {
@@ -292,6 +294,64 @@ var knownKeys = func() map[string]bool {
 	walk(reflect.TypeOf(raw{}), "")
 	return out
 }()
+
+// Keys lists every key a config file may set (tables left out), sorted, spelt as in the file:
+// the raw struct's toml tags.
+func Keys() []string {
+	var out []string
+	for k := range knownKeys {
+		if !knownTables[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// knownTables are the tables of knownKeys.
+var knownTables = func() map[string]bool {
+	out := map[string]bool{}
+	t := reflect.TypeOf(raw{})
+	for i := 0; i < t.NumField(); i++ {
+		out[strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]] = true
+	}
+	return out
+}()
+
+// suggestKey returns the known key an unknown one (dotted, as TOML names it) is probably meant
+// to be: a typo of one (review.failon, [reveiw] fail_on), the same key in other letter case, or
+// a known key's name written outside its table (fail_on at the top). "" when none is close.
+func suggestKey(key string) string {
+	key = strings.Trim(key, "[]")
+	all := Keys()
+	for _, k := range all {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+	}
+	if s := Suggest(key, all); s != "" {
+		return s
+	}
+	leaf := key[strings.LastIndexByte(key, '.')+1:]
+	var same []string
+	for _, k := range all {
+		if kl := k[strings.LastIndexByte(k, '.')+1:]; strings.EqualFold(kl, leaf) || Suggest(leaf, []string{kl}) != "" {
+			same = append(same, k)
+		}
+	}
+	if len(same) == 1 {
+		return same[0]
+	}
+	tables := make([]string, 0, len(knownTables))
+	for t := range knownTables {
+		tables = append(tables, t)
+	}
+	sort.Strings(tables)
+	if !strings.Contains(key, ".") {
+		return Suggest(key, tables)
+	}
+	return ""
+}
 
 // inexactKey returns the first key of a file that is not spelt exactly as a known key. The TOML
 // decoder matches keys to fields case-insensitively (so [EGRESS] would set egress.enabled, and

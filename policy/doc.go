@@ -3,7 +3,9 @@
 //
 // Rules and guarantees:
 //   - Configuration is decoded from TOML into a raw struct, validated, then compiled. An unknown
-//     key or a bad value is an error that names the key; nothing is guessed.
+//     key or a bad value is an error that names the key; nothing is guessed (a known key one typo
+//     away is named as a suggestion, never applied). docs/configuration.md's key table, the
+//     init template and the raw struct are held equal by keys_test.go.
 //   - Two layers: the repository's .tollgate.toml and the user's config file (or --config).
 //     The repository layer can never turn on egress, name a network destination, name a model
 //     endpoint, name a program to run or weaken what is filtered before a send: egress.*, net.*,

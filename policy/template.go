@@ -32,6 +32,9 @@ max_findings = 100
 # The deterministic checks must finish within this; past it the review is incomplete (exit 3)
 # and says which files were not finished.
 timeout = "30s"
+# Paths no check reviews, gitignore-style: "vendor/", "**/*.min.js", "!vendor/ours.go".
+# Every excluded file is counted in the report. Your user config's patterns add to these.
+exclude = []
 
 [guard]
 # The agent guard (tollgate guard, in coding agents' pre-tool hooks). A repository may only add

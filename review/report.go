@@ -6,7 +6,7 @@ import (
 	"github.com/tollgate-dev/tollgate/policy"
 )
 
-// Report is the outcome of one review; its JSON form is the contract in DESIGN.md.
+// Report is the outcome of one review; its JSON form is the contract in docs/contract.md.
 type Report struct {
 	Tool     Tool       `json:"tool"`
 	Change   ChangeInfo `json:"change"`
@@ -79,7 +79,7 @@ func (r *Report) Failing() int {
 	return n
 }
 
-// The process's exit codes: the contract in DESIGN.md, defined here only.
+// The process's exit codes: the contract in docs/contract.md, defined here only.
 const (
 	ExitClean      = 0 // the review ran and nothing fails it
 	ExitFindings   = 1 // a finding at or above fail_on

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -34,7 +35,7 @@ func guardCommand() *cli.Command {
 				return usageError("--agent must be one of %s, got %q", strings.Join(agent.Names(), ", "), c.String("agent"))
 			}
 			data, err := serve.Read(c.App.Reader)
-			out, _ := serve.Judge(c.Context, a, data, err, c.String("config"), fullExtras(), c.App.ErrWriter)
+			out, _ := serve.Judge(c.Context, a, data, err, c.String("config"), fullExtras(c.App.ErrWriter), c.App.ErrWriter)
 			c.App.Writer.Write(out.Stdout)
 			if out.Stderr != "" {
 				fmt.Fprintln(c.App.ErrWriter, out.Stderr)
@@ -49,8 +50,8 @@ func guardCommand() *cli.Command {
 
 // fullExtras are what this binary adds to the lean guard: gitleaks' detector (built only when
 // a call has content to scan or redact, or an audit field may hold a secret), the review
-// scanners and the model.
-func fullExtras() serve.Extras {
+// scanners and the model. stderr gets the warnings that change no decision (a cache not written).
+func fullExtras(stderr io.Writer) serve.Extras {
 	var once sync.Once
 	var det *redact.Detector
 	var err error
@@ -90,7 +91,11 @@ func fullExtras() serve.Extras {
 		},
 		Content: reviewContentCheck,
 		Model: func(ctx context.Context, call guard.Call, session string, ans guard.Answer, cfg policy.Config, opts guard.Options, project string) (guard.Answer, string) {
-			return consultModel(ctx, call, session, ans, cfg, opts, build, project)
+			ans, source, warn := consultModel(ctx, call, session, ans, cfg, opts, build, project)
+			if warn != nil {
+				fmt.Fprintf(stderr, "tollgate: warning: %v\n", warn)
+			}
+			return ans, source
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,30 +14,31 @@ import (
 	"time"
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
+	"github.com/tollgate-dev/tollgate/internal/diskcache"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review/guard"
-	"github.com/tollgate-dev/tollgate/review/guard/serve"
 	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
 
 // consultModel asks the configured model about a call the rules answered Ask (guard.model).
 // Any failure leaves the call with a person. It returns the answer and its source: the rule id,
-// "model", "cache" or "breaker".
+// "model", "cache" or "breaker"; warn is a failure that changed no decision (a verdict or a
+// denial count that could not be stored).
 func consultModel(ctx context.Context, call guard.Call, session string, ans guard.Answer, cfg policy.Config,
-	opts guard.Options, det func() (*redact.Detector, error), project string) (guard.Answer, string) {
-	escalate := func(why string) (guard.Answer, string) {
+	opts guard.Options, det func() (*redact.Detector, error), project string) (_ guard.Answer, source string, warn error) {
+	escalate := func(why string) (guard.Answer, string, error) {
 		ans.Reason += " (" + why + "; a person decides)"
-		return ans, ans.Rule
+		return ans, ans.Rule, nil
 	}
 	if !cfg.Model.Configured() {
 		return escalate("guard.model is set, but no [model] provider is configured")
 	}
-	breaker := sessionFile(project, session)
-	if n := readCount(breaker); n >= cfg.Guard.MaxDenials {
+	sessions, breaker := sessionCounts(project), sessionKey(session)
+	if n := readCount(sessions, breaker); n >= cfg.Guard.MaxDenials {
 		ans.Reason += fmt.Sprintf(" (the model already denied %d calls in this session, guard.max_denials; a person decides from here)", n)
-		return ans, "breaker"
+		return ans, "breaker", nil
 	}
 	system := guard.ModelSystem(opts)
 	user := guard.ModelUser(call, ans)
@@ -49,35 +51,44 @@ func consultModel(ctx context.Context, call guard.Call, session string, ans guar
 		return escalate("the call holds a secret, so it was not sent to the model")
 	}
 	key := guard.ModelCacheKey(system, cfg.Model.Provider, cfg.Model.Name, red)
-	cacheDir := guardCacheDir(project)
-	if v, ok := readCachedVerdict(cacheDir, key); ok {
-		return guard.ApplyModel(ans, v, opts.AutoAllow), "cache"
+	cache := guardCache(project)
+	if v, ok := readCachedVerdict(cache, key); ok {
+		return guard.ApplyModel(ans, v, opts.AutoAllow), "cache", nil
 	}
 	v, why := askGuardModel(ctx, cfg, project, system, red)
 	if why != "" {
 		return escalate(why)
 	}
-	writeCachedVerdict(cacheDir, key, v)
-	if v.Decision == "deny" {
-		writeCount(breaker, readCount(breaker)+1)
+	warn = writeCachedVerdict(cache, key, v)
+	if v.Decision == "deny" && breaker != "" {
+		warn = errors.Join(warn, writeCount(sessions, breaker, readCount(sessions, breaker)+1))
 	}
-	return guard.ApplyModel(ans, v, opts.AutoAllow), "model"
+	return guard.ApplyModel(ans, v, opts.AutoAllow), "model", warn
 }
 
-// guardCacheDir is where the guard's verdicts are cached ("" when the user cache dir is unknown
-// or inside the project: no cache).
-func guardCacheDir(project string) string {
-	if dir, err := os.UserCacheDir(); err == nil && !insideDir(project, dir) {
-		return filepath.Join(dir, "tollgate", "guard")
+// The guard's caches are bounded: verdicts a month, 16 MiB; a session's denial count a week
+// (a session that long is over), 1 MiB of them.
+const (
+	guardCacheMaxAge   = 30 * 24 * time.Hour
+	guardCacheMaxBytes = 16 << 20
+	sessionMaxAge      = 7 * 24 * time.Hour
+	sessionMaxBytes    = 1 << 20
+)
+
+// guardCache is where the guard's verdicts are cached (no cache when the user cache dir is
+// unknown or inside the project).
+func guardCache(project string) diskcache.Dir {
+	if dir, err := os.UserCacheDir(); err == nil && !insideRoot(project, dir) {
+		return diskcache.Dir{Path: filepath.Join(dir, "tollgate", "guard"), Ext: ".json", MaxAge: guardCacheMaxAge, MaxBytes: guardCacheMaxBytes}
 	}
-	return ""
+	return diskcache.Dir{}
 }
 
 // askGuardModel sends the redacted call to the model and reads its verdict; why says what
 // went wrong ("" when it answered).
 func askGuardModel(ctx context.Context, cfg policy.Config, project, system, red string) (guard.ModelVerdict, string) {
 	scratch, err := os.MkdirTemp("", "tollgate-guard-")
-	if err != nil || insideDir(project, scratch) {
+	if err != nil || insideRoot(project, scratch) {
 		if err == nil {
 			os.RemoveAll(scratch)
 		}
@@ -119,59 +130,63 @@ func oneLineErr(err error) string {
 	return s
 }
 
-func insideDir(project, dir string) bool {
-	if project == "" {
-		return false
-	}
-	rel, err := filepath.Rel(project, serve.RealDir(dir))
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
-}
-
-func readCachedVerdict(dir, key string) (guard.ModelVerdict, bool) {
-	if dir == "" {
-		return guard.ModelVerdict{}, false
-	}
-	data, err := os.ReadFile(filepath.Join(dir, key+".json"))
-	if err != nil {
+func readCachedVerdict(cache diskcache.Dir, key string) (guard.ModelVerdict, bool) {
+	data, ok := cache.Read(key)
+	if !ok {
 		return guard.ModelVerdict{}, false
 	}
 	v, err := guard.ParseModelAnswer(string(data))
 	return v, err == nil
 }
 
-func writeCachedVerdict(dir, key string, v guard.ModelVerdict) {
-	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
-		return
+func writeCachedVerdict(cache diskcache.Dir, key string, v guard.ModelVerdict) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("failed to cache the model's verdict: %w", err)
 	}
-	data, _ := json.Marshal(v)
-	os.WriteFile(filepath.Join(dir, key+".json"), data, 0o600)
+	if err := cache.Write(key, data); err != nil {
+		return fmt.Errorf("failed to cache the model's verdict (the next such call asks again): %w", err)
+	}
+	return nil
 }
 
-// sessionFile counts one agent session's model denials (the breaker), under the state dir.
-func sessionFile(project, session string) string {
+// sessionCounts holds each agent session's model denials (the breaker), under the state dir
+// (none when it is unknown or inside the project).
+func sessionCounts(project string) diskcache.Dir {
 	dir := policy.StateDir()
-	if dir == "" || session == "" || insideDir(project, dir) {
+	if dir == "" || insideRoot(project, dir) {
+		return diskcache.Dir{}
+	}
+	return diskcache.Dir{Path: filepath.Join(dir, "tollgate", "guard-sessions"), MaxAge: sessionMaxAge, MaxBytes: sessionMaxBytes}
+}
+
+// sessionKey is a session's key in sessionCounts ("" for no session: no breaker).
+func sessionKey(session string) string {
+	if session == "" {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(session))
-	return filepath.Join(dir, "tollgate", "guard-sessions", hex.EncodeToString(sum[:8]))
+	return hex.EncodeToString(sum[:8])
 }
 
-func readCount(path string) int {
-	if path == "" {
+func readCount(counts diskcache.Dir, key string) int {
+	if key == "" {
 		return 0
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, ok := counts.Read(key)
+	if !ok {
 		return 0
 	}
 	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	return n
 }
 
-func writeCount(path string, n int) {
-	if path == "" || os.MkdirAll(filepath.Dir(path), 0o700) != nil {
-		return
+func writeCount(counts diskcache.Dir, key string, n int) error {
+	if key == "" {
+		return nil
 	}
-	os.WriteFile(path, []byte(strconv.Itoa(n)+"\n"), 0o600)
+	if err := counts.Write(key, []byte(strconv.Itoa(n)+"\n")); err != nil {
+		return fmt.Errorf("failed to count the model's denial for this session: %w", err)
+	}
+	return nil
 }

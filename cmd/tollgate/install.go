@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/review"
 )
 
@@ -29,7 +30,7 @@ func transientBinary(bin string) string {
 		if real, err := filepath.EvalSymlinks(cache); err == nil {
 			cache = real
 		}
-		if rel, err := filepath.Rel(cache, bin); err == nil && filepath.IsLocal(rel) {
+		if fspath.Within(cache, bin) {
 			return "it lies in the Go build cache (" + cache + "), probably built by `go run`"
 		}
 	}

@@ -73,6 +73,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ce *policy.ConfigError
 	switch {
+	case errors.As(err, &ce) && ce.Suggest != "":
+		hint = fmt.Sprintf("did you mean `%s`? (`tollgate init --stdout` prints every key with its default)", ce.Suggest)
 	case errors.As(err, &ce) && ce.Key == "":
 		hint = "fix the file named above"
 	case errors.As(err, &ce):

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/policy/egress"
 	"github.com/tollgate-dev/tollgate/redact"
@@ -83,18 +84,15 @@ func openSession(ctx context.Context, configFlag string, at configAt) (*session,
 		return nil, err
 	}
 	// The user layer is trusted: it must not be a file the repository under review provides
-	// (--config ./x, XDG_CONFIG_HOME or HOME inside it).
-	userPath := configFlag
-	if userPath == "" {
-		userPath = policy.UserConfigPath()
-	}
-	if userPath != "" && insideRoot(repo.Root, userPath) {
-		return nil, &policy.ConfigError{File: userPath, Msg: "the user config lies inside the repository under review, " +
-			"which could then grant itself what only you may (egress, a model); keep it outside (XDG_CONFIG_HOME, HOME or --config)"}
-	}
+	// (--config ./x, XDG_CONFIG_HOME or HOME inside it). Only a file that exists is refused: a
+	// HOME that is itself a repository (dotfiles) with no config file in it is no threat.
 	user, err := policy.ReadUserLayer(configFlag)
 	if err != nil {
 		return nil, err
+	}
+	if user != nil && insideRoot(repo.Root, user.Name) {
+		return nil, &policy.ConfigError{File: user.Name, Msg: "the user config lies inside the repository under review, " +
+			"which could then grant itself what only you may (egress, a model); keep it outside (XDG_CONFIG_HOME, HOME or --config)"}
 	}
 	s := &session{repo: repo, boundary: strict, procs: repo.Git.Procs, user: user, at: at, ready: make(chan struct{})}
 	if at == atCommits {
@@ -359,8 +357,12 @@ func absPath(p string) string {
 }
 
 // insideRoot reports whether p (relative paths against the working directory, symbolic links
-// resolved as far as they exist) lies in root.
+// resolved as far as they exist) lies in root (a canonical path; "" is no root). It is the
+// command's one containment check, on fspath's.
 func insideRoot(root, p string) bool {
+	if root == "" {
+		return false
+	}
 	p = absPath(p)
 	real := p
 	// Resolve the longest existing ancestor, so a path not yet created is judged where it will be.
@@ -376,8 +378,7 @@ func insideRoot(root, p string) bool {
 		rest = filepath.Join(filepath.Base(dir), rest)
 		dir = parent
 	}
-	rel, err := filepath.Rel(root, real)
-	return err == nil && (filepath.IsLocal(rel) || rel == ".")
+	return fspath.Within(root, real)
 }
 
 // scratchOutside checks that external scanners' scratch files land outside the repository.

@@ -46,15 +46,28 @@ func buildAndRun(m *testing.M) int {
 // scriptEnv pins git's identity, dates, config and HOME so scripts are reproducible and never
 // read the developer's own git config.
 func scriptEnv(env *testscript.Env) error {
-	home := filepath.Join(env.WorkDir, "home")
-	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+	vars, err := pinnedEnv(filepath.Join(env.WorkDir, "home"))
+	if err != nil {
 		return err
+	}
+	for k, v := range vars {
+		env.Setenv(k, v)
+	}
+	return nil
+}
+
+// pinnedEnv makes home (with a .gitconfig) and returns the environment every end-to-end test
+// runs in: the built binaries first on PATH, HOME and the XDG dirs in home, git's identity,
+// dates and config pinned, and go's own settings passed through.
+func pinnedEnv(home string) (map[string]string, error) {
+	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+		return nil, err
 	}
 	gitconfig := "[init]\n\tdefaultBranch = main\n[user]\n\tname = Tollgate Test\n\temail = test@tollgate.invalid\n[advice]\n\tdetachedHead = false\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
-		return err
+		return nil, err
 	}
-	for k, v := range map[string]string{
+	return map[string]string{
 		"PATH":                binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME":                home,
 		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
@@ -73,10 +86,7 @@ func scriptEnv(env *testscript.Env) error {
 		"GOCACHE":             os.Getenv("GOCACHE"),
 		"GOMODCACHE":          os.Getenv("GOMODCACHE"),
 		"GOPROXY":             os.Getenv("GOPROXY"),
-	} {
-		env.Setenv(k, v)
-	}
-	return nil
+	}, nil
 }
 
 func TestScripts(t *testing.T) {

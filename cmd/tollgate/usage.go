@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
 )
 
@@ -45,7 +46,7 @@ func flagError(err error, cmd string, flags []cli.Flag) error {
 	case undefinedFlag.MatchString(msg):
 		name := undefinedFlag.FindStringSubmatch(msg)[1]
 		e := usageErrorHint(help, "unknown flag %s for `%s`", dashed(name), where)
-		if s := suggest(name, flagNames(flags)); s != "" {
+		if s := policy.Suggest(name, flagNames(flags)); s != "" {
 			e.hint = fmt.Sprintf("did you mean %s? (%s)", dashed(s), help)
 		}
 		return e
@@ -97,61 +98,11 @@ func commandNames(cmds []*cli.Command) []string {
 	return out
 }
 
-// suggest returns the option closest to typed when it is a plausible typo (an edit distance of
-// at most a third of its length, and at least 1; or typed is a prefix of exactly one option),
-// "" otherwise.
-func suggest(typed string, options []string) string {
-	best, bestD := "", 0
-	var prefixed []string
-	for _, o := range options {
-		if strings.HasPrefix(o, typed) && typed != "" {
-			prefixed = append(prefixed, o)
-		}
-		d := distance(strings.ToLower(typed), strings.ToLower(o))
-		if best == "" || d < bestD {
-			best, bestD = o, d
-		}
-	}
-	if len(prefixed) == 1 {
-		return prefixed[0]
-	}
-	if best != "" && bestD > 0 && bestD <= max(1, len(best)/3) {
-		return best
-	}
-	return ""
-}
-
-// distance is the Damerau-Levenshtein (optimal string alignment) distance of a and b.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
-}
-
 // unknownChoice is the usage error for a word that is not one of choices (a command, a hook):
 // it names them and, when the word is one typo away from one, suggests it.
 func unknownChoice(what, typed string, choices []string, help string) error {
 	e := usageErrorHint(help, "unknown %s %q (want %s)", what, typed, orList(choices))
-	if s := suggest(typed, choices); s != "" {
+	if s := policy.Suggest(typed, choices); s != "" {
 		e.hint = fmt.Sprintf("did you mean %q? (%s)", s, help)
 	}
 	return e

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
 // Kinds of call (the same words as review/guard's Kind).
@@ -199,12 +201,7 @@ func shellJoin(words []any) string {
 }
 
 // shq quotes s for POSIX sh.
-func shq(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+var shq = shellword.Quote
 
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)

@@ -21,7 +21,7 @@ func TestParseKinds(t *testing.T) {
 		{"claude", `{"tool_name":"NotebookEdit","tool_input":{"notebook_path":"n.ipynb","new_source":"print(1)"}}`, KindEdit, "", "n.ipynb", "print(1)"},
 		{"claude", `{"tool_name":"mcp__github__create_issue","tool_input":{}}`, KindUnknown, "", "", ""},
 		{"claude", `{"tool_name":"Brand New","tool_input":{}}`, KindUnknown, "", "", ""},
-		{"codex", `{"tool_name":"Bash","tool_input":{"command":["bash","-lc","echo 'a b'"]}}`, KindShell, `bash -lc 'echo '\''a b'\'''`, "", ""},
+		{"codex", `{"tool_name":"Bash","tool_input":{"command":["bash","-lc","echo 'a b'"]}}`, KindShell, `bash -lc "echo 'a b'"`, "", ""},
 		{"codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}}`, KindPatch, "", "", "*** Begin Patch"},
 		{"gemini", `{"tool_name":"replace","tool_input":{"file_path":"/p/a.go","old_string":"a","new_string":"b"}}`, KindEdit, "", "/p/a.go", "b"},
 		{"gemini", `{"tool_name":"run_shell_command","tool_input":{"command":"make"}}`, KindShell, "make", "", ""},

@@ -3,6 +3,8 @@ package agent
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
 // The command tollgate writes into an agent's hook config. Two forms:
@@ -85,7 +87,9 @@ const fromPath = "tollgate-guard or tollgate from PATH"
 // binaryOf extracts the binary path from a command tollgate wrote: the absolute path of a
 // user-scope command, fromPath for a project-scope one.
 func binaryOf(cmd string) string {
-	cmd = strings.ReplaceAll(cmd, `'\''`, `'`) // undo the outer single quoting first
+	if inner, ok := shellword.Unquote(strings.TrimPrefix(cmd, "sh -c ")); ok {
+		cmd = inner // undo the outer quoting first
+	}
 	i := strings.Index(cmd, `b="`)
 	if i < 0 {
 		if strings.Contains(cmd, "command -v "+marker) {

@@ -4,22 +4,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"golang.org/x/text/unicode/norm"
 )
 
 // under reports whether p is dir or inside it, comparing path components (never a string
 // prefix: /home/u/project-evil is not under /home/u/project).
-func under(p, dir string) bool {
-	if dir == "" || p == "" {
-		return false
-	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel))
-}
+func under(p, dir string) bool { return fspath.Within(dir, p) }
 
 // components splits a clean absolute path into its names. A backslash separates names too:
 // on Windows .git\hooks\pre-commit is .git/hooks/pre-commit, and on other systems a name

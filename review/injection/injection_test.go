@@ -433,12 +433,18 @@ func FuzzInjection(f *testing.F) {
 	})
 }
 
-// Every attack file of the Trojan Source corpus is found at medium or above (bidi, homoglyph,
-// invisible function), wherever its folder puts it.
+// Every attack file of the Trojan Source corpus (github.com/nickboucher/trojan-source, MIT) is
+// found at medium or above (bidi, homoglyph, invisible function), wherever its folder puts it.
+// The corpus is not part of this repository: EVAL_DIR names the folder of evaluation corpora
+// that holds it as trojan-source/ (as scripts/eval.sh takes it).
 func TestInjectionTrojanSource(t *testing.T) {
-	dir := "/work/shared/eval/trojan-source"
+	eval := os.Getenv("EVAL_DIR")
+	if eval == "" {
+		t.Skip("EVAL_DIR is not set: set it to a folder holding the Trojan Source corpus as trojan-source/ to run this test")
+	}
+	dir := filepath.Join(eval, "trojan-source")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatalf("EVAL_DIR is set but holds no Trojan Source corpus: %v", err)
 	}
 	total, found := 0, 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -5,9 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"time"
 
+	"github.com/tollgate-dev/tollgate/internal/diskcache"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/model/provider"
 )
@@ -33,20 +33,24 @@ func hashKey(parts ...any) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (m *Step) cachePath(key string) string {
+// Verdict cache bounds: entries older than a month are asked again, and the directory is kept
+// under 64 MiB (oldest first).
+const (
+	cacheMaxAge   = 30 * 24 * time.Hour
+	cacheMaxBytes = 64 << 20
+)
+
+// cache is the verdict cache (no cache when CacheDir is "" or NoCache).
+func (m *Step) cache() diskcache.Dir {
 	if m.CacheDir == "" || m.NoCache {
-		return ""
+		return diskcache.Dir{}
 	}
-	return filepath.Join(m.CacheDir, key[:2], key+".json")
+	return diskcache.Dir{Path: m.CacheDir, Ext: ".json", MaxAge: cacheMaxAge, MaxBytes: cacheMaxBytes}
 }
 
 func (m *Step) loadCache(key string) (cached, bool) {
-	p := m.cachePath(key)
-	if p == "" {
-		return cached{}, false
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
+	data, ok := m.cache().Read(key)
+	if !ok {
 		return cached{}, false
 	}
 	var c cached
@@ -58,24 +62,9 @@ func (m *Step) loadCache(key string) (cached, bool) {
 
 // saveCache stores c under key; an error says why it could not (the caller notes it).
 func (m *Step) saveCache(key string, c cached) error {
-	p := m.cachePath(key)
-	if p == "" {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
 	data, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return m.cache().Write(key, data)
 }

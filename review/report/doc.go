@@ -1,5 +1,5 @@
 // Package report writes a review.Report in one of three formats, each one file behind the
-// Writer interface: text for a person (text.go), JSON, the contract in DESIGN.md (json.go), and
+// Writer interface: text for a person (text.go), JSON, the contract in docs/contract.md (json.go), and
 // SARIF 2.1.0 as GitHub code scanning reads it (sarif.go); and the rule list of `tollgate
 // rules` (rules.go).
 //

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/lang"
 )
@@ -61,11 +62,4 @@ func fixFor(f review.Finding, fixes map[string]string) string {
 }
 
 // shellQuote quotes p for a POSIX shell when it needs it.
-func shellQuote(p string) string {
-	if p != "" && strings.IndexFunc(p, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+@%:,", r))
-	}) < 0 {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-}
+var shellQuote = shellword.Quote

@@ -12,7 +12,7 @@ import (
 	"github.com/tollgate-dev/tollgate/review"
 )
 
-// JSON renders the report as indented JSON: the contract in DESIGN.md.
+// JSON renders the report as indented JSON: the contract in docs/contract.md.
 type JSON struct{}
 
 // Write implements Writer.

@@ -269,7 +269,7 @@ func testFixes(t *testing.T) map[string]string {
 	return Fixes(rules.All(), secrets.Rules(det))
 }
 
-// checkJSONContract checks the shape DESIGN.md promises: every top-level key, arrays never null.
+// checkJSONContract checks the shape docs/contract.md promises: every top-level key, arrays never null.
 func checkJSONContract(t *testing.T, b []byte) {
 	t.Helper()
 	var m map[string]json.RawMessage

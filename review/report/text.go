@@ -184,8 +184,10 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 		if fail == 0 {
 			verdict = fmt.Sprintf("not blocking: none at or above %s", r.FailOn)
 		}
-		fmt.Fprintf(b, "tollgate: %s in %s of %s (%s); %s [%s]\n",
-			plural(len(r.Findings), "finding"), plural(files, "file"), what, severityCounts(r.Findings), verdict, elapsed)
+		// "in 3 files (...); reviewed the staged change, 4 files": the files with findings and the
+		// files reviewed, each named for what it counts.
+		fmt.Fprintf(b, "tollgate: %s in %s (%s); reviewed %s; %s [%s]\n",
+			plural(len(r.Findings), "finding"), plural(files, "file"), severityCounts(r.Findings), what, verdict, elapsed)
 		for _, h := range hints(r) {
 			b.WriteString("tollgate: hint: " + h + "\n")
 		}
@@ -198,8 +200,13 @@ func writeSummary(b *strings.Builder, p palette, r *review.Report, files int) {
 		fmt.Fprintf(b, "tollgate: %sincomplete%s: %s on %s (see \"not run\"), so it is not clean (ran: %s) [%s]\n",
 			p.yellow+p.bold, p.reset, did, what, checks, elapsed)
 	default:
+		// review --all reads whole files: their lines are read, not added.
+		lines := plural(r.AddedLines, "added line")
+		if r.Change.Kind == "all" {
+			lines = plural(r.AddedLines, "line")
+		}
 		fmt.Fprintf(b, "tollgate: these checks, on this change, found nothing (%s; %s, %s) [%s]\n",
-			checks, what, plural(r.AddedLines, "added line"), elapsed)
+			checks, what, lines, elapsed)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
+	"github.com/tollgate-dev/tollgate/internal/fspath"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact/lite"
 )
@@ -172,7 +173,7 @@ func writeAudit(rec auditRecord, project string, stderr io.Writer) {
 	}
 	dir = filepath.Join(dir, "tollgate")
 	if project != "" {
-		if rel, err := filepath.Rel(project, RealDir(dir)); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		if fspath.Within(project, RealDir(dir)) {
 			fmt.Fprintf(stderr, "tollgate: warning: not writing the guard audit log: %s is inside the project\n", dir)
 			return
 		}
