@@ -1,0 +1,69 @@
+package guard
+
+import "testing"
+
+// suitesTable holds the classes the public guard suites measured by scripts/eval-guard.sh
+// showed tollgate judging wrong, each with a catch and a leave-alone. The cases are our own
+// spellings of each class, not the suites' strings. D = deny, A = ask, N = no objection; the
+// project is /home/u/project.
+var suitesTable = []shellRow{
+	// a usage request runs nothing: git prints the usage (-h, --help anywhere before "--")
+	{"N", `git restore --help`},
+	{"N", `git checkout src/a.go -h`},
+	{"N", `git reset --hard --help`},
+	{"A", `git restore src/a.go`},
+	{"A", `git checkout -- -h`},
+	{"D", `git commit --no-verify -h`},
+
+	// git restore writes the work tree only with paths, and the last of each switch pair counts
+	{"N", `git restore`},
+	{"N", `git restore --worktree`},
+	{"N", `git restore --no-worktree src/a.go`},
+	{"N", `git restore -W --no-worktree src/a.go`},
+	{"N", `git restore --staged src/a.go`},
+	{"N", `git restore -p --no-patch`},
+	{"A", `git restore --no-staged src/a.go`},
+	{"A", `git restore --staged --worktree src/a.go`},
+	{"A", `git restore -SW src/a.go`},
+	{"A", `git restore --no-worktree --worktree src/a.go`},
+	{"A", `git restore -p`},
+	{"A", `git restore --pathspec-from-file=list.txt`},
+	// -U/--unified and --inter-hunk-context take a value (the next word)
+	{"N", `git checkout --unified 5 feature`},
+	{"N", `git checkout -U 5 feature`},
+	{"A", `git restore --inter-hunk-context --staged src/a.go`},
+	{"A", `git checkout --unified 5 feature src/a.go`},
+
+	// git checkout: a list of paths overwrites them; making a branch refuses paths
+	{"A", `git checkout HEAD~1 --pathspec-from-file=list.txt`},
+	{"A", `git checkout --pathspec-from-fi list.txt`},
+	{"N", `git checkout -b topic start more words`},
+	{"N", `git checkout --track upstream extra`},
+	{"N", `git checkout --orphan fresh`},
+	{"A", `git checkout -B topic -f`},
+	{"A", `git checkout v1.0 docs`},
+
+	// reset --merge and the --abort of a merge, rebase, cherry-pick, revert or am discard work
+	{"A", `git reset --merge HEAD~2`},
+	{"A", `git reset --me`},
+	{"N", `git reset --keep HEAD~1`},
+	{"N", `git reset HEAD src/a.go`},
+	{"A", `git merge --abort`},
+	{"A", `git rebase --abo`},
+	{"A", `git cherry-pick --abort`},
+	{"A", `git revert --abort`},
+	{"A", `git am --abort`},
+	{"N", `git merge --continue`},
+	{"N", `git rebase --continue`},
+	{"N", `git revert HEAD`},
+	{"N", `git merge --no-ff topic`},
+
+	// deleting a tag
+	{"A", `git tag -d v2.0`},
+	{"A", `git tag --delete v2.0 v2.1`},
+	{"N", `git tag -a v2.0 -m release`},
+	{"N", `git tag -l 'v*'`},
+	{"N", `git tag -m -d v2.0`},
+}
+
+func TestSuitesTable(t *testing.T) { checkShellRows(t, suitesTable) }
