@@ -351,21 +351,24 @@ func destroys(name string, args []arg) string {
 }
 
 // hFind judges find's -exec/-execdir/-ok payloads (with {} standing for a file under each
-// starting point) and -delete.
+// starting point) and -delete. Unless the expression selects by name or path, find matches
+// every file under a starting point and the starting point itself: -delete is then a
+// recursive removal of it, and a payload is judged with {} standing for it as well.
 func hFind(j *judge, _ string, args []arg, _ *stdinSrc) {
 	starts, i := findStarts(args)
+	everything := !findNarrowed(args[i:])
 	for ; i < len(args); i++ {
 		switch args[i].s {
 		case "-delete":
 			for _, s := range starts {
-				j.target(s, "find -delete under", false)
+				j.target(s, "find -delete under", everything)
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
 			k := i + 1
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
 			}
-			j.findExec(starts, args[i+1:k])
+			j.findExec(starts, args[i+1:k], everything)
 			i = k
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
@@ -400,16 +403,42 @@ func isFindGlobal(s string) bool {
 	return s == "-H" || s == "-L" || s == "-P" || s == "-D" || strings.HasPrefix(s, "-O")
 }
 
-// findExec judges an -exec payload once per starting point, {} standing for a file under it.
-func (j *judge) findExec(starts, words []arg) {
+// findExec judges an -exec payload once per starting point, {} standing for a file under it,
+// and once more for the starting point itself when find matches everything.
+func (j *judge) findExec(starts, words []arg, everything bool) {
 	for _, s := range starts {
-		cmd := make([]arg, 0, len(words))
-		for _, a := range words {
-			if strings.Contains(a.s, "{}") && !s.dyn {
-				a = arg{s: strings.ReplaceAll(a.s, "{}", strings.TrimSuffix(s.s, "/")+"/found"), w: a.w}
-			}
-			cmd = append(cmd, a)
+		found := []string{strings.TrimSuffix(s.s, "/") + "/found"}
+		if everything {
+			found = append(found, s.s)
 		}
-		j.exec(cmd, nil)
+		for _, f := range found {
+			cmd := make([]arg, 0, len(words))
+			for _, a := range words {
+				if strings.Contains(a.s, "{}") && !s.dyn {
+					a = arg{s: strings.ReplaceAll(a.s, "{}", f), w: a.w}
+				}
+				cmd = append(cmd, a)
+			}
+			j.exec(cmd, nil)
+		}
 	}
+}
+
+// findNarrowed reports an expression that selects by name or path (-name '*.pyc', -path, -regex,
+// ...; not negated, no -o or "," that adds other matches, the pattern known and not "*"):
+// find then matches only files so named.
+func findNarrowed(expr []arg) bool {
+	narrowed := false
+	for i, a := range expr {
+		switch a.s {
+		case "-o", "-or", ",":
+			return false
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			negated := i > 0 && (expr[i-1].s == "!" || expr[i-1].s == "-not")
+			if i+1 < len(expr) && !negated && !expr[i+1].dyn && strings.Trim(expr[i+1].s, "*?.") != "" {
+				narrowed = true
+			}
+		}
+	}
+	return narrowed
 }

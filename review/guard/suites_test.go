@@ -64,6 +64,31 @@ var suitesTable = []shellRow{
 	{"N", `git tag -a v2.0 -m release`},
 	{"N", `git tag -l 'v*'`},
 	{"N", `git tag -m -d v2.0`},
+
+	// a recursive deletion reaching the whole project (or a whole temp dir) is asked; a part
+	// of it, or a glob naming some entries only, stays no objection
+	{"A", `find . -delete`},
+	{"A", `find -type f -delete`},
+	{"A", `find . ! -name keep.txt -delete`},
+	{"A", `find . -name '*' -delete`},
+	{"A", `find . -name x -o -type f -delete`},
+	{"A", `find "$DIR" -delete`},
+	{"A", `find . -exec rm -r {} +`},
+	{"A", `find /home/u/project -mindepth 1 -exec rm -rf {} \;`},
+	{"A", `rm -rf ./*`},
+	{"A", `rm -rf /tmp`},
+	{"A", `rm -rf /tmp/*`},
+	{"A", `cd /tmp && rm -rf *`},
+	{"A", `find /tmp -depth -delete`},
+	{"N", `find build -delete`},
+	{"N", `find . -name '*.pyc' -delete`},
+	{"N", `find . -type d -name __pycache__ -exec rm -rf {} +`},
+	{"N", `find dist -exec rm -rf {} +`},
+	{"N", `find . -type f -exec grep -l TODO {} +`},
+	{"N", `rm -rf build*`},
+	{"N", `rm -rf ./*.egg-info`},
+	{"N", `rm -rf /tmp/session-*`},
+	{"N", `find /tmp/work -delete`},
 }
 
 func TestSuitesTable(t *testing.T) { checkShellRows(t, suitesTable) }
