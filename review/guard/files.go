@@ -323,8 +323,18 @@ func hUnzip(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 }
 
-// destructive judges commands without a handler that destroy disks or the machine's state.
+// destructive judges commands without a handler that destroy disks or the machine's state. A
+// disk tool given only files (an image, no device under /dev, every word known) writes those
+// files, and is judged as a write of each.
 func (j *judge) destructive(name string, args []arg) {
+	if (strings.HasPrefix(name, "mkfs") || diskTools[name]) && j.imageOnly(args) {
+		for _, a := range args {
+			if !strings.HasPrefix(a.s, "-") {
+				j.target(a, name+" writing", false)
+			}
+		}
+		return
+	}
 	if what := destroys(name, args); what != "" {
 		j.add(Ask, "guard/wide-destruction", what+"; a person must approve")
 	}
@@ -334,6 +344,26 @@ var (
 	diskTools    = set("mke2fs", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cryptsetup", "blkdiscard")
 	machineStops = set("shutdown", "reboot", "halt", "poweroff")
 )
+
+// imageOnly reports a disk tool's words naming no device: some operand, none of them under
+// /dev (as written or once links are followed) or known only at run time.
+func (j *judge) imageOnly(args []arg) bool {
+	files := 0
+	for _, a := range args {
+		if a.dyn {
+			return false
+		}
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		p, ok := j.abs(a.s)
+		if !ok || under(p, "/dev") || under(resolve(p), "/dev") {
+			return false
+		}
+		files++
+	}
+	return files > 0
+}
 
 // destroys says what a command destroys beyond any project ("" if nothing).
 func destroys(name string, args []arg) string {

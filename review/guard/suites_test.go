@@ -89,6 +89,17 @@ var suitesTable = []shellRow{
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
 	{"N", `find /tmp/work -delete`},
+
+	// a disk tool given only image files writes those files; a device or an unknown word asks
+	{"N", `mkfs.ext4 build/disk.img`},
+	{"N", `mkfs.vfat -C fs.img 1440`},
+	{"N", `wipefs -a scratch.raw`},
+	{"A", `mkfs.ext4 /dev/sdb1`},
+	{"A", `mkfs.ext4 -L data /dev/nvme0n1p2`},
+	{"A", `mkfs -t ext4 "$DEVICE"`},
+	{"A", `mkfs.ext4 /home/u/disk.img`},
+	{"A", `sfdisk /dev/sda`},
+	{"D", `mkfs.ext4 .git/hooks/pre-push`},
 }
 
 func TestSuitesTable(t *testing.T) { checkShellRows(t, suitesTable) }
