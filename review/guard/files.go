@@ -404,6 +404,9 @@ func hFind(j *judge, _ string, args []arg, _ *stdinSrc) {
 			if i+1 < len(args) {
 				j.target(args[i+1], "writing", false)
 			}
+			i += findValues(args[i].s)
+		default:
+			i += findValues(args[i].s)
 		}
 	}
 }
@@ -453,6 +456,25 @@ func (j *judge) findExec(starts, words []arg, everything bool) {
 		}
 	}
 }
+
+// findValues is how many words a find primary takes (-name PATTERN, -gid N, -fprintf FILE
+// FORMAT: a "-delete" following -gid is its value, not an action).
+func findValues(s string) int {
+	switch {
+	case findValued[s] || strings.HasPrefix(s, "-newer"):
+		return 1
+	case s == "-fprintf":
+		return 2
+	case s == "-fprint" || s == "-fprint0" || s == "-fls":
+		return 1
+	}
+	return 0
+}
+
+var findValued = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+	"-lname", "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-inum",
+	"-samefile", "-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used",
+	"-links", "-maxdepth", "-mindepth", "-fstype", "-context", "-printf", "-regextype", "-files0-from")
 
 // findNarrowed reports an expression that selects by name or path (-name '*.pyc', -path, -regex,
 // ...; not negated, no -o or "," that adds other matches, the pattern known and not "*"):

@@ -391,13 +391,14 @@ func gitCheckout(j *judge, g *gitArgs, _ []arg) {
 	}
 }
 
-// gitRestore asks when the restore writes the work tree: -W/--worktree, or no --staged (the
-// last of each pair given counts), and there are paths to restore (operands, a
+// gitRestore asks when the restore writes the work tree: -W/--worktree, or neither
+// -S/--staged nor --no-staged (the last of each pair given counts; --no-staged alone leaves
+// git nothing to restore, and it refuses), and there are paths to restore (operands, a
 // --pathspec-from-file, or -p, which may pick from all); without them git refuses.
 func gitRestore(j *judge, g *gitArgs, _ []arg) {
 	staged := g.lastSet('S', "staged", "no-staged")
 	worktree := g.lastSet('W', "worktree", "no-worktree")
-	if worktree < 0 && staged != 1 {
+	if worktree < 0 && staged < 0 { // the work tree is the default only when neither is given
 		worktree = 1
 	}
 	patch := g.lastSet('p', "patch", "no-patch") == 1

@@ -22,7 +22,9 @@ var suitesTable = []shellRow{
 	{"N", `git restore -W --no-worktree src/a.go`},
 	{"N", `git restore --staged src/a.go`},
 	{"N", `git restore -p --no-patch`},
-	{"A", `git restore --no-staged src/a.go`},
+	{"N", `git restore --no-staged src/a.go`},
+	{"N", `git restore -S --no-staged src/a.go`},
+	{"A", `git restore --no-staged -W src/a.go`},
 	{"A", `git restore --staged --worktree src/a.go`},
 	{"A", `git restore -SW src/a.go`},
 	{"A", `git restore --no-worktree --worktree src/a.go`},
@@ -89,6 +91,12 @@ var suitesTable = []shellRow{
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
 	{"N", `find /tmp/work -delete`},
+	// a primary's value is not an action: -uid -delete is a uid named "-delete"
+	{"N", `find . -uid -delete -print`},
+	{"N", `find . -path -delete`},
+	{"A", `find . -fprintf list.txt '%p' -delete`},
+	{"A", `find . -newermt 2024-01-01 -delete`},
+	{"A", `find . -size +1M -delete`},
 
 	// a disk tool given only image files writes those files; a device or an unknown word asks
 	{"N", `mkfs.ext4 build/disk.img`},
