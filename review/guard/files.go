@@ -444,6 +444,10 @@ func (j *judge) findExec(starts, words []arg, everything bool) {
 		if everything {
 			found = append(found, s.s)
 		}
+		if everything && len(words) > 0 && fileRemovers[filepath.Base(words[0].s)] && !words[0].dyn {
+			// rm, shred or unlink of every file under s (.git's included) removes all of it
+			j.target(s, "find -exec "+filepath.Base(words[0].s)+" on every file under", true)
+		}
 		for _, f := range found {
 			cmd := make([]arg, 0, len(words))
 			for _, a := range words {
@@ -475,6 +479,9 @@ var findValued = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwhol
 	"-lname", "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-inum",
 	"-samefile", "-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used",
 	"-links", "-maxdepth", "-mindepth", "-fstype", "-context", "-printf", "-regextype", "-files0-from")
+
+// fileRemovers delete the files they are given (rmdir only empty directories, so not it).
+var fileRemovers = set("rm", "unlink", "shred", "srm", "trash")
 
 // findNarrowed reports an expression that selects by name or path (-name '*.pyc', -path, -regex,
 // ...; not negated, no -o or "," that adds other matches, the pattern known and not "*"):

@@ -91,6 +91,11 @@ var suitesTable = []shellRow{
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
 	{"N", `find /tmp/work -delete`},
+	{"A", `find . -type f -exec shred -u {} +`},
+	{"A", `find -type f -exec /bin/rm -f {} \;`},
+	{"N", `find build -type f -exec rm -f {} +`},
+	{"N", `find . -name '*.orig' -exec rm -f {} +`},
+	{"N", `find . -type f -exec chmod 644 {} +`},
 	// a primary's value is not an action: -uid -delete is a uid named "-delete"
 	{"N", `find . -uid -delete -print`},
 	{"N", `find . -path -delete`},
