@@ -170,6 +170,10 @@ func abbrev(name, n string) bool {
 	return name == n || len(name) >= 2 && strings.HasPrefix(n, name)
 }
 
+// runsCommands are the subcommands whose operands hold a command of their own (bisect run CMD
+// -h, submodule foreach CMD): a -h there is the command's.
+var runsCommands = set("bisect", "submodule")
+
 // help reports a request for the subcommand's usage (-h, --help, --help-all, before any "--"):
 // git prints it and does nothing else.
 func (g *gitArgs) help() bool {
@@ -225,7 +229,7 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 		j.add(Deny, "guard/hook-bypass", "git "+sub+" "+g.bypass+" skips the hooks (tollgate reviews every commit and push); commit without it and fix what the hooks report")
 		return
 	}
-	if g.help() {
+	if g.help() && !runsCommands[sub] {
 		return
 	}
 	if spec.noVerify {
@@ -467,9 +471,17 @@ func gitRebase(j *judge, g *gitArgs, _ []arg) {
 
 func gitSubmodule(j *judge, g *gitArgs, _ []arg) { j.gitSubmodule(g) }
 
-func gitBisect(j *judge, g *gitArgs, _ []arg) {
-	if len(g.ops) > 1 && g.ops[0].s == "run" {
-		j.exec(g.ops[1:], nil)
+// gitBisect judges the command of bisect run as written: every word after "run", its options
+// included (bisect run sh -c CMD).
+func gitBisect(j *judge, g *gitArgs, rest []arg) {
+	if len(g.ops) == 0 || g.ops[0].s != "run" {
+		return
+	}
+	for k, a := range rest {
+		if a.s == "run" && k+1 < len(rest) {
+			j.exec(rest[k+1:], nil)
+			return
+		}
 	}
 }
 

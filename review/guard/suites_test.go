@@ -14,6 +14,10 @@ var suitesTable = []shellRow{
 	{"A", `git restore src/a.go`},
 	{"A", `git checkout -- -h`},
 	{"D", `git commit --no-verify -h`},
+	{"A", `git bisect run rm -rf /home/u -h`},
+	{"A", `git bisect run sh -c 'rm -rf /home/u'`},
+	{"N", `git bisect run make test`},
+	{"A", `git submodule foreach 'rm -rf /home/u' --help`},
 
 	// git restore writes the work tree only with paths, and the last of each switch pair counts
 	{"N", `git restore`},
