@@ -469,7 +469,7 @@ func gitRebase(j *judge, g *gitArgs, _ []arg) {
 	}
 }
 
-func gitSubmodule(j *judge, g *gitArgs, _ []arg) { j.gitSubmodule(g) }
+func gitSubmodule(j *judge, g *gitArgs, rest []arg) { j.gitSubmodule(g, rest) }
 
 // gitBisect judges the command of bisect run as written: every word after "run", its options
 // included (bisect run sh -c CMD).
@@ -533,12 +533,26 @@ func (j *judge) gitPush(g *gitArgs) {
 	}
 }
 
-func (j *judge) gitSubmodule(g *gitArgs) {
-	if len(g.ops) < 2 || g.ops[0].s != "foreach" {
+// gitSubmodule judges the command of submodule foreach, the words after "foreach" and its own
+// options (--recursive, -q): one word is a shell script, several are run as they are.
+func (j *judge) gitSubmodule(g *gitArgs, rest []arg) {
+	if len(g.ops) == 0 || g.ops[0].s != "foreach" {
 		return
 	}
-	p, dyn := joinArgs(g.ops[1:])
-	j.payload(arg{s: p, dyn: dyn, w: g.ops[1].w}, "git submodule foreach")
+	k := 0
+	for k < len(rest) && rest[k].s != "foreach" {
+		k++
+	}
+	k++
+	for k < len(rest) && (rest[k].s == "--recursive" || rest[k].s == "-q" || rest[k].s == "--quiet") {
+		k++
+	}
+	switch {
+	case k == len(rest)-1: // one word: a shell script
+		j.payload(rest[k], "git submodule foreach")
+	case k < len(rest): // several: the command and its arguments, run as they are
+		j.exec(rest[k:], nil)
+	}
 }
 
 // gitConfig denies writes of the keys that change which hooks run: core.hooksPath, includes

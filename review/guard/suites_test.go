@@ -17,7 +17,11 @@ var suitesTable = []shellRow{
 	{"A", `git bisect run rm -rf /home/u -h`},
 	{"A", `git bisect run sh -c 'rm -rf /home/u'`},
 	{"N", `git bisect run make test`},
-	{"A", `git submodule foreach 'rm -rf /home/u' --help`},
+	{"D", `git submodule foreach git commit -n -m sync`},
+	{"D", `git submodule foreach --recursive sh -c 'git push --no-verify'`},
+	{"N", `git submodule foreach --recursive git status`},
+	{"N", `git submodule foreach`},
+	{"A", `git submodule foreach 'rm -rf /home/u'`},
 
 	// git restore writes the work tree only with paths, and the last of each switch pair counts
 	{"N", `git restore`},
