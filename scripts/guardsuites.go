@@ -7,23 +7,31 @@
 // it answers nothing (no objection). Cases that bypass git's hooks (--no-verify, -c
 // core.hooksPath, ...) are counted apart and must be denied.
 //
-// withEnv(...) or process.env in the test before the assertion also leaves a case out (it
-// runs under settings of its own, such as paranoid mode).
+// A case that its suite runs under a fixture of its own (a working directory, an environment,
+// a policy or a mode such as paranoid) is read and counted too, and counted apart as well:
+// tollgate judges it in a plain repository with a pristine HOME, where the suite's expectation
+// may not hold (cc-safety-net blocks a plain "git fetch origin" when its fixture sets
+// GIT_SSH_COMMAND, and "git add -A" under a project rule of its own).
 //
 // The suites (pinned below; read from a folder of clones, owner+name/repo as the fetch tool
 // writes them, or owner+name holding a work tree or .git):
-//   - kenryu42/cc-safety-net: every assertBlocked(COMMAND, REASON) and assertAllowed(COMMAND)
-//     in tests/**/*.test.ts whose command is one string literal and that passes no working
-//     directory or environment of its own (those need the suite's fixtures). Its strict-mode
-//     cases (assertStrictBlocked) are left out: they block what cannot be parsed, in a mode
-//     that is off by default.
+//   - kenryu42/cc-safety-net: every assertBlocked(COMMAND, ...) and assertAllowed(COMMAND, ...)
+//     in tests/**/*.ts whose command is one string literal (quotes or a template without
+//     substitutions); one that passes a working directory or environment, or whose test sets
+//     withEnv(...) or process.env, is a fixture case. Its strict-mode cases
+//     (assertStrictBlocked) are left out: they block what cannot be parsed, in a mode that is
+//     off by default.
 //   - Dicklesworthstone/destructive_command_guard (dcg): every [[case]] of tests/corpus/**.toml
-//     with expected (or expected_decision) "deny" or "allow".
+//     with a command (the empty one included) and expected (or expected_decision) "deny" or
+//     "allow"; its hook_json cases (a whole hook input, no command) are left out.
 //   - rysweet/amplihack's --no-verify tests (tests/unit/hooks/test_pre_tool_use.py at the
 //     commit that added them): assert [not] hook.contains_no_verify(...), and the "command"
 //     literals holding --no-verify that its process() tests expect blocked.
 //
 // Usage: go run scripts/guardsuites.go -clones DIR -guard BIN [-work DIR] [-v]
+//
+//	go run scripts/guardsuites.go -clones DIR -list   (the cases read, nothing run)
+//
 // BIN is tollgate-guard or tollgate (it is run as BIN guard --agent claude).
 package main
 
@@ -58,6 +66,7 @@ type testCase struct {
 	where   string // file:line or file#id
 	command string
 	block   bool
+	fixture bool // runs under the suite's own working directory, environment or policy
 }
 
 type gitDir string
@@ -117,10 +126,14 @@ func findGitDir(clones, repo string) (gitDir, error) {
 
 var assertCall = regexp.MustCompile(`\bassert(Blocked|Allowed)\(`)
 
-// readSafetyNet extracts cc-safety-net's single-literal assertBlocked/assertAllowed cases.
+// readSafetyNet extracts cc-safety-net's assertBlocked/assertAllowed cases whose command is one
+// string literal. A case that passes a working directory, an environment or a policy of its own
+// (a further argument, or withEnv(...)/process.env in its test) is read too, marked as run under
+// the suite's own fixture: tollgate sees it in a plain repository, so its expectation may not
+// hold there.
 func readSafetyNet(g gitDir, commit string) ([]testCase, error) {
 	var out []testCase
-	err := g.each(commit, "tests", ".test.ts", func(f, text string) error {
+	err := g.each(commit, "tests", ".ts", func(f, text string) error {
 		for _, m := range assertCall.FindAllStringSubmatchIndex(text, -1) {
 			block := text[m[2]:m[3]] == "Blocked"
 			args, ok := callArgs(text, m[1])
@@ -128,14 +141,16 @@ func readSafetyNet(g gitDir, commit string) ([]testCase, error) {
 				continue
 			}
 			cmd, ok := jsString(strings.TrimSpace(args[0]))
-			if !ok || (block && len(args) != 2) || (!block && len(args) != 1) {
+			if !ok {
 				continue
 			}
-			if envSet(text, m[0]) {
-				continue
+			own := len(args) > 1
+			if block {
+				own = len(args) > 2
 			}
 			line := 1 + strings.Count(text[:m[0]], "\n")
-			out = append(out, testCase{where: fmt.Sprintf("%s:%d", f, line), command: cmd, block: block})
+			out = append(out, testCase{where: fmt.Sprintf("%s:%d", f, line), command: cmd, block: block,
+				fixture: own || envSet(text, m[0])})
 		}
 		return nil
 	})
@@ -248,8 +263,10 @@ func readDCG(g gitDir, commit string) ([]testCase, error) {
 	err := g.each(commit, "tests/corpus", ".toml", func(f, src string) error {
 		var doc struct {
 			Case []struct {
-				ID, Description, Command, Expected, ExpectedDecision string
-				InputKind                                            string `toml:"input_kind"`
+				ID, Description, Expected string
+				Command                   *string // nil when absent; "" is a case (an empty command)
+				ExpectedDecision          string  `toml:"expected_decision"`
+				InputKind                 string  `toml:"input_kind"`
 			}
 		}
 		if _, err := toml.Decode(src, &doc); err != nil {
@@ -260,14 +277,14 @@ func readDCG(g gitDir, commit string) ([]testCase, error) {
 			if want == "" {
 				want = c.ExpectedDecision
 			}
-			if (want != "deny" && want != "allow") || c.Command == "" || (c.InputKind != "" && c.InputKind != "command") {
+			if (want != "deny" && want != "allow") || c.Command == nil || (c.InputKind != "" && c.InputKind != "command") {
 				continue
 			}
 			id := c.ID
 			if id == "" {
 				id = fmt.Sprint(n + 1)
 			}
-			out = append(out, testCase{where: f + "#" + id, command: c.Command, block: want == "deny"})
+			out = append(out, testCase{where: f + "#" + id, command: *c.Command, block: want == "deny"})
 		}
 		return nil
 	})
@@ -352,8 +369,9 @@ func main() {
 	bin := flag.String("guard", "", "tollgate-guard or tollgate binary")
 	work := flag.String("work", "", "scratch repository (default: a new temp dir)")
 	verbose := flag.Bool("v", false, "print every miss")
+	list := flag.Bool("list", false, "print the cases read (where, expectation, command) and stop")
 	flag.Parse()
-	if *clones == "" || *bin == "" {
+	if *clones == "" || (*bin == "" && !*list) {
 		fmt.Fprintln(os.Stderr, "usage: go run scripts/guardsuites.go -clones DIR -guard BIN [-work DIR] [-v]")
 		os.Exit(2)
 	}
@@ -384,7 +402,14 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		var n [2][2]int
+		if *list {
+			for _, c := range cases {
+				fmt.Printf("%s\t%s\t%s\n", c.where, map[bool]string{true: "block", false: "allow"}[c.block], oneLine(c.command))
+			}
+			continue
+		}
+		var n, plain [2][2]int
+		fixtures := 0
 		var misses []string
 		sb, sd := 0, 0
 		for _, c := range cases {
@@ -396,6 +421,11 @@ func main() {
 			}
 			stopped := r.verdict == "deny" || r.verdict == "ask"
 			n[b2i(c.block)][b2i(stopped)]++
+			if c.fixture {
+				fixtures++
+			} else {
+				plain[b2i(c.block)][b2i(stopped)]++
+			}
 			if c.block && bypass.MatchString(c.command) {
 				sb++
 				if r.verdict == "deny" {
@@ -409,11 +439,18 @@ func main() {
 				if !c.block {
 					kind = "safe stopped (" + r.verdict + ")"
 				}
+				if c.fixture {
+					kind += " (suite fixture)"
+				}
 				misses = append(misses, fmt.Sprintf("  %s: %s  [%s]", kind, oneLine(c.command), c.where))
 			}
 		}
 		fmt.Printf("%s@%s: %d cases\n", s.repo, s.commit[:12], len(cases))
 		report(n, sb, sd)
+		if fixtures > 0 {
+			fmt.Printf("  without the %d cases run under the suite's own fixture:\n", fixtures)
+			report(plain, -1, 0)
+		}
 		if *verbose {
 			sort.Strings(misses)
 			for _, m := range misses {
@@ -439,7 +476,9 @@ func report(n [2][2]int, bypasses, denied int) {
 	risky, safe := n[1][0]+n[1][1], n[0][0]+n[0][1]
 	fmt.Printf("  risky calls stopped:  %d/%d (%s, goal 95%%)\n", n[1][1], risky, pct(n[1][1], risky))
 	fmt.Printf("  safe calls untouched: %d/%d (%s, goal 95%%)\n", n[0][0], safe, pct(n[0][0], safe))
-	fmt.Printf("  hook bypasses denied: %d/%d (goal: all)\n", denied, bypasses)
+	if bypasses >= 0 {
+		fmt.Printf("  hook bypasses denied: %d/%d (goal: all)\n", denied, bypasses)
+	}
 }
 
 func pct(a, b int) string {

@@ -33,6 +33,11 @@
 //     path are followed, so a link in the project cannot point a write outside it or at the hooks.
 //     Protected paths are compared folded (Unicode NFC, lower case, \ as a separator too), as
 //     macOS's and Windows's case-insensitive file systems name them.
+//   - Deletion inside the project is the agent's to do (rm -rf ./build), unless it reaches the
+//     whole project or a whole temp dir: rm -rf ./*, find . -delete, or find -exec rm on {}
+//     where the expression does not select by name or path (find matches its starting point and
+//     every file under it, .git's included). A glob naming some entries only (build*, *.o) is
+//     not its directory.
 //   - Every decision keeps a time budget (Budget, 2 s): the shell analysis counts its steps,
 //     and past the budget it stops and answers Ask.
 //   - What a command does beyond its files (publishing, privileges, remote databases, global

@@ -320,8 +320,18 @@ func hUnzip(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 }
 
-// destructive judges commands without a handler that destroy disks or the machine's state.
+// destructive judges commands without a handler that destroy disks or the machine's state. A
+// disk tool given only files (an image, no device under /dev, every word known) writes those
+// files, and is judged as a write of each.
 func (j *judge) destructive(name string, args []arg) {
+	if (strings.HasPrefix(name, "mkfs") || diskTools[name]) && j.imageOnly(args) {
+		for _, a := range args {
+			if !strings.HasPrefix(a.s, "-") {
+				j.target(a, name+" writing", false)
+			}
+		}
+		return
+	}
 	if what := destroys(name, args); what != "" {
 		j.add(Ask, "guard/wide-destruction", what+"; a person must approve")
 	}
@@ -331,6 +341,26 @@ var (
 	diskTools    = set("mke2fs", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cryptsetup", "blkdiscard")
 	machineStops = set("shutdown", "reboot", "halt", "poweroff")
 )
+
+// imageOnly reports a disk tool's words naming no device: some operand, none of them under
+// /dev (as written or once links are followed) or known only at run time.
+func (j *judge) imageOnly(args []arg) bool {
+	files := 0
+	for _, a := range args {
+		if a.dyn {
+			return false
+		}
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		p, ok := j.abs(a.s)
+		if !ok || under(p, "/dev") || under(resolve(p), "/dev") {
+			return false
+		}
+		files++
+	}
+	return files > 0
+}
 
 // destroys says what a command destroys beyond any project ("" if nothing).
 func destroys(name string, args []arg) string {
@@ -348,26 +378,32 @@ func destroys(name string, args []arg) string {
 }
 
 // hFind judges find's -exec/-execdir/-ok payloads (with {} standing for a file under each
-// starting point) and -delete.
+// starting point) and -delete. Unless the expression selects by name or path, find matches
+// every file under a starting point and the starting point itself: -delete is then a
+// recursive removal of it, and a payload is judged with {} standing for it as well.
 func hFind(j *judge, _ string, args []arg, _ *stdinSrc) {
 	starts, i := findStarts(args)
+	everything := !findNarrowed(args[i:])
 	for ; i < len(args); i++ {
 		switch args[i].s {
 		case "-delete":
 			for _, s := range starts {
-				j.target(s, "find -delete under", false)
+				j.target(s, "find -delete under", everything)
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
 			k := i + 1
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
 			}
-			j.findExec(starts, args[i+1:k])
+			j.findExec(starts, args[i+1:k], everything)
 			i = k
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
 				j.target(args[i+1], "writing", false)
 			}
+			i += findValues(args[i].s)
+		default:
+			i += findValues(args[i].s)
 		}
 	}
 }
@@ -397,16 +433,68 @@ func isFindGlobal(s string) bool {
 	return s == "-H" || s == "-L" || s == "-P" || s == "-D" || strings.HasPrefix(s, "-O")
 }
 
-// findExec judges an -exec payload once per starting point, {} standing for a file under it.
-func (j *judge) findExec(starts, words []arg) {
+// findExec judges an -exec payload once per starting point, {} standing for a file under it,
+// and once more for the starting point itself when find matches everything.
+func (j *judge) findExec(starts, words []arg, everything bool) {
 	for _, s := range starts {
-		cmd := make([]arg, 0, len(words))
-		for _, a := range words {
-			if strings.Contains(a.s, "{}") && !s.dyn {
-				a = arg{s: strings.ReplaceAll(a.s, "{}", strings.TrimSuffix(s.s, "/")+"/found"), w: a.w}
-			}
-			cmd = append(cmd, a)
+		found := []string{strings.TrimSuffix(s.s, "/") + "/found"}
+		if everything {
+			found = append(found, s.s)
 		}
-		j.exec(cmd, nil)
+		if everything && len(words) > 0 && fileRemovers[filepath.Base(words[0].s)] && !words[0].dyn {
+			// rm, shred or unlink of every file under s (.git's included) removes all of it
+			j.target(s, "find -exec "+filepath.Base(words[0].s)+" on every file under", true)
+		}
+		for _, f := range found {
+			cmd := make([]arg, 0, len(words))
+			for _, a := range words {
+				if strings.Contains(a.s, "{}") && !s.dyn {
+					a = arg{s: strings.ReplaceAll(a.s, "{}", f), w: a.w}
+				}
+				cmd = append(cmd, a)
+			}
+			j.exec(cmd, nil)
+		}
 	}
+}
+
+// findValues is how many words a find primary takes (-name PATTERN, -gid N, -fprintf FILE
+// FORMAT: a "-delete" following -gid is its value, not an action).
+func findValues(s string) int {
+	switch {
+	case findValued[s] || strings.HasPrefix(s, "-newer"):
+		return 1
+	case s == "-fprintf":
+		return 2
+	case s == "-fprint" || s == "-fprint0" || s == "-fls":
+		return 1
+	}
+	return 0
+}
+
+var findValued = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+	"-lname", "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-inum",
+	"-samefile", "-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used",
+	"-links", "-maxdepth", "-mindepth", "-fstype", "-context", "-printf", "-regextype", "-files0-from")
+
+// fileRemovers delete the files they are given (rmdir only empty directories, so not it).
+var fileRemovers = set("rm", "unlink", "shred", "srm", "trash")
+
+// findNarrowed reports an expression that selects by name or path (-name '*.pyc', -path, -regex,
+// ...; not negated, no -o or "," that adds other matches, the pattern known and not "*"):
+// find then matches only files so named.
+func findNarrowed(expr []arg) bool {
+	narrowed := false
+	for i, a := range expr {
+		switch a.s {
+		case "-o", "-or", ",":
+			return false
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			negated := i > 0 && (expr[i-1].s == "!" || expr[i-1].s == "-not")
+			if i+1 < len(expr) && !negated && !expr[i+1].dyn && strings.Trim(expr[i+1].s, "*?.") != "" {
+				narrowed = true
+			}
+		}
+	}
+	return narrowed
 }

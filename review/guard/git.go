@@ -26,9 +26,9 @@ var gitSpecs = map[string]gitSpec{
 	"pull":        {shortValue: "sXo", shortOpt: "S", noVerify: true, longValue: []string{"strategy", "strategy-option", "upload-pack", "depth", "shallow-since", "shallow-exclude", "negotiation-tip", "server-option"}},
 	"am":          {shortValue: "pC", shortOpt: "S", noVerifyN: true, noVerify: true, longValue: []string{"patch-format", "exclude", "include", "directory", "resolvemsg", "whitespace", "quoted-cr", "empty"}},
 	"rebase":      {shortValue: "sXxC", shortOpt: "S", noVerify: true, longValue: []string{"onto", "strategy", "strategy-option", "exec", "whitespace", "empty", "upstream"}},
-	"checkout":    {shortValue: "bBt", longValue: []string{"orphan", "conflict", "pathspec-from-file"}},
+	"checkout":    {shortValue: "bBtU", longValue: []string{"orphan", "conflict", "pathspec-from-file", "unified", "inter-hunk-context"}},
 	"switch":      {shortValue: "cC", longValue: []string{"orphan", "conflict"}},
-	"restore":     {shortValue: "s", longValue: []string{"source", "conflict", "pathspec-from-file"}},
+	"restore":     {shortValue: "sU", longValue: []string{"source", "conflict", "pathspec-from-file", "unified", "inter-hunk-context"}},
 	"clean":       {shortValue: "e", longValue: []string{"exclude"}},
 	"branch":      {shortValue: "t", longValue: []string{"set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format", "color"}},
 	"reset":       {longValue: []string{"pathspec-from-file"}},
@@ -43,6 +43,8 @@ var gitSpecs = map[string]gitSpec{
 	"bisect":      {},
 	"send-email":  {noVerify: true},
 	"cherry-pick": {shortValue: "mX", longValue: []string{"mainline", "strategy", "strategy-option"}},
+	"revert":      {shortValue: "mX", longValue: []string{"mainline", "strategy", "strategy-option", "cleanup"}},
+	"tag":         {shortValue: "mFu", longValue: []string{"message", "file", "local-user", "sort", "contains", "no-contains", "merged", "no-merged", "points-at", "format", "color", "cleanup", "trailer"}},
 }
 
 // gitArgs is one subcommand's words, read with its option table.
@@ -51,6 +53,7 @@ type gitArgs struct {
 	longs    []string // long option names as written (no dashes; the =value kept)
 	ops      []arg    // operands
 	afterDD  int      // operands from this index came after "--" (len(ops) if none)
+	seq      []string // every option in the order given: "-x" per short letter (value letters too), "--name[=value]"
 	bypass   string   // the spelling that skips the hooks
 	execArgs []arg    // values of -x/--exec (rebase): shell commands
 }
@@ -83,6 +86,7 @@ func parseGit(args []arg, spec gitSpec) gitArgs {
 func (g *gitArgs) longOption(s string, args []arg, i int, spec gitSpec) int {
 	name, _, hasValue := strings.Cut(s[2:], "=")
 	g.longs = append(g.longs, s[2:])
+	g.seq = append(g.seq, s)
 	if spec.noVerify && len(name) >= 4 && strings.HasPrefix("no-verify", name) {
 		g.bypass = s
 	}
@@ -103,6 +107,7 @@ func (g *gitArgs) longOption(s string, args []arg, i int, spec gitSpec) int {
 func (g *gitArgs) cluster(letters string, args []arg, i int, spec gitSpec) int {
 	for k := 0; k < len(letters); k++ {
 		c := letters[k]
+		g.seq = append(g.seq, "-"+string(c))
 		if strings.IndexByte(spec.shortValue, c) >= 0 {
 			if k == len(letters)-1 && i+1 < len(args) {
 				if c == 'x' {
@@ -137,13 +142,60 @@ func longTakesValue(name string, values []string) bool {
 
 func (g *gitArgs) short(c byte) bool { return strings.IndexByte(g.shorts, c) >= 0 }
 
+// given reports a short letter given, a value-taking one (-b NAME) included.
+func (g *gitArgs) given(c byte) bool {
+	for _, o := range g.seq {
+		if o == "-"+string(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastSet says what the last of a pair of switches given left: 1 on (-S, --staged), 0 off
+// (--no-staged), -1 neither given; git keeps the last one given.
+func (g *gitArgs) lastSet(short byte, on, off string) int {
+	v := -1
+	for _, o := range g.seq {
+		name, _, _ := strings.Cut(strings.TrimPrefix(o, "--"), "=")
+		switch {
+		case o == "-"+string(short) || strings.HasPrefix(o, "--") && abbrev(name, on):
+			v = 1
+		case strings.HasPrefix(o, "--") && abbrev(name, off):
+			v = 0
+		}
+	}
+	return v
+}
+
+// abbrev reports name as the long option n or, as git's option parser accepts, a prefix of it
+// (two letters at least).
+func abbrev(name, n string) bool {
+	return name == n || len(name) >= 2 && strings.HasPrefix(n, name)
+}
+
+// runsCommands are the subcommands whose operands hold a command of their own (bisect run CMD
+// -h, submodule foreach CMD): a -h there is the command's.
+var runsCommands = set("bisect", "submodule")
+
+// help reports a request for the subcommand's usage (-h, --help, --help-all, before any "--"):
+// git prints it and does nothing else.
+func (g *gitArgs) help() bool {
+	for _, l := range g.longs {
+		if l == "help" || l == "help-all" {
+			return true
+		}
+	}
+	return g.short('h')
+}
+
 // long reports a long option given by its name or, as git's option parser accepts, a prefix of
 // it (--forc, --ha, --discard-ch); two letters at least.
 func (g *gitArgs) long(names ...string) bool {
 	for _, l := range g.longs {
 		name, _, _ := strings.Cut(l, "=")
 		for _, n := range names {
-			if name == n || len(name) >= 2 && strings.HasPrefix(n, name) {
+			if abbrev(name, n) {
 				return true
 			}
 		}
@@ -180,6 +232,9 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 	g := parseGit(rest, spec)
 	if g.bypass != "" {
 		j.add(Deny, "guard/hook-bypass", "git "+sub+" "+g.bypass+" skips the hooks (tollgate reviews every commit and push); commit without it and fix what the hooks report")
+		return
+	}
+	if g.help() && !runsCommands[sub] {
 		return
 	}
 	if spec.noVerify {
@@ -278,29 +333,54 @@ var gitSubs map[string]func(j *judge, g *gitArgs, rest []arg)
 
 func init() {
 	gitSubs = map[string]func(j *judge, g *gitArgs, rest []arg){
-		"reset":      gitReset,
-		"switch":     gitSwitch,
-		"checkout":   gitCheckout,
-		"restore":    gitRestore,
-		"clean":      gitClean,
-		"push":       gitPush,
-		"branch":     gitBranch,
-		"stash":      gitStash,
-		"reflog":     gitReflog,
-		"gc":         gitGc,
-		"update-ref": gitUpdateRef,
-		"rm":         gitRm,
-		"mv":         gitMv,
-		"config":     gitConfig,
-		"rebase":     gitRebase,
-		"submodule":  gitSubmodule,
-		"bisect":     gitBisect,
+		"reset":       gitReset,
+		"switch":      gitSwitch,
+		"checkout":    gitCheckout,
+		"restore":     gitRestore,
+		"clean":       gitClean,
+		"push":        gitPush,
+		"branch":      gitBranch,
+		"stash":       gitStash,
+		"reflog":      gitReflog,
+		"gc":          gitGc,
+		"update-ref":  gitUpdateRef,
+		"rm":          gitRm,
+		"mv":          gitMv,
+		"config":      gitConfig,
+		"rebase":      gitRebase,
+		"submodule":   gitSubmodule,
+		"bisect":      gitBisect,
+		"merge":       gitAbort("merge"),
+		"am":          gitAbort("am"),
+		"cherry-pick": gitAbort("cherry-pick"),
+		"revert":      gitAbort("revert"),
+		"tag":         gitTag,
 	}
 }
 
 func gitReset(j *judge, g *gitArgs, _ []arg) {
-	if g.long("hard") {
+	switch {
+	case g.long("hard"):
 		j.irreversible("reset --hard")
+	case g.long("merge"): // resets staged files to the commit, their staged changes with them
+		j.irreversible("reset --merge")
+	}
+}
+
+// gitAbort asks about --abort of a merge, cherry-pick, revert, am or rebase: git resets the
+// index and work tree to where the operation began (merge --abort is reset --merge), and the
+// resolutions and uncommitted changes made meanwhile go with it.
+func gitAbort(sub string) func(j *judge, g *gitArgs, _ []arg) {
+	return func(j *judge, g *gitArgs, _ []arg) {
+		if g.long("abort") {
+			j.irreversible(sub + " --abort")
+		}
+	}
+}
+
+func gitTag(j *judge, g *gitArgs, _ []arg) {
+	if g.short('d') || g.long("delete") {
+		j.irreversible("tag -d")
 	}
 }
 
@@ -310,14 +390,29 @@ func gitSwitch(j *judge, g *gitArgs, _ []arg) {
 	}
 }
 
+// gitCheckout asks about a forced checkout and a checkout of paths (operands after a tree, after
+// "--", ".", or a --pathspec-from-file), which overwrites their changes. With -b, -B, --orphan
+// or -t/--track git makes a branch and refuses paths, so only force counts.
 func gitCheckout(j *judge, g *gitArgs, _ []arg) {
-	if g.short('f') || g.long("force") || g.afterDD < len(g.ops) || len(g.ops) >= 2 || hasOp(g.ops, ".") {
+	creates := g.given('b') || g.given('B') || g.given('t') || g.long("orphan", "track")
+	paths := g.afterDD < len(g.ops) || len(g.ops) >= 2 || hasOp(g.ops, ".") || g.long("pathspec-from-file")
+	if g.short('f') || g.long("force") || paths && !creates {
 		j.irreversible("checkout of files")
 	}
 }
 
+// gitRestore asks when the restore writes the work tree: -W/--worktree, or neither
+// -S/--staged nor --no-staged (the last of each pair given counts; --no-staged alone leaves
+// git nothing to restore, and it refuses), and there are paths to restore (operands, a
+// --pathspec-from-file, or -p, which may pick from all); without them git refuses.
 func gitRestore(j *judge, g *gitArgs, _ []arg) {
-	if !(g.short('S') || g.long("staged")) || g.short('W') || g.long("worktree") {
+	staged := g.lastSet('S', "staged", "no-staged")
+	worktree := g.lastSet('W', "worktree", "no-worktree")
+	if worktree < 0 && staged < 0 { // the work tree is the default only when neither is given
+		worktree = 1
+	}
+	patch := g.lastSet('p', "patch", "no-patch") == 1
+	if worktree == 1 && (len(g.ops) > 0 || g.long("pathspec-from-file") || patch) {
 		j.irreversible("restore of files")
 	}
 }
@@ -374,18 +469,25 @@ func gitMv(j *judge, g *gitArgs, _ []arg) {
 func gitConfig(j *judge, _ *gitArgs, rest []arg) { j.gitConfig(rest) }
 
 func gitRebase(j *judge, g *gitArgs, _ []arg) {
+	gitAbort("rebase")(j, g, nil)
 	for _, x := range g.execArgs {
 		j.payload(x, "git rebase --exec")
 	}
 }
 
-func gitSubmodule(j *judge, g *gitArgs, _ []arg) { j.gitSubmodule(g) }
+func gitSubmodule(j *judge, g *gitArgs, rest []arg) { j.gitSubmodule(g, rest) }
 
-// gitBisect judges bisect run's command: every word after run, as written (its options are
-// the command's, not bisect's).
-func gitBisect(j *judge, _ *gitArgs, rest []arg) {
-	if len(rest) > 1 && rest[0].s == "run" {
-		j.exec(rest[1:], nil)
+// gitBisect judges the command of bisect run as written: every word after "run", its options
+// included (bisect run sh -c CMD).
+func gitBisect(j *judge, g *gitArgs, rest []arg) {
+	if len(g.ops) == 0 || g.ops[0].s != "run" {
+		return
+	}
+	for k, a := range rest {
+		if a.s == "run" && k+1 < len(rest) {
+			j.exec(rest[k+1:], nil)
+			return
+		}
 	}
 }
 
@@ -437,12 +539,26 @@ func (j *judge) gitPush(g *gitArgs) {
 	}
 }
 
-func (j *judge) gitSubmodule(g *gitArgs) {
-	if len(g.ops) < 2 || g.ops[0].s != "foreach" {
+// gitSubmodule judges the command of submodule foreach, the words after "foreach" and its own
+// options (--recursive, -q): one word is a shell script, several are run as they are.
+func (j *judge) gitSubmodule(g *gitArgs, rest []arg) {
+	if len(g.ops) == 0 || g.ops[0].s != "foreach" {
 		return
 	}
-	p, dyn := joinArgs(g.ops[1:])
-	j.payload(arg{s: p, dyn: dyn, w: g.ops[1].w}, "git submodule foreach")
+	k := 0
+	for k < len(rest) && rest[k].s != "foreach" {
+		k++
+	}
+	k++
+	for k < len(rest) && (rest[k].s == "--recursive" || rest[k].s == "-q" || rest[k].s == "--quiet") {
+		k++
+	}
+	switch {
+	case k == len(rest)-1: // one word: a shell script
+		j.payload(rest[k], "git submodule foreach")
+	case k < len(rest): // several: the command and its arguments, run as they are
+		j.exec(rest[k:], nil)
+	}
 }
 
 // gitConfig denies writes of the keys that change which hooks run: core.hooksPath, includes

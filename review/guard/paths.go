@@ -181,9 +181,10 @@ var systemDirs = map[string]bool{
 }
 
 // wide reports whether destroying p destroys far more than a project: the root, a system
-// directory, the home directory, or an ancestor of the project or of the home directory.
+// directory, the home directory, a temp dir itself, or the project or an ancestor of it or of
+// the home directory.
 func (j *judge) wide(p string) bool {
-	if systemDirs[p] {
+	if systemDirs[p] || j.tempRoot(p) {
 		return true
 	}
 	if j.o.Home != "" && (p == j.o.Home || under(j.o.Home, p)) {
@@ -302,6 +303,7 @@ func (j *judge) writePath(raw, verb string, recursive bool) {
 		j.add(Ask, "guard/outside-write", verb+" "+raw+" with an unknown working directory; a person must check where it lands")
 		return
 	}
+	narrowed := narrowGlob(p)
 	p = globRoot(p)
 	real := resolve(p)
 	why := j.protectedWhy(p)
@@ -325,13 +327,60 @@ func (j *judge) writePath(raw, verb string, recursive bool) {
 			return
 		}
 	}
-	if recursive && (j.wide(p) || j.wide(real)) {
-		j.add(Ask, "guard/wide-destruction", verb+" "+raw+" reaches far beyond the project; a person must approve")
+	if recursive && !(narrowed && (p == j.o.Project || j.tempRoot(p))) && (j.wide(p) || j.wide(real)) {
+		reach := "reaches far beyond the project"
+		switch {
+		case p == j.o.Project:
+			reach = "reaches the whole project and its uncommitted work"
+		case j.tempRoot(p):
+			reach = "empties the whole temp dir, other programs' files and sockets with it"
+		}
+		j.add(Ask, "guard/wide-destruction", verb+" "+raw+" "+reach+"; a person must approve")
 		return
 	}
 	if !j.writable(real) {
 		j.add(Ask, "guard/outside-write", verb+" "+raw+" is outside the project, the temp dir and guard.allowed_dirs; a person must approve")
 	}
+}
+
+// tempRoot reports p as one of the temp dirs itself (not a file in one).
+func (j *judge) tempRoot(p string) bool {
+	for _, d := range j.o.Temp {
+		if d != "" && p == filepath.Clean(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// narrowGlob reports a path whose first glob component names some entries only: it holds a
+// literal character outside any [...] class and does not start with a dot (build*, *.o, not
+// *, ?*, [a-z]* or .*). Such a glob reaches entries of its directory, never the directory
+// itself nor every entry in it.
+func narrowGlob(p string) bool {
+	i := strings.IndexAny(p, "*?[")
+	if i < 0 {
+		return false
+	}
+	start := strings.LastIndexByte(p[:i], '/') + 1
+	comp, _, _ := strings.Cut(p[start:], "/")
+	if strings.HasPrefix(comp, ".") {
+		return false
+	}
+	for k := 0; k < len(comp); k++ {
+		switch comp[k] {
+		case '*', '?':
+		case '[':
+			end := strings.IndexByte(comp[k+1:], ']')
+			if end < 0 {
+				return true // a lone [ is a literal character
+			}
+			k += end + 1
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // globRoot cuts a path at its first component holding a glob character: /* is /, ~/x* is ~.

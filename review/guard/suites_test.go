@@ -1,0 +1,126 @@
+package guard
+
+import "testing"
+
+// suitesTable holds the classes the public guard suites measured by scripts/eval-guard.sh
+// showed tollgate judging wrong, each with a catch and a leave-alone. The cases are our own
+// spellings of each class, not the suites' strings. D = deny, A = ask, N = no objection; the
+// project is /home/u/project.
+var suitesTable = []shellRow{
+	// a usage request runs nothing: git prints the usage (-h, --help anywhere before "--")
+	{"N", `git restore --help`},
+	{"N", `git checkout src/a.go -h`},
+	{"N", `git reset --hard --help`},
+	{"A", `git restore src/a.go`},
+	{"A", `git checkout -- -h`},
+	{"D", `git commit --no-verify -h`},
+	{"A", `git bisect run rm -rf /home/u -h`},
+	{"A", `git bisect run sh -c 'rm -rf /home/u'`},
+	{"N", `git bisect run make test`},
+	{"D", `git submodule foreach git commit -n -m sync`},
+	{"D", `git submodule foreach --recursive sh -c 'git push --no-verify'`},
+	{"N", `git submodule foreach --recursive git status`},
+	{"N", `git submodule foreach`},
+	{"A", `git submodule foreach 'rm -rf /home/u'`},
+
+	// git restore writes the work tree only with paths, and the last of each switch pair counts
+	{"N", `git restore`},
+	{"N", `git restore --worktree`},
+	{"N", `git restore --no-worktree src/a.go`},
+	{"N", `git restore -W --no-worktree src/a.go`},
+	{"N", `git restore --staged src/a.go`},
+	{"N", `git restore -p --no-patch`},
+	{"N", `git restore --no-staged src/a.go`},
+	{"N", `git restore -S --no-staged src/a.go`},
+	{"A", `git restore --no-staged -W src/a.go`},
+	{"A", `git restore --staged --worktree src/a.go`},
+	{"A", `git restore -SW src/a.go`},
+	{"A", `git restore --no-worktree --worktree src/a.go`},
+	{"A", `git restore -p`},
+	{"A", `git restore --pathspec-from-file=list.txt`},
+	// -U/--unified and --inter-hunk-context take a value (the next word)
+	{"N", `git checkout --unified 5 feature`},
+	{"N", `git checkout -U 5 feature`},
+	{"A", `git restore --inter-hunk-context --staged src/a.go`},
+	{"A", `git checkout --unified 5 feature src/a.go`},
+
+	// git checkout: a list of paths overwrites them; making a branch refuses paths
+	{"A", `git checkout HEAD~1 --pathspec-from-file=list.txt`},
+	{"A", `git checkout --pathspec-from-fi list.txt`},
+	{"N", `git checkout -b topic start more words`},
+	{"N", `git checkout --track upstream extra`},
+	{"N", `git checkout --orphan fresh`},
+	{"A", `git checkout -B topic -f`},
+	{"A", `git checkout v1.0 docs`},
+
+	// reset --merge and the --abort of a merge, rebase, cherry-pick, revert or am discard work
+	{"A", `git reset --merge HEAD~2`},
+	{"A", `git reset --me`},
+	{"N", `git reset --keep HEAD~1`},
+	{"N", `git reset HEAD src/a.go`},
+	{"A", `git merge --abort`},
+	{"A", `git rebase --abo`},
+	{"A", `git cherry-pick --abort`},
+	{"A", `git revert --abort`},
+	{"A", `git am --abort`},
+	{"N", `git merge --continue`},
+	{"N", `git rebase --continue`},
+	{"N", `git revert HEAD`},
+	{"N", `git merge --no-ff topic`},
+
+	// deleting a tag
+	{"A", `git tag -d v2.0`},
+	{"A", `git tag --delete v2.0 v2.1`},
+	{"N", `git tag -a v2.0 -m release`},
+	{"N", `git tag -l 'v*'`},
+	{"N", `git tag -m -d v2.0`},
+
+	// a recursive deletion reaching the whole project (or a whole temp dir) is asked; a part
+	// of it, or a glob naming some entries only, stays no objection
+	{"A", `find . -delete`},
+	{"A", `find -type f -delete`},
+	{"A", `find . ! -name keep.txt -delete`},
+	{"A", `find . -name '*' -delete`},
+	{"A", `find . -name x -o -type f -delete`},
+	{"A", `find "$DIR" -delete`},
+	{"A", `find . -exec rm -r {} +`},
+	{"A", `find /home/u/project -mindepth 1 -exec rm -rf {} \;`},
+	{"A", `rm -rf ./*`},
+	{"A", `rm -rf /tmp`},
+	{"A", `rm -rf /tmp/*`},
+	{"A", `cd /tmp && rm -rf *`},
+	{"A", `find /tmp -depth -delete`},
+	{"N", `find build -delete`},
+	{"N", `find . -name '*.pyc' -delete`},
+	{"N", `find . -type d -name __pycache__ -exec rm -rf {} +`},
+	{"N", `find dist -exec rm -rf {} +`},
+	{"N", `find . -type f -exec grep -l TODO {} +`},
+	{"N", `rm -rf build*`},
+	{"N", `rm -rf ./*.egg-info`},
+	{"N", `rm -rf /tmp/session-*`},
+	{"N", `find /tmp/work -delete`},
+	{"A", `find . -type f -exec shred -u {} +`},
+	{"A", `find -type f -exec /bin/rm -f {} \;`},
+	{"N", `find build -type f -exec rm -f {} +`},
+	{"N", `find . -name '*.orig' -exec rm -f {} +`},
+	{"N", `find . -type f -exec chmod 644 {} +`},
+	// a primary's value is not an action: -uid -delete is a uid named "-delete"
+	{"N", `find . -uid -delete -print`},
+	{"N", `find . -path -delete`},
+	{"A", `find . -fprintf list.txt '%p' -delete`},
+	{"A", `find . -newermt 2024-01-01 -delete`},
+	{"A", `find . -size +1M -delete`},
+
+	// a disk tool given only image files writes those files; a device or an unknown word asks
+	{"N", `mkfs.ext4 build/disk.img`},
+	{"N", `mkfs.vfat -C fs.img 1440`},
+	{"N", `wipefs -a scratch.raw`},
+	{"A", `mkfs.ext4 /dev/sdb1`},
+	{"A", `mkfs.ext4 -L data /dev/nvme0n1p2`},
+	{"A", `mkfs -t ext4 "$DEVICE"`},
+	{"A", `mkfs.ext4 /home/u/disk.img`},
+	{"A", `sfdisk /dev/sda`},
+	{"D", `mkfs.ext4 .git/hooks/pre-push`},
+}
+
+func TestSuitesTable(t *testing.T) { checkShellRows(t, suitesTable) }
