@@ -153,20 +153,6 @@ func (j *judge) gitConfigSet(args []arg) {
 	j.gitConfigRunner(key, value.s, value)
 }
 
-// gitAliasBody judges what an alias runs: a shell alias (!cmd) as shell, any other as the git
-// command it expands to.
-func (j *judge) gitAliasBody(body arg) {
-	if body.dyn {
-		j.dynamic(body, "the git alias")
-		return
-	}
-	if strings.HasPrefix(body.s, "!") {
-		j.payload(arg{s: body.s[1:], w: body.w}, "a git alias")
-		return
-	}
-	j.script("git " + body.s)
-}
-
 // diskAlias looks an alias up in the git configuration on disk (the repository's config, then
 // ~/.gitconfig and ~/.config/git/config): an alias defined in an earlier call is judged by its
 // body as well. Files are read once per call, bounded.
