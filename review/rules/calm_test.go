@@ -111,6 +111,33 @@ func TestCalmCodeEvidence(t *testing.T) {
 	})
 }
 
+// TestCalmSQLComposed: SQL composed of names, fragments and bound placeholders is low (a query
+// builder's grammar); a value, or a name from a parameter with nothing bound, still blocks
+// (issue 30, cause 2: SQL built from internal names).
+func TestCalmSQLComposed(t *testing.T) {
+	grammar := "src/Database/Query/Grammars/Grammar.php"
+	checkCalm(t, []calmCase{
+		{"subquery fragment, wrapped names, int limit", grammar, "protected function compileGroupLimit(Builder $query)\n{\n    $limit = (int) $query->groupLimit['value'];\n    $offset = $query->offset;\n    if (isset($offset)) {\n        $offset = (int) $offset;\n        $limit += $offset;\n    }\n    $table = $this->wrap('laravel_table');\n    $row = $this->wrap('laravel_row');\n    $sql = $this->concatenate($components);\n    $sql = 'select * from ('.$sql.') as '.$table.' where '.$row.' <= '.$limit;", sqlRule, false},
+		{"insert of columnized names and placeholders", grammar, "public function compileInsert(Builder $query, array $values)\n{\n    $table = $this->wrapTable($query->from);\n    $columns = $this->columnize(array_keys(array_first($values)));\n    $parameters = (new Collection($values))\n        ->map(fn ($record) => '('.$this->parameterize($record).')')\n        ->implode(', ');\n    return \"insert into $table ($columns) values $parameters\";", sqlRule, false},
+		{"fragment parameter", grammar, "public function compileInsertUsing(Builder $query, array $columns, string $sql)\n{\n    $table = $this->wrapTable($query->from);\n    return \"insert into {$table} ({$this->columnize($columns)}) $sql\";", sqlRule, false},
+		{"where fragment parameter", grammar, "protected function compileDeleteWithoutJoins(Builder $query, $table, $where)\n{\n    return \"delete from {$table} {$where}\";", sqlRule, false},
+		{"wrapped column and subquery", grammar, "protected function compileDeleteWithJoinsOrLimit(Builder $query)\n{\n    $table = $this->wrapTable($query->from);\n    $selectSql = $this->compileSelect($query->select($alias.'.ctid'));\n    return \"delete from {$table} where {$this->wrap('ctid')} in ({$selectSql})\";", sqlRule, false},
+		{"union fragment", grammar, "protected function wrapUnion($sql)\n{\n    return 'select * from ('.$sql.')';", sqlRule, false},
+		{"schema prefix with a placeholder", grammar, "public function compileTruncate(Builder $query)\n{\n    $schema = $schema ? $this->wrapValue($schema).'.' : '';\n    return [\n        'delete from '.$schema.'sqlite_sequence where name = ?' => [$query->getConnection()->getTablePrefix().$table],", sqlRule, false},
+		{"grown partition of wrapped names", grammar, "protected function compileGroupLimit(Builder $query)\n{\n    $limit = (int) $query->groupLimit['value'];\n    $column = $this->wrap($column);\n    $partition = ', @laravel_row := if(@laravel_group = '.$column.', @laravel_row + 1, 1) as `laravel_row`';\n    $partition .= ', @laravel_group := '.$column;\n    $sql = $this->concatenate($components);\n    $from = '(select @laravel_row := 0) as `laravel_vars`, ('.$sql.') as `laravel_table`';\n    $sql = 'select `laravel_table`.*'.$partition.' from '.$from.' having `laravel_row` <= '.$limit;", sqlRule, false},
+		{"python format of a table name with a placeholder", "store/db.py", "def rows(self, uid):\n    cur.execute(\"SELECT * FROM {} WHERE uid = ?\".format(self.table), (uid,))", sqlRule, false},
+		// true neighbours
+		{"php value from a parameter", "src/Repo.php", "public function find($id)\n{\n    return $this->db->select('select * from users where id = '.$id);", sqlRule, true},
+		{"php interpolated value", "src/Repo.php", "public function byName($name)\n{\n    return $this->db->select(\"select * from users where name = '$name'\");", sqlRule, true},
+		{"php in list from a parameter", "src/Repo.php", "public function many($ids)\n{\n    $sql = 'select * from users where id in ('.$ids.')';\n    return $this->db->select($sql);", sqlRule, true},
+		{"php table from a parameter, nothing bound", "src/Repo.php", "public function all($table)\n{\n    return $this->db->select('select * from '.$table);", sqlRule, true},
+		{"php request data beside a fragment", "web/list.php", "$sql = 'select * from ('.$sql.') where name = '.$_GET['name'];", sqlRule, true},
+		{"where clause from a request", "web/app.py", "def search():\n    where = request.args.get('q')\n    cur.execute(\"SELECT * FROM t WHERE \" + where)", sqlRule, true},
+		{"go format of a value", "store/db.go", "func find(db *sql.DB, name string) {\n\trows, _ := db.Query(fmt.Sprintf(\"SELECT * FROM users WHERE name = '%s'\", name))", sqlRule, true},
+		{"python format of a name from a parameter, nothing bound", "store/db.py", "def q(table):\n    cur.execute(\"SELECT * FROM {}\".format(table))", sqlRule, true},
+	})
+}
+
 // TestCalmOptOut: TLS verification off under the caller's explicit option is low; off with
 // no condition blocks (issue 30, cause 3).
 func TestCalmOptOut(t *testing.T) {

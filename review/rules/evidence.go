@@ -23,8 +23,9 @@ import (
 //   - For TLS verification turned off: the caller's explicit opt-out, an enclosing condition
 //     or a conditional expression that names the option (if verify is False:, if
 //     args.insecure:, verify=False if no_verify_ssl else True).
-//   - For SQL: the only values joined into the statement name a table or column (after FROM,
-//     JOIN, INTO, UPDATE, TABLE), not values, and its values are bound (a placeholder).
+//   - For SQL: the values joined into the statement are names (after FROM, JOIN, INTO,
+//     UPDATE, TABLE, AS, BY), SQL fragments or quoted identifiers ($where, $this->wrap(...)) or
+//     numbers, not values, and no outside data is in sight (sql_calm.go).
 //   - For world-writable: os.umask(0) read into a variable (the read-and-restore idiom).
 
 // outsideInput is data from outside the program: a request, the command line, a network read.
@@ -239,45 +240,8 @@ func umaskRead(_ *flow, _ lang.Kind, code string, m []int) string {
 	return ""
 }
 
-// sqlMarker is where a non-literal value joins SQL text: an f-string or format field, %s, a
-// closing quote followed by +, a template's ${, PHP's $name, Ruby's #{.
-var sqlMarker = lazyre.New(`\{[^}]*\}|%s|["'` + "`" + `]\s*\+|\$\{|\$[A-Za-z_]|#\{`)
-
-// identPos is SQL text that ends where a table or column name goes.
-var identPos = lazyre.New(`(?i)(?:\b(?:from|join|into|update|table|exists|only)|[}\w]\.)\s*["'` + "`" + `\[]?$`)
-
 // boundParam is a bound parameter's placeholder in SQL text: ?, :name, $1, %(name)s, @name.
 var boundParam = lazyre.New(`[=(,\s](?:\?|:[A-Za-z_]\w*|\$\d+|%\(\w+\)s|@[A-Za-z_]\w*)(?:[\s,)"'` + "`" + `]|$)`)
-
-// sqlNamesOnly reports SQL text whose every joined value names a table or column (SELECT *
-// FROM {table} WHERE id = ?), none of them a parameter of the function unless the statement
-// binds its values (a placeholder): SQL built from internal names. A table name taken from the
-// caller with nothing bound ('SELECT * FROM {}'.format(user_input)) is not this.
-func (f *flow) sqlNamesOnly(code string) bool {
-	ms := sqlMarker.FindAllStringIndex(code, 8)
-	if len(ms) == 0 || outsideInput.MatchString(code) {
-		return false
-	}
-	for _, mk := range ms {
-		before := code[:mk[0]]
-		if strings.HasSuffix(before, "}") {
-			continue // {prefix}{table}: one name in parts
-		}
-		if !identPos.MatchString(strings.TrimRight(before, " \t")) {
-			return false
-		}
-	}
-	if boundParam.MatchString(code) {
-		return true
-	}
-	vars, _ := exprParts(f.k, code)
-	for _, v := range vars {
-		if f.param(v) {
-			return false
-		}
-	}
-	return true
-}
 
 // docBlock follows a Python file's documentation strings: a docstring (a line that starts
 // with a triple quote) and a module's documentation constants (EXAMPLES = r and a triple quote,
