@@ -66,6 +66,8 @@ type lazyDetector struct {
 	keys []string
 	// shape, if set, is a fast superset of the regex written for it (shapes.go), tried first
 	shape func(text string) bool
+	// win matches a long text around the keywords only (window.go)
+	win windows
 }
 
 // matches reports whether the rule's regex matches text (the fast superset first).
@@ -73,6 +75,14 @@ func (l *lazyDetector) matches(text string) bool {
 	if l.at != nil && foldsInASCII(text) {
 		return keysMatch(text, l.keys, l.at)
 	}
+	if l.win.use(text) {
+		return l.win.match(text, l.matchText)
+	}
+	return l.matchText(text)
+}
+
+// matchText is matches on the whole of text.
+func (l *lazyDetector) matchText(text string) bool {
 	return (l.keys == nil || keysMayMatch(text, l.keys)) && (l.shape == nil || l.shape(text)) && l.gate.MatchString(text)
 }
 
@@ -170,6 +180,9 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d.IgnoreGitleaksAllow = true
 		l.d, l.one = d, one
 		l.re, l.gate = r.Regex, r.Regex
+		if r.Regex != nil {
+			l.win = newWindows(r.Regex.String(), r.Keywords)
+		}
 		if l.keys != nil {
 			l.gate, l.at = semiGenericGate(r.Regex)
 		}
