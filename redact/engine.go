@@ -223,7 +223,7 @@ func (e *engine) match(lower string, hit func(rule int)) {
 func mayBeEncoded(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
-		if i > 0 && escapeStart(s[i-1], c) {
+		if i > 0 && escapeStart(s[i-1], c) && escapeAt(s, i-1) {
 			return true
 		}
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
@@ -236,7 +236,7 @@ func mayBeEncoded(s string) bool {
 		j := i + 1
 		for ; j < len(s) && wordBytes[s[j]]; j++ {
 			// escapeStart within a run: its byte before is a word byte, never a backslash
-			if s[j] == '+' && s[j-1] == 'U' {
+			if s[j] == '+' && s[j-1] == 'U' && escapeAt(s, j-1) {
 				return true
 			}
 		}
@@ -306,6 +306,21 @@ func printable(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// escapeAt reports what gitleaks' decoder takes for a Unicode escape at i (where escapeStart
+// saw "U+" or "\u"): four hex digits after it, and for a U+ code point a blank or the text's
+// end after those (its pattern: U\+[a-fA-F0-9]{4}(?:\s|$)). A "U+" inside a line of base64
+// (an SVG's embedded image holds dozens) is no escape, and decoding the line costs the
+// decoder's regex over all of it.
+func escapeAt(s string, i int) bool {
+	if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+		return false
+	}
+	if s[i] == '\\' {
+		return true
+	}
+	return i+6 == len(s) || strings.IndexByte(" \t\n\f\r", s[i+6]) >= 0
 }
 
 // escapeStart reports a U+ code point or a \u / \U escape starting with bytes prev, c.
