@@ -70,15 +70,38 @@ type lazyDetector struct {
 	win windows
 }
 
-// matches reports whether the rule's regex matches text (the fast superset first).
-func (l *lazyDetector) matches(text string) bool {
+// matches reports whether the rule's regex matches text (the fast superset first); low keeps
+// the scan's last text lowercased (nil: none kept).
+func (l *lazyDetector) matches(text string, low *lowered) bool {
 	if l.at != nil && foldsInASCII(text) {
-		return keysMatch(text, l.keys, l.at)
+		return keysMatch(text, low.of(text), l.keys, l.at)
 	}
 	if l.win.use(text) {
-		return l.win.match(text, l.matchText)
+		return l.win.match(text, low.of(text), l.matchText)
 	}
 	return l.matchText(text)
+}
+
+// lowered is one scan's text with its ASCII letters lowercased (lowerASCIIBytes), made the
+// first time a rule needs it: a long line is lowercased once, not once a rule. from is the
+// offset in the text of the span asked for next (-1: a text that is not a span of it, such as
+// a decoded one).
+type lowered struct {
+	text, low string
+	done      bool
+	from      int
+}
+
+// of returns s lowercased: the matching span of the scan's lowered text when s is the span at
+// m.from, else s lowered on its own.
+func (m *lowered) of(s string) string {
+	if m == nil || m.from < 0 || m.from+len(s) > len(m.text) || m.text[m.from:m.from+len(s)] != s {
+		return lowerASCIIBytes(s)
+	}
+	if !m.done {
+		m.low, m.done = lowerASCIIBytes(m.text), true
+	}
+	return m.low[m.from : m.from+len(s)]
 }
 
 // matchText is matches on the whole of text.
@@ -535,6 +558,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 	rules = append(rules, e.always...)
 	sort.Ints(rules)
 	var out []Secret
+	low := lowered{text: st.lines.text}
 	for _, r := range rules {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -553,16 +577,18 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 				return nil, err
 			}
 			raw := st.text(w)
+			low.from = st.lines.start(w[0])
 			// gitleaks finds nothing plain where the rule's regex does not match the text: the
 			// detector without a decoder runs only where it does.
-			if l.re == nil || l.matches(raw) {
+			if l.re == nil || l.matches(raw, &low) {
 				out = append(out, detectText(e.plain(r), path, raw, startLine+w[0])...)
 			}
 			// The decoder runs only around the lines that decode: a decoded match holds its
 			// rule's keyword in the decoded text, so it lies within reach of its line. Its
 			// plain findings there repeat the pass above and are dropped as repeats.
 			for _, d := range st.decodeWindows(w, e.reachOf(r)) {
-				if l.re != nil && !slices.ContainsFunc(st.decodedTexts(d), l.matches) {
+				low.from = -1 // decoded texts
+				if l.re != nil && !slices.ContainsFunc(st.decodedTexts(d), func(t string) bool { return l.matches(t, &low) }) {
 					continue // nothing the rule finds after decoding
 				}
 				out = append(out, detectText(det, path, st.text(d), startLine+d[0])...)

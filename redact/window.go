@@ -102,10 +102,9 @@ func (w *windows) use(text string) bool {
 	return w.kws != nil && len(text) >= windowedMin && foldsInASCII(text)
 }
 
-// match reports whether match (the gate) matches text, trying only the windows around the
-// keywords' places.
-func (w *windows) match(text string, match func(string) bool) bool {
-	lower := lowerASCIIBytes(text)
+// match reports whether match (the gate) matches text (lower: text lowercased,
+// lowerASCIIBytes), trying only the windows around the keywords' places.
+func (w *windows) match(text, lower string, match func(string) bool) bool {
 	if w.starts {
 		return w.anchored(text, lower)
 	}
