@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"iter"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -109,16 +110,8 @@ func (w *windows) match(text, lower string, match func(string) bool) bool {
 		return w.anchored(text, lower)
 	}
 	var spans [][2]int
-	for _, k := range w.kws {
-		for i := 0; ; {
-			j := strings.Index(lower[i:], k)
-			if j < 0 {
-				break
-			}
-			j += i
-			spans = append(spans, [2]int{runeBefore(text, j-w.width-1), runeAfter(text, j+len(k)+w.width+1)})
-			i = j + 1
-		}
+	for j, k := range w.places(lower) {
+		spans = append(spans, [2]int{runeBefore(text, j-w.width-1), runeAfter(text, j+len(k)+w.width+1)})
 	}
 	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
 	for n := 0; n < len(spans); {
@@ -137,20 +130,31 @@ func (w *windows) match(text, lower string, match func(string) bool) bool {
 // text (lower: text with its ASCII letters lowercased). From the byte before the place, the
 // regex's leading \b or (?m)^ sees the byte it sees in the whole text.
 func (w *windows) anchored(text, lower string) bool {
-	for _, k := range w.kws {
-		for i := 0; ; {
-			j := strings.Index(lower[i:], k)
-			if j < 0 {
-				break
-			}
-			j += i
-			if j == 0 && w.at0.MatchString(text) || j > 0 && w.at1.MatchString(text[runeBefore(text, j-1):]) {
-				return true
-			}
-			i = j + 1
+	for j := range w.places(lower) {
+		if j == 0 && w.at0.MatchString(text) || j > 0 && w.at1.MatchString(text[runeBefore(text, j-1):]) {
+			return true
 		}
 	}
 	return false
+}
+
+// places yields the offset of every place in lower where one of the keywords starts, and the
+// keyword.
+func (w *windows) places(lower string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for _, k := range w.kws {
+			for i := 0; ; {
+				j := strings.Index(lower[i:], k)
+				if j < 0 {
+					break
+				}
+				if !yield(i+j, k) {
+					return
+				}
+				i += j + 1
+			}
+		}
+	}
 }
 
 // runeBefore moves offset i back to the start of a rune (0 at most).
