@@ -55,16 +55,17 @@ func weakOrder(phrase string) bool {
 
 // compoundNoun: the head of a compound whose first half is an order's object (context key,
 // prompt template, rule set, instruction pointer): a thing of the program.
-var compoundNoun = lazyre.New(`(?i)^[ \t]+(?:keys?|values?|variables?|vars?|fields?|entry|entries|ids?|names?|files?|objects?|class(?:es)?|items?|managers?|types?|params?|parameters?|flags?|caches?|tables?|columns?|sets?|templates?|pointers?|registers?|builders?|maps?|stores?|lengths?|sizes?|windows?|menus?|paths?|options?)\b`)
+var compoundNoun = lazyre.New(`(?i)^[ \t]+(?:keys?|values?|variables?|vars?|fields?|entry|entries|ids?|names?|files?|objects?|class(?:es)?|items?|managers?|types?|params?|parameters?|flags?|caches?|tables?|columns?|templates?|pointers?|registers?|builders?|maps?|stores?|lengths?|sizes?|menus?|paths?|options?)\b`)
 
 // compoundObject reports an order's object followed by the head of a compound noun (after is
 // the line's text past the object).
 func compoundObject(after string) bool { return compoundNoun.MatchString(after) }
 
 // partWords take the model's orders as their complement and stay an order: "the rest of",
-// "all parts of", "the first half of".
+// "all parts of", "the first half of", "all kinds of".
 var partWords = wordSet("rest", "part", "parts", "half", "portion", "portions", "section", "sections", "some",
-	"most", "first", "last", "remainder", "bits", "pieces")
+	"most", "first", "last", "remainder", "bits", "pieces", "kind", "kinds", "type", "types", "sort", "sorts",
+	"form", "forms", "manner", "list", "lists", "number", "lot", "lots", "bunch", "series", "collection", "none")
 
 // complementObject reports an order phrase (lowercased) whose object is the complement of
 // another noun: "ignore all existing violations of a rule".
