@@ -139,6 +139,8 @@ func TestCalmSQLComposed(t *testing.T) {
 		{"php in list from a parameter", "src/Repo.php", "public function many($ids)\n{\n    $sql = 'select * from users where id in ('.$ids.')';\n    return $this->db->select($sql);", sqlRule, true},
 		{"php table from a parameter, nothing bound", "src/Repo.php", "public function all($table)\n{\n    return $this->db->select('select * from '.$table);", sqlRule, true},
 		{"php request data beside a fragment", "web/list.php", "$sql = 'select * from ('.$sql.') where name = '.$_GET['name'];", sqlRule, true},
+		{"value named like a fragment", "src/Repo.php", "public function find($whereValue)\n{\n    return $this->db->select(\"select * from users where name = '$whereValue'\");", sqlRule, true},
+		{"value from a parameter named sql", "store/db.py", "def find(user_sql_input):\n    cur.execute(\"SELECT * FROM t WHERE name = '\" + user_sql_input + \"'\")", sqlRule, true},
 		{"where clause from a request", "web/app.py", "def search():\n    where = request.args.get('q')\n    cur.execute(\"SELECT * FROM t WHERE \" + where)", sqlRule, true},
 		{"go format of a value", "store/db.go", "func find(db *sql.DB, name string) {\n\trows, _ := db.Query(fmt.Sprintf(\"SELECT * FROM users WHERE name = '%s'\", name))", sqlRule, true},
 		{"python format of a name from a parameter, nothing bound", "store/db.py", "def q(table):\n    cur.execute(\"SELECT * FROM {}\".format(table))", sqlRule, true},

@@ -297,8 +297,35 @@ func readTerm(k lang.Kind, code string, i int) int {
 // identPlace is SQL text that ends where a table or column name (or FROM's subquery) goes.
 var identPlace = lazyre.New(`(?i)(?:\b(?:from|join|into|update|table|exists|only|as|by)|[}\w*]\.|\bfrom\s*\()\s*["'` + "`" + `\[]?$`)
 
-// sqlFragment names SQL text or a quoted identifier: a variable or a call named for it.
-var sqlFragment = lazyre.New(`(?i)sql|where|clause|subquer|subselect|columni[sz]e|columns|parameteri[sz]e|placeholders?|wrap\w*|quote_?(?:ident|name|column|table)|escape_?(?:ident|name|column|table)|compile\w*`)
+// fragmentName is the name of a variable (or member) that holds SQL text: $sql, $selectSql,
+// $where, $wheres, $whereClause, $columns, $joins, $subquery.
+var fragmentName = lazyre.New(`(?i)^\$?(?:\w*sql|where(?:s|_?clause|_?sql)?|clauses?|sub_?query|sub_?select|columns|cols|joins)$`)
+
+// fragmentCall is the name of a call that quotes identifiers or compiles SQL: a query
+// builder's $this->wrap(...), wrapTable, columnize, parameterize, compileSelect, quote_ident.
+var fragmentCall = lazyre.New(`(?i)^(?:wrap\w*|compile\w*|columni[sz]e|parameteri[sz]e|placeholders?|quote_?(?:ident\w*|name|column|table)|escape_?(?:ident\w*|name|column|table))$`)
+
+// callName finds a call's name in code: a name followed by its parenthesis (1: the name).
+var callName = lazyre.New(`([A-Za-z_]\w*)\s*\(`)
+
+// fragment reports an expression named for SQL text or a quoted identifier: a variable or
+// member spelled like one (fragmentName), or a call that makes one (fragmentCall).
+func fragment(e string) bool {
+	code := codeNames(e)
+	for _, m := range callName.FindAllStringSubmatch(code, 8) {
+		if fragmentCall.MatchString(m[1]) {
+			return true
+		}
+	}
+	t := strings.TrimSpace(code)
+	if t == "" || strings.ContainsAny(t, "( +") {
+		return false
+	}
+	if i := strings.LastIndexAny(t, ">.:"); i >= 0 {
+		t = t[i+1:] // $this->sql, $query->wheres
+	}
+	return fragmentName.MatchString(t)
+}
 
 // sqlNamesOnly reports SQL text on line i of the scope (code its code part) whose every joined
 // value is a name, an SQL fragment or a number, as the comment at the top of this file says.
@@ -372,7 +399,7 @@ func (f *flow) outsideReaches(e string, i int) bool {
 // identifier: named for one, or a variable last assigned one in the scope's added lines (its
 // growth, .= and +=, included).
 func (f *flow) sqlPart(e string, i, depth int) bool {
-	if sqlFragment.MatchString(codeNames(e)) {
+	if fragment(e) {
 		return true
 	}
 	name, chain, end := readChain(e, 0)
@@ -381,7 +408,7 @@ func (f *flow) sqlPart(e string, i, depth int) bool {
 	}
 	for j, a := range f.assignsBefore(name, i) {
 		rhs := strings.TrimRight(strings.TrimSpace(f.joinRHS(j, a.rhs)), ";")
-		ok := sqlFragment.MatchString(codeNames(rhs)) || f.sqlComposed(rhs, j, depth+1)
+		ok := fragment(rhs) || f.sqlComposed(rhs, j, depth+1)
 		if !ok || a.plain() {
 			return ok
 		}
