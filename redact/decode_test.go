@@ -30,6 +30,9 @@ func TestMayBeEncoded(t *testing.T) {
 		{`u := "/a%2Fb"`, true},
 		{`s := "\u0041\u0042"`, true},
 		{`U+0041 U+0042`, true},
+		{`U+0041`, true},
+		{`<image href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAU+0a1bAAAAU+AAAAnWjG+Q"/>`, false}, // U+ inside base64
+		{`name U+00zz `, false},
 		{`hash = "sha256:c600e85f2ffd9f1035222b1a312aff85fd11ea39baff1d705b9b047aad2ce267"`, false},
 		{`- uses: actions/checkout@c85c95e3d7251135ab7dc9ce3241c5835cc595a9`, false},
 		{`h := "` + hex.EncodeToString([]byte("printable 0123456789")) + `"`, true},

@@ -2,7 +2,6 @@ package redact
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
-	"github.com/zricethezav/gitleaks/v8/detect/codec"
 )
 
 // engine runs gitleaks' rules the way gitleaks would, but only where they can match. A rule
@@ -66,13 +64,46 @@ type lazyDetector struct {
 	keys []string
 	// shape, if set, is a fast superset of the regex written for it (shapes.go), tried first
 	shape func(text string) bool
+	// win matches a long text around the keywords only (window.go)
+	win windows
 }
 
-// matches reports whether the rule's regex matches text (the fast superset first).
-func (l *lazyDetector) matches(text string) bool {
+// matches reports whether the rule's regex matches text (the fast superset first); low keeps
+// the scan's last text lowercased (nil: none kept).
+func (l *lazyDetector) matches(text string, low *lowered) bool {
 	if l.at != nil && foldsInASCII(text) {
-		return keysMatch(text, l.keys, l.at)
+		return keysMatch(text, low.of(text), l.keys, l.at)
 	}
+	if l.win.use(text) {
+		return l.win.match(text, low.of(text), l.matchText)
+	}
+	return l.matchText(text)
+}
+
+// lowered is one scan's text with its ASCII letters lowercased (lowerASCIIBytes), made the
+// first time a rule needs it: a long line is lowercased once, not once a rule. from is the
+// offset in the text of the span asked for next (-1: a text that is not a span of it, such as
+// a decoded one).
+type lowered struct {
+	text, low string
+	done      bool
+	from      int
+}
+
+// of returns s lowercased: the matching span of the scan's lowered text when s is the span at
+// m.from, else s lowered on its own.
+func (m *lowered) of(s string) string {
+	if m == nil || m.from < 0 || m.from+len(s) > len(m.text) || m.text[m.from:m.from+len(s)] != s {
+		return lowerASCIIBytes(s)
+	}
+	if !m.done {
+		m.low, m.done = lowerASCIIBytes(m.text), true
+	}
+	return m.low[m.from : m.from+len(s)]
+}
+
+// matchText is matches on the whole of text.
+func (l *lazyDetector) matchText(text string) bool {
 	return (l.keys == nil || keysMayMatch(text, l.keys)) && (l.shape == nil || l.shape(text)) && l.gate.MatchString(text)
 }
 
@@ -170,6 +201,9 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d.IgnoreGitleaksAllow = true
 		l.d, l.one = d, one
 		l.re, l.gate = r.Regex, r.Regex
+		if r.Regex != nil {
+			l.win = newWindows(r.Regex.String(), r.Keywords)
+		}
 		if l.keys != nil {
 			l.gate, l.at = semiGenericGate(r.Regex)
 		}
@@ -199,151 +233,6 @@ func (e *engine) match(lower string, hit func(rule int)) {
 			}
 		}
 	}
-}
-
-// mayBeEncoded is a fast superset of what gitleaks' decoder decodes on one line: a percent
-// escape, a U+XXXX / \uXXXX (\UXXXX) escape, a run of 32 or more hex digits that may decode to
-// printable ASCII (hexMayDecode: hashes and commit ids do not), or a run of 16
-// or more base64 characters ([\w/+-], then up to two '=') that decodes as gitleaks' decoder
-// decodes it (standard or URL-safe base64 holding printable ASCII only, and one of the
-// characters it looks for first). Most long identifiers and paths in code are no such run.
-func mayBeEncoded(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if i > 0 && escapeStart(s[i-1], c) {
-			return true
-		}
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			return true
-		}
-		if !wordBytes[c] { // \w in gitleaks' pattern is ASCII-only: anything else ends a run
-			i++
-			continue
-		}
-		j := i + 1
-		for ; j < len(s) && wordBytes[s[j]]; j++ {
-			// escapeStart within a run: its byte before is a word byte, never a backslash
-			if s[j] == '+' && s[j-1] == 'U' {
-				return true
-			}
-		}
-		if j-i >= 16 && runDecodes(s, i, j) {
-			return true
-		}
-		i = j
-	}
-	return false
-}
-
-// runDecodes reports whether gitleaks' decoder could decode something in the run s[i:j] of
-// base64 characters: a hex run in it that may decode, or the run (with up to two '=' after it)
-// as base64.
-func runDecodes(s string, i, j int) bool {
-	run := s[i:j]
-	if hexMayDecode(run) {
-		return true
-	}
-	if !strings.ContainsAny(run, "0123456789+/-_") { // gitleaks' likely base64 characters
-		return false
-	}
-	for n := 0; n < 2 && j < len(s) && s[j] == '='; n++ {
-		j++
-	}
-	return decodesAsBase64(s[i:j])
-}
-
-// hexMayDecode reports whether s holds what gitleaks' hex decoder could decode: 32 or more hex
-// digits in a row whose every byte pair decodes to printable ASCII (tab to '~'), so the first
-// digit of each pair is 0 to 7 — 16 such digits two apart, with hex digits between them. A
-// SHA-256 or a commit id, on most lines of lock files and CI configs, has one such run in
-// 65536; decoding them costs the decoder's regex over the line for nothing.
-func hexMayDecode(s string) bool {
-	var low [2]int // per parity of the index: digits 0-7 two apart so far, hex digits between
-	for k := 0; k < len(s); k++ {
-		c := s[k]
-		switch {
-		case c >= '0' && c <= '7':
-			if low[k&1]++; low[k&1] >= 16 {
-				return true
-			}
-		case isHex(c):
-			low[k&1] = 0
-		default:
-			low = [2]int{}
-		}
-	}
-	return false
-}
-
-// decodesAsBase64 reports whether gitleaks' base64 decoder decodes run: standard or URL-safe
-// base64 holding printable ASCII only.
-func decodesAsBase64(run string) bool {
-	if b, err := base64.StdEncoding.DecodeString(run); err == nil && printable(b) {
-		return true
-	}
-	b, err := base64.RawURLEncoding.DecodeString(run)
-	return err == nil && printable(b)
-}
-
-// printable reports whether b is printable ASCII as gitleaks' decoder counts it (tab to '~').
-func printable(b []byte) bool {
-	for _, c := range b {
-		if c <= '\x08' || c >= '\x7f' {
-			return false
-		}
-	}
-	return true
-}
-
-// escapeStart reports a U+ code point or a \u / \U escape starting with bytes prev, c.
-func escapeStart(prev, c byte) bool {
-	return c == '+' && prev == 'U' || (c == 'u' || c == 'U') && prev == '\\'
-}
-
-// wordBytes holds wordByte's answer for every byte: the run walk of every line reads it.
-var wordBytes = func() (t [256]bool) {
-	for c := range t {
-		t[c] = wordByte(byte(c))
-	}
-	return t
-}()
-
-// wordByte is a byte of a base64-like run: [\w/+-].
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '/' || c == '+' || c == '-'
-}
-
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-// decodeDepths returns text as each of gitleaks' decoding passes leaves it (up to five), or
-// none when nothing decodes.
-func decodeDepths(text string) []string {
-	if !mayBeEncoded(text) {
-		return nil
-	}
-	dec := codec.NewDecoder()
-	cur := text
-	var segs []*codec.EncodedSegment
-	var out []string
-	for depth := 0; depth < 5; depth++ {
-		cur, segs = dec.Decode(cur, segs)
-		if len(segs) == 0 {
-			break
-		}
-		out = append(out, cur)
-	}
-	return out
-}
-
-// joinsNext reports whether gitleaks' decoder reads line a on into the next line: a line that
-// ends in a U+XXXX code point (its pattern takes one whitespace byte, a newline too, after
-// each; the decoded text then runs the two lines together).
-func joinsNext(a string) bool {
-	return len(a) >= 6 && isCodePoint(a[len(a)-6:])
-}
-
-func isCodePoint(s string) bool {
-	return s[0] == 'U' && s[1] == '+' && isHex(s[2]) && isHex(s[3]) && isHex(s[4]) && isHex(s[5])
 }
 
 // scanState is what one scan computes: nothing of it is shared with other scans. Its memory
@@ -507,6 +396,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 	rules = append(rules, e.always...)
 	sort.Ints(rules)
 	var out []Secret
+	low := lowered{text: st.lines.text}
 	for _, r := range rules {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -525,16 +415,18 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 				return nil, err
 			}
 			raw := st.text(w)
+			low.from = st.lines.start(w[0])
 			// gitleaks finds nothing plain where the rule's regex does not match the text: the
 			// detector without a decoder runs only where it does.
-			if l.re == nil || l.matches(raw) {
+			if l.re == nil || l.matches(raw, &low) {
 				out = append(out, detectText(e.plain(r), path, raw, startLine+w[0])...)
 			}
 			// The decoder runs only around the lines that decode: a decoded match holds its
 			// rule's keyword in the decoded text, so it lies within reach of its line. Its
 			// plain findings there repeat the pass above and are dropped as repeats.
 			for _, d := range st.decodeWindows(w, e.reachOf(r)) {
-				if l.re != nil && !slices.ContainsFunc(st.decodedTexts(d), l.matches) {
+				low.from = -1 // decoded texts
+				if l.re != nil && !slices.ContainsFunc(st.decodedTexts(d), func(t string) bool { return l.matches(t, &low) }) {
 					continue // nothing the rule finds after decoding
 				}
 				out = append(out, detectText(det, path, st.text(d), startLine+d[0])...)

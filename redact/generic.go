@@ -74,15 +74,15 @@ func semiGenericGate(re *regexp.Regexp) (gate, at *regexp.Regexp) {
 	return gate, at
 }
 
-// keysMatch reports whether the gate matches text (foldsInASCII), trying at (the gate anchored)
+// keysMatch reports whether the gate matches text (foldsInASCII; lower: text lowercased), trying at (the gate anchored)
 // only where one of keys starts and an operator may follow (operatorNext). A match of the gate
 // starts with one of its identifiers, which in such text are keys in any case of their ASCII
 // letters, so it starts at one of those places; the gate begins with no assertion (\b, ^), so
 // a match there is a match of at in the text from there. It costs one short attempt per place
 // instead of the regexp engine's walk over the whole text (~100 ns a byte on an SVG's lines of
 // path data, where "linearGradient" is a key of linear-client-secret).
-func keysMatch(text string, keys []string, at *regexp.Regexp) bool {
-	lower := lowerASCIIBytes(text) // the same offsets
+func keysMatch(text, lower string, keys []string, at *regexp.Regexp) bool {
+	// lower is text lowercased (lowerASCIIBytes): the same offsets
 	for _, w := range keys {
 		for i := 0; ; {
 			j := strings.Index(lower[i:], w)

@@ -7,7 +7,8 @@
 // semgrep rules that match it are written into a scratch repository (never this one), staged
 // and reviewed; a bad line counts as found when that tollgate rule reports the marked line or
 // one of the next two (multi-line statements), stopping short of the next marked line; a good
-// line counts as flagged on the same window. Findings of any severity count. With
+// line counts as flagged on the same window. Findings of any severity count; the bad lines
+// found at medium or above (blocking at the default fail_on) are printed beside them. With
 // EVALCODE_VERBOSE set it prints each file's counts, each good line flagged and each bad line missed.
 // Where a tollgate rule is narrower than the semgrep rules it is measured against (scopes:
 // world-writable against semgrep's "more than 0644" rules), the bad lines inside its definition
@@ -192,8 +193,15 @@ func main() {
 			files = append(files, cf)
 		}
 	}
-	hit := review(dir, repo, *bin, env)
+	hit, blocking := review(dir, repo, *bin, env)
 	sums := tallyCases(files, hit, os.Getenv("EVALCODE_VERBOSE") != "")
+	for _, cf := range files {
+		for _, l := range cf.bad {
+			if blocking.found(cf, l) {
+				sums[cf.rule].badBlocking++
+			}
+		}
+	}
 	printTable(*commit, rules, sums)
 }
 
@@ -253,8 +261,9 @@ func readCase(rule, src string, n int, data []byte) *caseFile {
 // hits says which tollgate rules were reported at each path and line.
 type hits map[string]map[int]map[string]bool
 
-// review stages the scratch repository, reviews it and returns the rules reported per line.
-func review(dir, repo, bin string, env []string) hits {
+// review stages the scratch repository, reviews it and returns the rules reported per line, at
+// any severity and at medium or above (blocking at the default fail_on).
+func review(dir, repo, bin string, env []string) (hits, hits) {
 	run(repo, env, "git", "add", "-A")
 	out := filepath.Join(dir, "report.json")
 	cmd := exec.Command(bin, "review", "--staged", "--format", "json", "--output", out, "--fail-on", "critical")
@@ -267,10 +276,11 @@ func review(dir, repo, bin string, env []string) hits {
 	var rep struct {
 		Status   string `json:"status"`
 		Findings []struct {
-			RuleID string   `json:"rule_id"`
-			Path   string   `json:"path"`
-			Line   int      `json:"line"`
-			Also   []string `json:"also"`
+			RuleID   string   `json:"rule_id"`
+			Severity string   `json:"severity"`
+			Path     string   `json:"path"`
+			Line     int      `json:"line"`
+			Also     []string `json:"also"`
 		} `json:"findings"`
 		NotRun []json.RawMessage `json:"not_run"`
 		Limits []string          `json:"limits"`
@@ -281,20 +291,28 @@ func review(dir, repo, bin string, env []string) hits {
 	if len(rep.NotRun) > 0 || len(rep.Limits) > 0 {
 		fmt.Fprintf(os.Stderr, "evalcode: warning: status %s, not run %d, limits %v\n", rep.Status, len(rep.NotRun), rep.Limits)
 	}
-	hit := hits{}
+	hit, blocking := hits{}, hits{}
 	for _, f := range rep.Findings {
-		if hit[f.Path] == nil {
-			hit[f.Path] = map[int]map[string]bool{}
-		}
-		if hit[f.Path][f.Line] == nil {
-			hit[f.Path][f.Line] = map[string]bool{}
-		}
-		hit[f.Path][f.Line][f.RuleID] = true
-		for _, a := range f.Also {
-			hit[f.Path][f.Line][a] = true
+		hit.add(f.Path, f.Line, f.RuleID, f.Also)
+		if f.Severity != "low" && f.Severity != "info" {
+			blocking.add(f.Path, f.Line, f.RuleID, f.Also)
 		}
 	}
-	return hit
+	return hit, blocking
+}
+
+// add records rule (and the rules it stands for) as reported at path and line.
+func (h hits) add(path string, line int, rule string, also []string) {
+	if h[path] == nil {
+		h[path] = map[int]map[string]bool{}
+	}
+	if h[path][line] == nil {
+		h[path][line] = map[string]bool{}
+	}
+	h[path][line][rule] = true
+	for _, a := range also {
+		h[path][line][a] = true
+	}
 }
 
 // found reports whether the case's rule was reported on the marked line or one of the next two,
@@ -313,6 +331,7 @@ func (h hits) found(cf *caseFile, line int) bool {
 
 type tally struct {
 	files, bad, badFound, good, goodFlagged int
+	badBlocking                             int // bad lines found at medium or above
 	scoped                                  bool
 	scope, scopeFound                       int // bad lines in the rule's scope (scopes), and those found
 }
@@ -372,7 +391,7 @@ func countLines(cf *caseFile, lines []int, hit hits, good, verbose bool) int {
 
 func printTable(commit string, rules []string, sums map[string]*tally) {
 	fmt.Printf("semgrep-rules %s: insecure-code rules (goal: bad found >= 60%%, good flagged <= 10%%)\n", commit)
-	fmt.Printf("%-32s %5s %18s %18s %s\n", "tollgate rule", "files", "bad found", "good flagged", "goal met")
+	fmt.Printf("%-32s %5s %18s %18s %18s %s\n", "tollgate rule", "files", "bad found", "bad at medium+", "good flagged", "goal met")
 	all := true
 	for _, r := range rules {
 		t := sums[r]
@@ -387,8 +406,9 @@ func printTable(commit string, rules []string, sums map[string]*tally) {
 		if !met {
 			all = false
 		}
-		fmt.Printf("%-32s %5d %8s (%5.1f%%) %8s (%5.1f%%) %s\n", r, t.files,
-			fmt.Sprintf("%d/%d", t.badFound, t.bad), bp, fmt.Sprintf("%d/%d", t.goodFlagged, t.good), gp, verdict)
+		fmt.Printf("%-32s %5d %8s (%5.1f%%) %8s (%5.1f%%) %8s (%5.1f%%) %s\n", r, t.files,
+			fmt.Sprintf("%d/%d", t.badFound, t.bad), bp, fmt.Sprintf("%d/%d", t.badBlocking, t.bad), pct(t.badBlocking, t.bad),
+			fmt.Sprintf("%d/%d", t.goodFlagged, t.good), gp, verdict)
 	}
 	if !all {
 		fmt.Println("insecure-code goal: not met by every rule")

@@ -84,8 +84,12 @@ func TestCalmCodeEvidence(t *testing.T) {
 		{"shell=True own command", "lib/plugins/lookup/pipe.py", "def run(self, terms):\n    for term in terms:\n        p = subprocess.Popen(term, cwd=self._loader.get_basedir(), shell=True, stdout=subprocess.PIPE)", shellRule, false},
 		{"yaml.unsafe_load own config", "tools/build.py", "with open(CONFIG) as fh:\n    cfg = yaml.unsafe_load(fh)", deserRule, false},
 		{"yaml.full_load", "tools/build.py", "cfg = yaml.full_load(stream)", deserRule, false},
+		{"yaml.full_load of a network read", "charts/hack/sync_rules.py", "response = requests.get(url)\nraw_text = response.text\nalerts = yaml.full_load(raw_text)", deserRule, false},
+		{"yaml FullLoader of a request", "web/app.py", "cfg = yaml.load(request.data, Loader=yaml.FullLoader)", deserRule, false},
 		{"pickle local ipc", "worker/ipc.py", "def recv_obj(conn):\n    data = conn.read_bytes()\n    return pickle.loads(data)", deserRule, false},
 		{"umask read and restore", "lib/util.py", "old = os.umask(0)\nos.umask(old)", wwRule, false},
+		{"0777 minus the umask", "src/Filesystem/Filesystem.php", "@chmod($tempPath, 0777 - umask());", wwRule, false},
+		{"0o777 masked by the umask", "lib/util.py", "os.chmod(path, 0o777 & ~umask)", wwRule, false},
 		{"0o777 test helper", "internal/testutil/temp_dir_fixture.go", "func TempDir() string {\n\tos.MkdirAll(dir, 0777)\n}", wwRule, false},
 		{"sql internal table names", "store/db.py", "def count(self, uid):\n    cur.execute(f\"SELECT count(*) FROM {TABLE_PREFIX}{self.table} WHERE uid = ?\", (uid,))", sqlRule, false},
 		{"php method named exec", "src/Database/Connection.php", `$change = $this->getPdo()->exec($query) !== false;`, shellRule, false},
@@ -103,11 +107,43 @@ func TestCalmCodeEvidence(t *testing.T) {
 		{"pickle from request", "web/app.py", "obj = pickle.loads(request.data)", deserRule, true},
 		{"pickle of a cookie on another branch", "web/app.py", "def index():\n    user_obj = request.cookies.get('uuid')\n    if user_obj == None:\n        user_obj = UserID()\n    else:\n        return pickle.loads(b64decode(user_obj))", deserRule, true},
 		{"yaml.load request", "web/app.py", "cfg = yaml.load(request.get_data())", deserRule, true},
+		{"yaml unsafe_load of a network read", "tools/sync.py", "response = requests.get(url)\nraw_text = response.text\nalerts = yaml.unsafe_load(raw_text)", deserRule, true},
+		{"yaml UnsafeLoader of a request", "web/app.py", "cfg = yaml.load(request.data, Loader=yaml.UnsafeLoader)", deserRule, true},
 		{"umask 0 set", "lib/util.py", "os.umask(0)", wwRule, true},
 		{"0777 in code", "store/store.go", "os.MkdirAll(dir, 0777)", wwRule, true},
+		{"chmod 0777 beside a umask call", "src/Filesystem/Filesystem.php", "@chmod($tempPath, 0777); umask($old);", wwRule, true},
 		{"code string is no docstring", "web/views.py", "def unsafe(request):\n    message = request.POST.get('message')\n    code = \"\"\"\n    print(%s)\n    \"\"\" % message\n    eval(code)", "tollgate/eval-request-data", true},
 		{"sql table from parameter, no placeholder", "store/db.py", "def q(user_input):\n    sql_query = 'SELECT * FROM {}'.format(user_input)\n    cur.execute(sql_query)", sqlRule, true},
 		{"sql value", "store/db.py", "cur.execute(f\"SELECT * FROM {self.table} WHERE name = '{name}'\")", sqlRule, true},
+	})
+}
+
+// TestCalmSQLComposed: SQL composed of names, fragments and bound placeholders is low (a query
+// builder's grammar); a value, or a name from a parameter with nothing bound, still blocks
+// (issue 30, cause 2: SQL built from internal names).
+func TestCalmSQLComposed(t *testing.T) {
+	grammar := "src/Database/Query/Grammars/Grammar.php"
+	checkCalm(t, []calmCase{
+		{"subquery fragment, wrapped names, int limit", grammar, "protected function compileGroupLimit(Builder $query)\n{\n    $limit = (int) $query->groupLimit['value'];\n    $offset = $query->offset;\n    if (isset($offset)) {\n        $offset = (int) $offset;\n        $limit += $offset;\n    }\n    $table = $this->wrap('laravel_table');\n    $row = $this->wrap('laravel_row');\n    $sql = $this->concatenate($components);\n    $sql = 'select * from ('.$sql.') as '.$table.' where '.$row.' <= '.$limit;", sqlRule, false},
+		{"insert of columnized names and placeholders", grammar, "public function compileInsert(Builder $query, array $values)\n{\n    $table = $this->wrapTable($query->from);\n    $columns = $this->columnize(array_keys(array_first($values)));\n    $parameters = (new Collection($values))\n        ->map(fn ($record) => '('.$this->parameterize($record).')')\n        ->implode(', ');\n    return \"insert into $table ($columns) values $parameters\";", sqlRule, false},
+		{"fragment parameter", grammar, "public function compileInsertUsing(Builder $query, array $columns, string $sql)\n{\n    $table = $this->wrapTable($query->from);\n    return \"insert into {$table} ({$this->columnize($columns)}) $sql\";", sqlRule, false},
+		{"where fragment parameter", grammar, "protected function compileDeleteWithoutJoins(Builder $query, $table, $where)\n{\n    return \"delete from {$table} {$where}\";", sqlRule, false},
+		{"wrapped column and subquery", grammar, "protected function compileDeleteWithJoinsOrLimit(Builder $query)\n{\n    $table = $this->wrapTable($query->from);\n    $selectSql = $this->compileSelect($query->select($alias.'.ctid'));\n    return \"delete from {$table} where {$this->wrap('ctid')} in ({$selectSql})\";", sqlRule, false},
+		{"union fragment", grammar, "protected function wrapUnion($sql)\n{\n    return 'select * from ('.$sql.')';", sqlRule, false},
+		{"schema prefix with a placeholder", grammar, "public function compileTruncate(Builder $query)\n{\n    $schema = $schema ? $this->wrapValue($schema).'.' : '';\n    return [\n        'delete from '.$schema.'sqlite_sequence where name = ?' => [$query->getConnection()->getTablePrefix().$table],", sqlRule, false},
+		{"grown partition of wrapped names", grammar, "protected function compileGroupLimit(Builder $query)\n{\n    $limit = (int) $query->groupLimit['value'];\n    $column = $this->wrap($column);\n    $partition = ', @laravel_row := if(@laravel_group = '.$column.', @laravel_row + 1, 1) as `laravel_row`';\n    $partition .= ', @laravel_group := '.$column;\n    $sql = $this->concatenate($components);\n    $from = '(select @laravel_row := 0) as `laravel_vars`, ('.$sql.') as `laravel_table`';\n    $sql = 'select `laravel_table`.*'.$partition.' from '.$from.' having `laravel_row` <= '.$limit;", sqlRule, false},
+		{"python format of a table name with a placeholder", "store/db.py", "def rows(self, uid):\n    cur.execute(\"SELECT * FROM {} WHERE uid = ?\".format(self.table), (uid,))", sqlRule, false},
+		// true neighbours
+		{"php value from a parameter", "src/Repo.php", "public function find($id)\n{\n    return $this->db->select('select * from users where id = '.$id);", sqlRule, true},
+		{"php interpolated value", "src/Repo.php", "public function byName($name)\n{\n    return $this->db->select(\"select * from users where name = '$name'\");", sqlRule, true},
+		{"php in list from a parameter", "src/Repo.php", "public function many($ids)\n{\n    $sql = 'select * from users where id in ('.$ids.')';\n    return $this->db->select($sql);", sqlRule, true},
+		{"php table from a parameter, nothing bound", "src/Repo.php", "public function all($table)\n{\n    return $this->db->select('select * from '.$table);", sqlRule, true},
+		{"php request data beside a fragment", "web/list.php", "$sql = 'select * from ('.$sql.') where name = '.$_GET['name'];", sqlRule, true},
+		{"value named like a fragment", "src/Repo.php", "public function find($whereValue)\n{\n    return $this->db->select(\"select * from users where name = '$whereValue'\");", sqlRule, true},
+		{"value from a parameter named sql", "store/db.py", "def find(user_sql_input):\n    cur.execute(\"SELECT * FROM t WHERE name = '\" + user_sql_input + \"'\")", sqlRule, true},
+		{"where clause from a request", "web/app.py", "def search():\n    where = request.args.get('q')\n    cur.execute(\"SELECT * FROM t WHERE \" + where)", sqlRule, true},
+		{"go format of a value", "store/db.go", "func find(db *sql.DB, name string) {\n\trows, _ := db.Query(fmt.Sprintf(\"SELECT * FROM users WHERE name = '%s'\", name))", sqlRule, true},
+		{"python format of a name from a parameter, nothing bound", "store/db.py", "def q(table):\n    cur.execute(\"SELECT * FROM {}\".format(table))", sqlRule, true},
 	})
 }
 
@@ -154,8 +190,14 @@ func TestCalmReferences(t *testing.T) {
 		{"laravel cast", "app/Models/User.php", `'password' => 'hashed',`, credRule, false},
 		{"ansi colour", "cli/colors.py", `PASSWORD_COLOR = "\033[1;31m"`, credRule, false},
 		{"ansi colour escaped", "cli/colors.py", `secret_style = "\x1b[38;5;208m"`, credRule, false},
+		{"ansi colour around a word", "aider/coders/search_replace.py", "colors = {\n    \"pass\": \"\\033[102;30mpass\\033[0m\",", credRule, false},
+		{"public analytics key", "aider/analytics.py", `posthog_project_api_key = "phc_` + "99T7muzafUMMZX15H8XePbMSreEUzahHbtWjy3l5Qbv" + `"`, credRule, false},
+		{"powershell constructor", "mvnw.cmd", "$webclient.Credentials = New-Object System.Net.NetworkCredential($env:MVNW_USERNAME, $env:MVNW_PASSWORD)", credRule, false},
 		// true neighbours
 		{"literal password", "app/models.py", `openai_api_key = "` + strongCred + `"`, credRule, true},
+		{"password beside a colour key", "cli/colors.py", `"pass": "` + strongCred + `",`, credRule, true},
+		{"posthog personal key", "aider/analytics.py", `posthog_personal_api_key = "phx_` + "99T7muzafUMMZX15H8XePbMSreEUzahHbtWjy3l5Qbv" + `"`, credRule, true},
+		{"powershell literal", "deploy.ps1", `$webclient.Credentials = "` + strongCred + `"`, credRule, true},
 		{"php password", "config/app.php", `'password' => '` + strongCred + `',`, credRule, true},
 	})
 }

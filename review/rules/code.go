@@ -323,7 +323,7 @@ var codeRules = []lineRule{
 		unless:     lazyre.New(`Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b`),
 		safeIn:     ruamelLoad,
 		confidence: 0.85,
-		calm:       noInput(false),
+		calm:       yamlCalm,
 	},
 	{
 		Rule: review.Rule{ID: "tollgate/unsafe-deserialization", Severity: policy.High, CWE: []string{"CWE-502"},

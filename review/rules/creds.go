@@ -183,11 +183,32 @@ func notASecret(line, value string) string {
 		return "the name of an environment variable"
 	case typeWords[strings.ToLower(value)] || validationRules(value):
 		return "a type, cast or validation rule"
+	case ansiEscape.MatchString(value):
+		return "a terminal colour sequence"
+	case strings.HasPrefix(value, "phc_") || strings.HasPrefix(value, "pk_live_") || strings.HasPrefix(value, "pk_test_"):
+		return "a public, client-side key by design (a PostHog project key, a Stripe publishable key)"
+	case callAfter(line, value):
+		return "the start of an expression (a call), not a literal"
 	case localURL.MatchString(line) && (wellKnownDefault.MatchString(value) || userRepeated(line, value)):
 		return "a well-known default password on localhost"
 	}
 	return ""
 }
+
+// ansiEscape is a terminal escape sequence written into a string (\033[1;31m, \x1b[0m, \e[...).
+var ansiEscape = lazyre.New(`(?:\\(?:033|x1[bB]|u001[bB]|e)|\x1b)\[[0-9;]*[A-Za-z]`)
+
+// callAfter reports an unquoted value that a call follows on the line: a command or
+// constructor of an expression ($c = New-Object System.Net.NetworkCredential($env:U, $env:P)).
+func callAfter(line, value string) bool {
+	i := strings.Index(line, value)
+	if i < 0 || i > 0 && strings.IndexByte("\"'`", line[i-1]) >= 0 {
+		return false
+	}
+	return exprCall.MatchString(line[i+len(value):])
+}
+
+var exprCall = lazyre.New(`^\s+[A-Za-z_][\w.:]*\s*\(`)
 
 // validationRules reports a list of rules like required|min:8|confirmed.
 func validationRules(v string) bool {

@@ -5,7 +5,7 @@
 // so the outgoing filter knows them too), credential store entries by content under any file
 // name (stores.go), and the insecure-code floor (code.go; SQL in code_sql.go, eval of request
 // data in code_eval.go, loaders under other names in code_deser.go, all three reading across
-// lines through flow.go and flow_expr.go).
+// lines through flow.go and flow_expr.go; when SQL is low in sql_calm.go).
 //
 // Rules and guarantees:
 //   - Rules see added lines only and report new-file line numbers; a deleted file is never a
@@ -28,9 +28,12 @@
 //     docker-compose or CI configuration whose value is a well-known default or repeats a user,
 //     database or service name of the file (throwaway), a well-known default on localhost;
 //     shell and deserialisation sinks with no evidence of outside data reaching them; TLS
-//     verification off under the caller's explicit opt-out; SQL joining only table or column
-//     names; the umask read-and-restore idiom; a password hash on a commented-out line of a
-//     Helm values file. Every lowered finding says why.
+//     verification off under the caller's explicit opt-out; PyYAML's FullLoader; SQL joining
+//     only table or column names, SQL fragments, quoted identifiers or numbers (sql_calm.go);
+//     the umask read-and-restore idiom and a mode with the umask taken off; a password hash on
+//     a commented-out line of a Helm values file; a credential value that is a terminal colour
+//     sequence, a public client-side key (phc_, pk_) or the start of a call. Every lowered
+//     finding says why.
 //   - A reference is never a credential (redact.FindCredential): Terraform var./data./local./
 //     module., template expressions, shell expansions, labels and form fields, package pins,
 //     sudoers NOPASSWD, flags naming a secret object; nor (creds.go) an environment variable's

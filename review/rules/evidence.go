@@ -20,12 +20,15 @@ import (
 //     that outside data reaches the sink. Evidence is request or command-line data, a network
 //     read (outsideInput) in the call or in a variable assigned from it in the scope's added
 //     lines, or a command string built from the function's own parameter.
+//   - For yaml.load: PyYAML's FullLoader (safe from arbitrary objects since PyYAML 5.4).
 //   - For TLS verification turned off: the caller's explicit opt-out, an enclosing condition
 //     or a conditional expression that names the option (if verify is False:, if
 //     args.insecure:, verify=False if no_verify_ssl else True).
-//   - For SQL: the only values joined into the statement name a table or column (after FROM,
-//     JOIN, INTO, UPDATE, TABLE), not values, and its values are bound (a placeholder).
-//   - For world-writable: os.umask(0) read into a variable (the read-and-restore idiom).
+//   - For SQL: the values joined into the statement are names (after FROM, JOIN, INTO,
+//     UPDATE, TABLE, AS, BY), SQL fragments or quoted identifiers ($where, $this->wrap(...)) or
+//     numbers, not values, and no outside data is in sight (sql_calm.go).
+//   - For world-writable: os.umask(0) read into a variable (the read-and-restore idiom), a mode
+//     with the umask taken off (0777 - umask()).
 
 // outsideInput is data from outside the program: a request, the command line, a network read.
 var outsideInput = lazyre.New(`\brequest\.|\breq\.(?:body|query|params|headers|cookies)\b|\$_(?:GET|POST|REQUEST|COOKIE|FILES|SERVER)\b|\b(?:params|cookies)\[|\binput\s*\(|\bsys\.argv|\bargv\[|\bargs\.\w|\boptions\.\w|\.recv(?:from|_into|msg)?\s*\(|\burlopen\s*\(|\b(?:requests|httpx|session|client)\.(?:get|post|put|request)\s*\(|\.(?:content|json\(\)|text)\b.*\b(?:requests|httpx)\b|\bsocket\b|\bflask\.request\b|\bself\.rfile\b|\bstdin\b`)
@@ -183,6 +186,18 @@ func noInput(before bool) func(f *flow, k lang.Kind, code string, m []int) strin
 	}
 }
 
+// yamlCalm is the calm check of yaml.load: PyYAML's FullLoader (yaml.full_load,
+// Loader=FullLoader) constructs no arbitrary objects since PyYAML 5.4 (CVE-2020-14343 fixed),
+// so it is low whatever it reads; any other loader needs evidence of outside data (noInput).
+func yamlCalm(f *flow, k lang.Kind, code string, m []int) string {
+	if strings.Contains(code[m[0]:m[1]], "full_load") || fullLoader.MatchString(sinkArgs(f, code, m, false)) {
+		return "PyYAML's FullLoader builds no arbitrary objects since 5.4"
+	}
+	return noInput(false)(f, k, code, m)
+}
+
+var fullLoader = lazyre.New(`Loader\s*=\s*(?:yaml\.)?FullLoader\b`)
+
 // optOutWord names an option to turn verification off (or on): the caller's choice.
 var optOutWord = lazyre.New(`(?i)verif|insecure|unverified|skip_?tls|tls_?skip|(?:check|validate)_?(?:cert|ssl|host)|(?:cert|ssl)_?(?:check|valid)|(?:disable|ignore|no)_?(?:ssl|tls|cert)|allow_?(?:insecure|self_?signed)|self_?signed`)
 
@@ -227,9 +242,17 @@ func callerOptOut(f *flow, _ lang.Kind, code string, m []int) string {
 // indent is the width of a line's leading blanks (a tab counts as one).
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
+// umaskOff follows a mode that has the umask taken off.
+var umaskOff = lazyre.New(`^\s*(?:-|&\s*~|&\^)\s*\(?\s*(?:[\w.$]+(?:->|::|\.))?(?:umask\s*\(|umask\b)`)
+
 // umaskRead is the calm check of the world-writable rule: os.umask(0) whose result is kept
 // (old = os.umask(0)) reads the umask to restore it, the only way Python has to read it.
+// A mode with the umask taken off (0777 - umask(), 0o777 & ~umask) is the process's default
+// mode, what mkdir would give: the umask decides, not the code.
 func umaskRead(_ *flow, _ lang.Kind, code string, m []int) string {
+	if umaskOff.MatchString(code[m[1]:]) {
+		return "the umask is taken off the mode"
+	}
 	if !strings.Contains(code[m[0]:m[1]], "umask") {
 		return ""
 	}
@@ -239,45 +262,8 @@ func umaskRead(_ *flow, _ lang.Kind, code string, m []int) string {
 	return ""
 }
 
-// sqlMarker is where a non-literal value joins SQL text: an f-string or format field, %s, a
-// closing quote followed by +, a template's ${, PHP's $name, Ruby's #{.
-var sqlMarker = lazyre.New(`\{[^}]*\}|%s|["'` + "`" + `]\s*\+|\$\{|\$[A-Za-z_]|#\{`)
-
-// identPos is SQL text that ends where a table or column name goes.
-var identPos = lazyre.New(`(?i)(?:\b(?:from|join|into|update|table|exists|only)|[}\w]\.)\s*["'` + "`" + `\[]?$`)
-
 // boundParam is a bound parameter's placeholder in SQL text: ?, :name, $1, %(name)s, @name.
 var boundParam = lazyre.New(`[=(,\s](?:\?|:[A-Za-z_]\w*|\$\d+|%\(\w+\)s|@[A-Za-z_]\w*)(?:[\s,)"'` + "`" + `]|$)`)
-
-// sqlNamesOnly reports SQL text whose every joined value names a table or column (SELECT *
-// FROM {table} WHERE id = ?), none of them a parameter of the function unless the statement
-// binds its values (a placeholder): SQL built from internal names. A table name taken from the
-// caller with nothing bound ('SELECT * FROM {}'.format(user_input)) is not this.
-func (f *flow) sqlNamesOnly(code string) bool {
-	ms := sqlMarker.FindAllStringIndex(code, 8)
-	if len(ms) == 0 || outsideInput.MatchString(code) {
-		return false
-	}
-	for _, mk := range ms {
-		before := code[:mk[0]]
-		if strings.HasSuffix(before, "}") {
-			continue // {prefix}{table}: one name in parts
-		}
-		if !identPos.MatchString(strings.TrimRight(before, " \t")) {
-			return false
-		}
-	}
-	if boundParam.MatchString(code) {
-		return true
-	}
-	vars, _ := exprParts(f.k, code)
-	for _, v := range vars {
-		if f.param(v) {
-			return false
-		}
-	}
-	return true
-}
 
 // docBlock follows a Python file's documentation strings: a docstring (a line that starts
 // with a triple quote) and a module's documentation constants (EXAMPLES = r and a triple quote,

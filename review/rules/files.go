@@ -161,7 +161,8 @@ var copyFrom = re(`(?im)^COPY\s+(?:[\x60"\[]?\w+[\x60"\]]?\.)?[\x60"\[]?(\w+)[^\
 // bookkeeping, and not a ('<name>_version', value) row of a key-value table.
 func recordCopies(text string) bool {
 	for _, m := range copyFrom.FindAllStringSubmatchIndex(text, -1) {
-		if bookkeepingTables[strings.ToLower(text[m[2]:m[3]])] {
+		table := strings.ToLower(text[m[2]:m[3]])
+		if bookkeepingTables[table] {
 			continue
 		}
 		rows := text[m[1]:]
@@ -171,13 +172,33 @@ func recordCopies(text string) bool {
 			if row == `\.` {
 				break
 			}
-			if key, _, _ := strings.Cut(row, "\t"); !strings.HasSuffix(strings.ToLower(key), "version") {
+			if key, _, _ := strings.Cut(row, "\t"); !strings.HasSuffix(strings.ToLower(key), "version") && !enumRow(table, strings.Split(row, "\t")) {
 				return true
 			}
 			rows = rest
 		}
 	}
 	return false
+}
+
+// lookupTable names a table of an enumeration's values (Trac's enum: resolution, fixed, 1),
+// the choices an application ships, not records.
+var lookupTable = re(`^(?:enums?|lookups?|\w+_(?:enums?|types|kinds|statuses|lookups?|choices))$`)
+
+// enumWord is a field of an enumeration's row: a word, a small number, NULL.
+var enumWord = re(`^(?:[A-Za-z_][\w\-]{0,30}|\d{1,6}|\\N|NULL)$`)
+
+// enumRow reports a row of a lookup table whose every field is a word, a small number or NULL.
+func enumRow(table string, fields []string) bool {
+	if !lookupTable.MatchString(table) {
+		return false
+	}
+	for _, f := range fields {
+		if !enumWord.MatchString(strings.Trim(strings.TrimSpace(f), "'")) {
+			return false
+		}
+	}
+	return true
 }
 
 // recordInserts reports an INSERT INTO a table that holds records (not bookkeeping).
@@ -191,12 +212,35 @@ func recordInserts(text string) bool {
 		if end := strings.IndexByte(stmt, ';'); end >= 0 {
 			stmt = stmt[:end]
 		}
-		if !bookkeepingTables[strings.ToLower(text[at+m[2]:at+m[3]])] && !versionRow.MatchString(stmt[:min(len(stmt), 512)]) {
+		table := strings.ToLower(text[at+m[2] : at+m[3]])
+		if !bookkeepingTables[table] && !versionRow.MatchString(stmt[:min(len(stmt), 512)]) && !enumInsert(table, stmt) {
 			return true
 		}
 		at += m[1]
 	}
 	return false
+}
+
+// enumInsert reports an INSERT's statement text (after the table) whose rows are all rows
+// of a lookup table (enumRow).
+func enumInsert(table, stmt string) bool {
+	if !lookupTable.MatchString(table) {
+		return false
+	}
+	_, rows, ok := strings.Cut(stmt, "VALUES")
+	if !ok {
+		_, rows, ok = strings.Cut(stmt, "values")
+	}
+	if !ok || len(rows) > 4096 {
+		return false
+	}
+	for _, row := range strings.Split(rows, "),") {
+		row = strings.Trim(strings.TrimSpace(row), "();")
+		if !enumRow(table, strings.Split(row, ",")) {
+			return false
+		}
+	}
+	return true
 }
 
 // SecretFile returns the id of the file rule (a private key or a credential store, not a

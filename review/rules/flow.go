@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/review"
 	"github.com/tollgate-dev/tollgate/review/diff"
 	"github.com/tollgate-dev/tollgate/review/lang"
@@ -121,20 +122,22 @@ func (f *flow) emit(rule *review.Rule, confidence float64, l flowLine, focus int
 func (f *flow) calm(rule *review.Rule, l flowLine, focus int, origins []int) string {
 	switch rule.ID {
 	case sqlRunRule.ID:
-		texts := []string{l.code}
+		at := []int{f.lineIndex(l.n)}
 		for _, o := range origins {
-			for j := range f.lines {
-				if f.lines[j].n == o {
-					texts = append(texts, f.lines[j].code)
-				}
+			if j := f.lineIndex(o); j >= 0 {
+				at = append(at, j)
 			}
 		}
-		for _, t := range texts[min(len(texts)-1, 1):] {
-			if !f.sqlNamesOnly(t) {
+		for _, j := range at[min(len(at)-1, 1):] {
+			code := l.code
+			if j >= 0 {
+				code = f.lines[j].code
+			}
+			if !f.sqlNamesOnly(code, j) {
 				return ""
 			}
 		}
-		return "only table or column names are joined into the SQL"
+		return "only names, SQL fragments or numbers are joined into the SQL"
 	case deserAliasRule.ID:
 		if len(f.lines) == 0 || f.lines[len(f.lines)-1].n != l.n {
 			return ""
@@ -142,6 +145,16 @@ func (f *flow) calm(rule *review.Rule, l flowLine, focus int, origins []int) str
 		return noInput(false)(f, f.k, l.code, []int{focus, focus})
 	}
 	return ""
+}
+
+// lineIndex is the index in the scope's lines of line number n, -1 if the scope does not hold it.
+func (f *flow) lineIndex(n int) int {
+	for j := len(f.lines) - 1; j >= 0; j-- {
+		if f.lines[j].n == n {
+			return j
+		}
+	}
+	return -1
 }
 
 // scopeHead reports whether a line starts a function (or a class): what a variable meant
@@ -323,7 +336,7 @@ func continues(s, next string) bool {
 	case '+', '.', '%', '|':
 		return !strings.HasPrefix(next, "...")
 	}
-	return false
+	return strings.HasPrefix(next, "->") // PHP: a method chain continued
 }
 
 // open reports whether s leaves a bracket or a triple-quoted string open.
@@ -374,7 +387,13 @@ func (f *flow) safeVar(name string, i, depth int) bool {
 		if len(a.targets) == 1 && numericType[lastWord(strings.TrimSuffix(strings.TrimSpace(a.lhs), name))] {
 			return true // int id = ...: a number whatever the right side
 		}
-		if !a.plain() || depth >= 2 {
+		if depth >= 2 {
+			return false
+		}
+		if !a.plain() {
+			if (a.op == "+=" || a.op == ".=") && f.safeExpr(f.joinRHS(j, a.rhs), j, depth+1) {
+				continue // grown by a safe value: the value before decides
+			}
 			return false
 		}
 		return f.safeExpr(f.joinRHS(j, a.rhs), j, depth+1)
@@ -406,7 +425,7 @@ func mutated(code, name string) bool {
 // safeExpr reports whether an expression used at line i calls nothing unknown and uses only
 // safe variables.
 func (f *flow) safeExpr(s string, i, depth int) bool {
-	if comparison(s) {
+	if comparison(s) || numericCast.MatchString(s) {
 		return true
 	}
 	safe := f.callSafe
@@ -424,6 +443,9 @@ func (f *flow) safeExpr(s string, i, depth int) bool {
 	}
 	return true
 }
+
+// numericCast is one term cast to a number: PHP's, Java's and C#'s (int) $x, (long) n.
+var numericCast = lazyre.New(`^\s*\((?:int|integer|float|double|bool|boolean|long|short)\)\s*\$?[A-Za-z_]\w*(?:(?:->|::|\.)\w+|\[[^\]]*\])*\s*;?\s*$`)
 
 // comparison reports whether s is one parenthesised comparison, a boolean: (id != 3).
 func comparison(s string) bool {

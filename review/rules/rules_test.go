@@ -112,6 +112,10 @@ func TestRules(t *testing.T) {
 		// a key-value table that records the schema's version (Trac's system table) is bookkeeping;
 		// other rows in a table of that name are data
 		{"tracdb/schema.sql", "-- PostgreSQL database dump\nCREATE TABLE public.system (name text, value text);\nINSERT INTO public.system VALUES ('database_version', '45');\nINSERT INTO system (name, value) VALUES ('plugin_version', '1.2.0');", ""},
+		{"tracdb/trac.sql", "-- PostgreSQL database dump\nCREATE TABLE public.enum (type text, name text, value text, description text);\nCOPY public.enum (type, name, value, description) FROM stdin;\nresolution\tfixed\t1\t\\N\nresolution\twontfix\t3\t\\N\n\\.\n", ""},
+		{"db/seed.sql", "-- PostgreSQL database dump\nCREATE TABLE public.ticket_types (id int, name text);\nINSERT INTO public.ticket_types VALUES (1, 'bug'), (2, 'feature');", ""},
+		{"db/users.sql", "-- PostgreSQL database dump\nCREATE TABLE public.user_types (id int, name text);\nINSERT INTO public.user_types VALUES (1, 'ann@example.com');", "tollgate/database-dump"},
+		{"db/dev2.sql", "-- PostgreSQL database dump\nCREATE TABLE public.enum (type text, name text);\nCOPY public.users (id, email) FROM stdin;\n1\tfixed\n\\.\n", "tollgate/database-dump"},
 		{"db/settings.sql", "-- PostgreSQL database dump\nCREATE TABLE public.system (name text, value text);\nINSERT INTO public.system VALUES ('smtp_password', 'hunter2hunter2');", "tollgate/database-dump"},
 		// pg_dump writes data as COPY ... FROM stdin blocks, not INSERTs
 		{"db/prod.sql", "-- PostgreSQL database dump\nCREATE TABLE public.users (id int, email text);\nCOPY public.users (id, email) FROM stdin;\n1\tann@example.com\n\\.\n", "tollgate/database-dump"},

@@ -29,7 +29,7 @@ var genericRules = map[string]bool{
 //     sample (redact.LooksLikeSample): a live ghp_ or AKIA key in docs/ stays as it is. A
 //     private key or key store is a fixture in test code, and keeps its severity in docs.
 func calmReason(path string, sec redact.Secret) string {
-	if why := publicValue(sec.RuleID, sec.Value); why != "" {
+	if why := publicValue(sec.RuleID, sec.Value, sec.Match); why != "" {
 		return why
 	}
 	switch sec.RuleID {

@@ -47,7 +47,9 @@ func TestCalmSecrets(t *testing.T) {
 		{"websocket rfc sample", "lib/ws.py", `headers = {"Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}`, "secrets/generic-api-key", false},
 		{"k8s secret not-secret", "deploy/secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  api_key: " + notSecret + "\n", "", false},
 		{"posthog project key", "app/analytics.py", `posthog_project_api_key = "phc_` + "q8Wz2LmR5tXv9KpB3nYc7HdJ4sFg6AeU1oQiZx" + `"`, "secrets/generic-api-key", false},
+		{"mixpanel project token", "aider/analytics.py", `mixpanel_project_token = "` + "6da9a43058a5d1b9f3353153921fb04d" + `"`, "secrets/generic-api-key", false},
 		// true neighbours
+		{"mixpanel api secret", "app/analytics.py", `mixpanel_api_secret = "` + "6da9a43058a5d1b9f3353153921fb04d" + `"`, "secrets/generic-api-key", true},
 		{"github pat in docs", "docs/auth.md", "export GITHUB_TOKEN=" + livePAT, "secrets/github-pat", true},
 		{"github pat in test", "tests/test_api.py", `TOKEN = "` + livePAT + `"`, "secrets/github-pat", true},
 		{"aws key in docs", "docs/aws.md", "aws_access_key_id = " + testAWS, "secrets/aws-access-token", true},

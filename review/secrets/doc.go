@@ -27,7 +27,9 @@
 //   - Every finding is secrets/<gitleaks rule id>, CWE-798, critical for a private key and high
 //     otherwise; Rules documents the detector's rules so, with the one fix for a live token.
 //     It is lowered to low, its message saying why (calm.go), when the value is public by
-//     design (a Stripe publishable key, a JWT with jwt.io's sample signature), when
+//     design (a Stripe publishable key, a PostHog project key, a generic key named as a
+//     client-side analytics key such as a Mixpanel project token, a JWT with jwt.io's sample
+//     signature), when
 //     generic-api-key's value is no secret (redact.GenericNotSecret: a sample, an RFC's
 //     example, base64 of a phrase, words under a key that names no secret) or a Kubernetes
 //     Secret's data decodes to a sample, and in test code or documentation unless the rule

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/policy"
@@ -26,9 +27,12 @@ const jwtIOSignature = ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 // publicValue says why a found value is public by design ("" if it is not): a Stripe
 // publishable key (pk_test_, pk_live_: meant for the browser; the secret key is sk_), a JWT
 // signed with jwt.io's sample signature, or a PostHog project key (phc_: sent by every browser
-// that loads the page). Such a finding is lowered to low, not dropped.
-func publicValue(ruleID, value string) string {
+// that loads the page), or a generic key under a client-side analytics key's name (a Mixpanel
+// project token: analyticsKey). Such a finding is lowered to low, not dropped.
+func publicValue(ruleID, value, match string) string {
 	switch {
+	case ruleID == "generic-api-key" && analyticsKey.MatchString(match):
+		return "a client-side analytics project key, public by design (write-only events)"
 	case ruleID == "generic-api-key" && (strings.HasPrefix(value, "pk_test_") || strings.HasPrefix(value, "pk_live_")):
 		return "a Stripe publishable key, public by design"
 	case ruleID == "generic-api-key" && strings.HasPrefix(value, "phc_"):
@@ -38,6 +42,11 @@ func publicValue(ruleID, value string) string {
 	}
 	return ""
 }
+
+// analyticsKey names a client-side analytics ingestion key, which every browser or app that
+// sends events holds: Mixpanel's project token, Segment's write key, Amplitude's and
+// PostHog's project API keys.
+var analyticsKey = regexp.MustCompile(`(?i)\b(?:mixpanel[\w.-]*(?:project[_.-]?)?token|segment[\w.-]*write[_.-]?key|amplitude[\w.-]*api[_.-]?key|posthog[\w.-]*project[_.-]?(?:api[_.-]?)?key)\b`)
 
 // RulePrefix starts the id of every finding of a gitleaks rule ("secrets/github-pat").
 const RulePrefix = "secrets/"
