@@ -8,7 +8,9 @@
 // lines), secretscout (data/evaluation/evaluation-dataset-labels.csv: unique_idx, secret,
 // location; one item per labelled line) and fuzzforge (secret_detection_benchmark_GROUND_TRUTH.json:
 // one item per secret). With -goal it exits 1 when tollgate finds under that share of the
-// items at medium or above, or blocks on more clean files than gitleaks flags.
+// items at medium or above, or blocks on more clean files than gitleaks flags (with -deep,
+// the clean files of CredSweeper's deep scan: its default run opens no archive or document,
+// so a zip holding a key has no expected finding there).
 package main
 
 import (
@@ -63,7 +65,11 @@ func credSweeper(path string) []item {
 	for _, c := range cands {
 		it := item{rule: c.Rule}
 		for _, l := range c.Lines {
-			it.spots = append(it.spots, spot{strings.TrimPrefix(l.Path, "./tests/samples/"), l.Line})
+			p := strings.TrimPrefix(l.Path, "./tests/samples/")
+			if i := strings.IndexAny(p, "!:"); i > 0 {
+				p = p[:i] // a member of an archive: the archive is the staged file
+			}
+			it.spots = append(it.spots, spot{p, l.Line})
 		}
 		items = append(items, it)
 	}
@@ -122,7 +128,11 @@ func (h hits) files(blocking bool) map[string]bool {
 	fs := map[string]bool{}
 	for s, b := range h {
 		if b || !blocking {
-			fs[s.path] = true
+			p := s.path
+			if i := strings.IndexByte(p, '!'); i > 0 {
+				p = p[:i] // a finding in an archive's member flags the archive
+			}
+			fs[p] = true
 		}
 	}
 	return fs
@@ -245,6 +255,7 @@ func main() {
 	gl := flag.String("gitleaks", "", "gitleaks' JSON report")
 	goal := flag.Float64("goal", 0, "the share (percent) of items tollgate must find at medium or above")
 	verbose := flag.Bool("v", false, "list the clean files flagged and the rules missed")
+	deep := flag.String("deep", "", "credsweeper: a deeper scan's expected findings (depth_3_pedantic.json); its files are not clean either")
 	flag.Parse()
 	var items []item
 	switch *kind {
@@ -274,13 +285,38 @@ func main() {
 			clean++
 		}
 	}
-	t, g := count(items, files, tollgateHits(*tg)), count(items, files, gitleaksHits(*gl))
+	th, gh := tollgateHits(*tg), gitleaksHits(*gl)
+	t, g := count(items, files, th), count(items, files, gh)
+	goalT, goalG := t, g // the clean files the goal compares
 	fmt.Printf("%s: %d labelled items, %d clean files of %d\n", *corpus, len(items), clean, len(files))
 	fmt.Printf("  labelled found   tollgate %d/%d (%.0f%%), at medium+ %d (%.0f%%); gitleaks %d (%.0f%%)\n",
 		t.found, len(items), pct(t.found, len(items)), t.blocking, pct(t.blocking, len(items)), g.found, pct(g.found, len(items)))
 	fmt.Printf("  clean flagged    tollgate %d/%d, at medium+ %d; gitleaks %d\n", len(t.clean), clean, len(t.cleanBlk), len(g.clean))
+	if *deep != "" {
+		// CredSweeper's default run opens no archive or document: a file whose secret only its
+		// deep scan finds (an RPM, a PDF, a spreadsheet) is no negative sample.
+		deepItems := append(credSweeper(*deep), items...)
+		dt, dg := count(deepItems, files, th), count(deepItems, files, gh)
+		deepClean := 0
+		inDeep := map[string]bool{}
+		for _, it := range deepItems {
+			for _, s := range it.spots {
+				inDeep[s.path] = true
+			}
+		}
+		for _, f := range files {
+			if !inDeep[f] {
+				deepClean++
+			}
+		}
+		fmt.Printf("  clean in the deep scan too: tollgate %d/%d, at medium+ %d; gitleaks %d\n", len(dt.clean), deepClean, len(dt.cleanBlk), len(dg.clean))
+		goalT, goalG = dt, dg
+	}
 	if *verbose {
 		fmt.Printf("  tollgate blocks on clean: %s\n", strings.Join(t.cleanBlk, " "))
+		if *deep != "" {
+			fmt.Printf("  tollgate blocks on clean in the deep scan too: %s; gitleaks flags: %s\n", strings.Join(goalT.cleanBlk, " "), strings.Join(goalG.clean, " "))
+		}
 		fmt.Printf("  gitleaks flags clean: %s\n", strings.Join(g.clean, " "))
 		var rules []string
 		for r, n := range t.missed {
@@ -290,7 +326,7 @@ func main() {
 		fmt.Printf("  tollgate missed (medium+) by rule: %s\n", strings.Join(rules, " "))
 	}
 	if *goal > 0 {
-		ok := pct(t.blocking, len(items)) >= *goal && len(t.cleanBlk) <= len(g.clean)
+		ok := pct(t.blocking, len(items)) >= *goal && len(goalT.cleanBlk) <= len(goalG.clean)
 		mark := "PASS"
 		if !ok {
 			mark = "FAIL"
