@@ -14,7 +14,8 @@ import (
 // Heroku, Netlify, New Relic, Mailchimp, Dropbox, Atlassian, Akamai), expect another length
 // (Anthropic keys ending in AA), or have no rule (Groq, Notion, PostHog, Supabase, Together,
 // Vercel, xAI, Tavily, NuGet, 1Password, Cloudflare, Docker, Llama, Postman, Defined
-// Networking, Amazon Bedrock).
+// Networking, Amazon Bedrock, NATS seeds, WunderGraph), or only at lengths others are issued
+// in (OpenAI keys, whose T3BlbkFJ is base64 of "OpenAI").
 //
 // Matching: a token starts where a run of [A-Za-z0-9_-] starts (the byte before it is none of
 // those) and ends where one ends. Each shape names a literal its every match holds, at its
@@ -34,6 +35,20 @@ type provider struct {
 // providerMinRun is the shortest longest-run of [A-Za-z0-9_-] any provider token has: a line
 // without one holds none (most lines of code).
 const providerMinRun = 20
+
+// base64Lits start the shapes whose alphabet holds + and / (base64), so that a token of
+// theirs may have no run of providerMinRun: their lines are looked at whatever their runs.
+var base64Lits = []string{"BBDC-", "bedrock-api-key-"}
+
+// base64Provider reports a line holding the start of a base64 shape.
+func base64Provider(line string) bool {
+	for _, l := range base64Lits {
+		if strings.Contains(line, l) {
+			return true
+		}
+	}
+	return false
+}
 
 // ProviderToken is the kind of a provider token (Token.Provider names which).
 const ProviderToken = "provider-token"
@@ -72,6 +87,11 @@ var providers = []provider{
 	{name: "an Atlassian API token", lit: "AT", re: lazyre.New(`^AT(?:ATT|CTT)3[A-Za-z0-9_\-=]{186}`), ok: mixedCase},
 	{name: "a Bitbucket app password", lit: "ATBB", re: lazyre.New(`^ATBB[A-Za-z0-9]{32}`), ok: mixedCase},
 	{name: "a Bitbucket Data Center access token", lit: "BBDC-", re: lazyre.New(`^BBDC-[A-Za-z0-9+/]{44}`), ok: mixedCase},
+	{name: "an OpenAI API key", lit: "sk-", re: lazyre.New(`^sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{20,74}T3BlbkFJ[A-Za-z0-9_\-]{20,74}`), ok: mixedCase},
+	{name: "a Google OAuth access token", lit: "ya29.", re: lazyre.New(`^ya29\.[A-Za-z0-9_\-]{30,400}`), ok: mixedCase},
+	{name: "an Instagram access token", lit: "IGQV", re: lazyre.New(`^IGQV[A-Za-z0-9_\-]{100,400}`), ok: mixedCase},
+	{name: "a NATS user seed (nkey)", lit: "SU", re: lazyre.New(`^SU[A-Z2-7]{56}`), ok: randomText},
+	{name: "a WunderGraph Cosmo API key", lit: "cosmo_", re: lazyre.New(`^cosmo_[a-f0-9]{32}`), ok: hexMixed},
 	{name: "an Akamai client token", lit: "akab-", re: lazyre.New(`^akab-[a-z0-9]{16}-[a-z0-9]{16}`), ok: randomText},
 }
 

@@ -91,6 +91,11 @@ var providerRows = []providerRow{
 	{"Atlassian", "ATA" + "TT3", []part{{wordA, 186, ""}}, ""},
 	{"Bitbucket app", "AT" + "BB", []part{{alnum, 32, ""}}, ""},
 	{"Bitbucket Data", "BB" + "DC-", []part{{base64s, 44, ""}}, ""},
+	{"OpenAI", "sk-" + "proj-", []part{{alnum, 20, ""}, {wordA, 20, "T3Blbk" + "FJ"}}, ""},
+	{"Google OAuth access", "ya" + "29.", []part{{wordA, 40, ""}}, ""},
+	{"Instagram", "IG" + "QV", []part{{wordA, 150, ""}}, ""},
+	{"NATS", "S" + "U", []part{{"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 56, ""}}, ""},
+	{"WunderGraph", "cos" + "mo_", []part{{hexLow, 32, ""}}, ""},
 	{"Akamai", "ak" + "ab-", []part{{lowNum, 16, ""}, {lowNum, 16, "-"}}, ""},
 }
 
@@ -106,7 +111,8 @@ func only(j int, f func(string) string) func(int, string) string {
 
 // ranged are the shapes whose length varies (a range, not one length).
 var ranged = map[string]bool{"1Password": true, "Bedrock": true, "Anthropic": true, "GitLab": true,
-	"PostHog personal": true, "PostHog project": true, "Cloudflare": true, "Docker access": true}
+	"PostHog personal": true, "PostHog project": true, "Cloudflare": true, "Docker access": true,
+	"OpenAI": true, "Google OAuth access": true, "Instagram": true}
 
 // providerIn returns the provider tokens FindTokens reports on line.
 func providerIn(line string) []Token {
@@ -167,11 +173,13 @@ func TestProviderTokens(t *testing.T) {
 }
 
 // TestProviderPrefilters: every shape's literal is implied by its expression (a match starts
-// with the literal, or holds it in its first run) and every match is long enough to pass
-// FindTokens' run gate; otherwise a shape would silently never fire.
+// with the literal, or holds it in its first run) and every match passes FindTokens' run gate
+// (or holds a base64 shape's literal); otherwise a shape would silently never fire.
 func TestProviderPrefilters(t *testing.T) {
 	for _, r := range providerRows {
-		checkPrefilter(t, r.build(2, nil))
+		for seed := 0; seed < 20; seed++ {
+			checkPrefilter(t, r.build(seed, nil))
+		}
 	}
 	for i, p := range providers {
 		lit, _ := regexp.MustCompile(strings.TrimPrefix(p.re.String(), "^")).LiteralPrefix()
@@ -201,7 +209,7 @@ func checkPrefilter(t *testing.T, s string) {
 		if p.inside && !strings.Contains(v[:run], p.lit) || !p.inside && !strings.HasPrefix(v, p.lit) {
 			t.Errorf("%s matches %q without its literal %q", p.name, v, p.lit)
 		}
-		if w, _ := longestRuns(v); w < providerMinRun {
+		if w, _ := longestRuns(v); w < providerMinRun && !base64Provider(v) {
 			t.Errorf("%s matches %q, whose longest run %d is under the gate %d", p.name, v, w, providerMinRun)
 		}
 		if p.inside && run < 36 {
@@ -224,4 +232,25 @@ func FuzzProviderPrefilters(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFilterRedactsProviderTokens: the outgoing filter replaces every provider's token before
+// a send, whatever its random part.
+func TestFilterRedactsProviderTokens(t *testing.T) {
+	f, err := NewFilter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range providerRows {
+		for seed := 3; seed < 13; seed++ {
+			tok := r.build(seed, nil)
+			out, _, err := f.Redact("client = Client(\""+tok+"\")\n", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out, tok) {
+				t.Errorf("%s: the token left the filter in clear: %q", r.name, out)
+			}
+		}
+	}
 }

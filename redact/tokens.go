@@ -86,7 +86,7 @@ func FindTokens(line string) []Token {
 	if hex >= 32 && mailgunShape(line) {
 		add(MailgunAPIKey, mailgunKey, hexMixed)
 	}
-	if word >= providerMinRun {
+	if word >= providerMinRun || base64Provider(line) {
 		out = findProviderTokens(line, out)
 	}
 	if hashPrefix(line) {
