@@ -53,7 +53,10 @@ func TestCalmSecrets(t *testing.T) {
 		{"posthog project key", "app/analytics.py", `posthog_project_api_key = "phc_` + "q8Wz2LmR5tXv9KpB3nYc7HdJ4sFg6AeU1oQiZx" + `"`, "secrets/generic-api-key", false},
 		{"traditional encrypted key", "deploy/server.txt", pemKey("RSA PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0F3A\n\n"), "secrets/private-key", false},
 		{"pkcs8 encrypted key", "deploy/server.txt", pemKey("ENCRYPTED PRIVATE KEY", ""), "secrets/private-key", false},
+		{"curl -u with a CI secret", "ci/publish.sh", `curl -vX PUT -u "bot:${{ secrets.GH_PACKAGE }}" -F package=@pkg.nupkg https://nuget.pkg.github.com/acme/`, "secrets/curl-auth-user", false},
+		{"curl -u with a variable", "ci/publish.sh", `curl -s -u bot:$DOCKER_TOKEN https://auth.docker.io/token`, "secrets/curl-auth-user", false},
 		// true neighbours
+		{"curl -u with a password", "ci/publish.sh", `curl -s -u bot:Zq8mK2vR9xT4wL https://auth.docker.io/token`, "secrets/curl-auth-user", true},
 		{"unencrypted key", "deploy/server.txt", pemKey("RSA PRIVATE KEY", ""), "secrets/private-key", true},
 		{"github pat in docs", "docs/auth.md", "export GITHUB_TOKEN=" + livePAT, "secrets/github-pat", true},
 		{"github pat in test", "tests/test_api.py", `TOKEN = "` + livePAT + `"`, "secrets/github-pat", true},
