@@ -138,6 +138,18 @@ func (h hits) files(blocking bool) map[string]bool {
 	return fs
 }
 
+// strip removes prefix from every path of h.
+func (h hits) strip(prefix string) hits {
+	if prefix == "" {
+		return h
+	}
+	out := hits{}
+	for s, b := range h {
+		out[spot{strings.TrimPrefix(s.path, prefix), s.line}] = b
+	}
+	return out
+}
+
 func tollgateHits(path string) hits {
 	var r struct {
 		Findings []struct {
@@ -255,6 +267,7 @@ func main() {
 	gl := flag.String("gitleaks", "", "gitleaks' JSON report")
 	goal := flag.Float64("goal", 0, "the share (percent) of items tollgate must find at medium or above")
 	verbose := flag.Bool("v", false, "list the clean files flagged and the rules missed")
+	under := flag.String("under", "", "the folder the corpus was staged under (stripped from every path)")
 	deep := flag.String("deep", "", "credsweeper: a deeper scan's expected findings (depth_3_pedantic.json); its files are not clean either")
 	flag.Parse()
 	var items []item
@@ -272,7 +285,7 @@ func main() {
 	if err != nil {
 		die(err)
 	}
-	files := strings.Fields(string(data))
+	files := strings.Fields(strings.ReplaceAll(string(data), *under, ""))
 	labelled := map[string]bool{}
 	for _, it := range items {
 		for _, s := range it.spots {
@@ -285,7 +298,7 @@ func main() {
 			clean++
 		}
 	}
-	th, gh := tollgateHits(*tg), gitleaksHits(*gl)
+	th, gh := tollgateHits(*tg).strip(*under), gitleaksHits(*gl).strip(*under)
 	t, g := count(items, files, th), count(items, files, gh)
 	goalT, goalG := t, g // the clean files the goal compares
 	fmt.Printf("%s: %d labelled items, %d clean files of %d\n", *corpus, len(items), clean, len(files))
