@@ -67,7 +67,7 @@ for entry in "${corpora[@]}"; do
 	(cd "$dir" && "$gitleaks_bin" dir --no-banner --log-level error --report-format json \
 		--report-path "$work/$name.gitleaks.json" --exit-code 1 .) || status=$?
 	[ "$status" -le 1 ] || { echo "eval-secrets: gitleaks on $name exited $status" >&2; exit 1; }
-	go run "$root/scripts/secretreport.go" -corpus "$repo@${commit:0:12}" -kind "$kind" \
+	go run "$root/scripts/secretreport.go" -corpus "$name ($repo@${commit:0:12})" -kind "$kind" \
 		-labels "$work/$name.labels" -files "$work/$name.files" -tollgate "$work/$name.json" \
 		-gitleaks "$work/$name.gitleaks.json" -goal 60 "${report_flags[@]}" ${VERBOSE:+-v} || failed=1
 done

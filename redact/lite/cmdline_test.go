@@ -102,6 +102,7 @@ func TestCommandLineCredentials(t *testing.T) {
 		{`sed 's@release_password=".*"@release_password="'$K8S_RELEASE_PASSWORD'"@g' -i presets.cfg`, AllForms},
 		{`$credential = New-Object PSCredential -ArgumentList $env:CLIENT_ID, $sec`, AllForms},
 		{`$password = ConvertTo-SecureString -String $passwordString -AsPlainText -Force`, AllForms},
+		{`echo "::set-output name=secret::SNAPCRAFT_LOGIN_RC"`, AllForms},
 	}
 	for _, c := range leaves {
 		if got, ok := FindCredential(c.line, c.o); ok {
