@@ -24,7 +24,12 @@
 //   - gitleaks' setup goes through its package-global viper; every use of it here is serialised.
 //   - LooksLikeSample and GenericNotSecret (sample.go) say what a found value is (a sample, an
 //     RFC's example, a name made of words) for the review's severity only: Scan, Mask and the
-//     outgoing Filter never use them, so nothing they judge is left unmasked.
+//     outgoing Filter never use them, so nothing they judge is left unmasked. EncryptedKey
+//     (an encrypted private key) likewise only lowers a severity.
+//   - FindTokens (tokens.go, providers.go) finds self-identifying secrets with no keyword: bot
+//     tokens, webhooks, password hashes and provider tokens of a provider-specific shape; the
+//     outgoing Filter replaces every one of them. Each provider shape's literal is implied by
+//     its expression (a test holds it), so the cheap prefilter never hides a match.
 package redact
 
 import (

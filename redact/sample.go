@@ -190,3 +190,22 @@ func quoteShort(s string) string {
 	}
 	return `"` + s + `"`
 }
+
+// openSSHKey starts the base64 body of an OpenSSH private key ("openssh-key-v1\0" and the
+// cipher name's length); openSSHNone follows it when the key is not encrypted (cipher "none").
+const (
+	openSSHKey  = "b3BlbnNzaC1rZXktdjEAAAAA"
+	openSSHNone = "BG5vbmU"
+)
+
+// EncryptedKey reports a private key in text that is encrypted with a passphrase: a PEM
+// block with "Proc-Type: 4,ENCRYPTED" (OpenSSL's traditional format), a PKCS#8 "ENCRYPTED
+// PRIVATE KEY" block, or an OpenSSH key whose cipher is not "none". Such a key is of no use
+// without its passphrase, which is not in the file.
+func EncryptedKey(text string) bool {
+	if strings.Contains(text, "Proc-Type: 4,ENCRYPTED") || strings.Contains(text, "-----BEGIN ENCRYPTED PRIVATE KEY-----") {
+		return true
+	}
+	i := strings.Index(text, openSSHKey)
+	return i >= 0 && !strings.HasPrefix(text[i+len(openSSHKey):], openSSHNone)
+}

@@ -10,15 +10,17 @@ import (
 
 // Secrets that identify themselves by their shape, found with no keyword next to them, where
 // gitleaks' default rules want one (telegr, discord, mailgun) or have no rule (password
-// hashes). Each needs its whole shape: prefix, exact length and alphabet, and a structural
+// hashes), and the provider tokens of providers.go. Each needs its whole shape: prefix, exact length and alphabet, and a structural
 // check where the format has one (a Discord bot token's first part is a base64 user id).
 // Placeholders (one repeated character, x runs, words like example) are no tokens.
 
 // Token is one self-identifying secret on a line.
 type Token struct {
-	Kind  string // telegram-bot-token, discord-bot-token, discord-webhook, mailgun-api-key, password-hash
-	Value string // the secret: masked in evidence, replaced before a send
-	Start int    // byte offset of Value in the line
+	Kind     string // telegram-bot-token, discord-bot-token, discord-webhook, mailgun-api-key, password-hash, provider-token
+	Value    string // the secret: masked in evidence, replaced before a send
+	Start    int    // byte offset of Value in the line
+	Provider string // for a provider-token, what it is ("a Groq API key"; providers.go)
+	Public   bool   // a provider's client-side key, public by design (a PostHog project key)
 }
 
 // Token kinds.
@@ -31,7 +33,7 @@ const (
 )
 
 // TokenKinds lists every kind FindTokens reports.
-var TokenKinds = []string{TelegramBotToken, DiscordBotToken, DiscordWebhook, MailgunAPIKey, PasswordHash}
+var TokenKinds = []string{TelegramBotToken, DiscordBotToken, DiscordWebhook, MailgunAPIKey, PasswordHash, ProviderToken}
 
 var (
 	// 123456789:AA + 33 of [A-Za-z0-9_-]; in a Bot API URL it follows "bot".
@@ -59,7 +61,7 @@ var wellKnownHashes = map[string]bool{
 
 // FindTokens returns the self-identifying secrets on line, in order.
 func FindTokens(line string) []Token {
-	if len(line) < 30 {
+	if len(line) < 24 {
 		return nil
 	}
 	var out []Token
@@ -83,6 +85,9 @@ func FindTokens(line string) []Token {
 	}
 	if hex >= 32 && mailgunShape(line) {
 		add(MailgunAPIKey, mailgunKey, hexMixed)
+	}
+	if word >= providerMinRun || base64Provider(line) {
+		out = findProviderTokens(line, out)
 	}
 	if hashPrefix(line) {
 		add(PasswordHash, passwordHash, func(v string) bool { return !wellKnownHashes[v] && !sameRuns(v[strings.LastIndexByte(v, '$')+1:]) })

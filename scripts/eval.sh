@@ -8,6 +8,9 @@
 # the insecure-code rules are measured on its rule test files (scripts/evalcode.go). With
 # SECRET_CLONES set to a folder of clones of gitleaks/fake-leaks and trufflesecurity/test_keys,
 # the files each of tollgate and gitleaks flags there are printed side by side.
+# With LABELLED_SECRET_CLONES set to a folder of clones of Samsung/CredSweeper,
+# UD-X-Lab/SecretScout and FuzzingLabs/fuzzforge_ai, their labelled secrets are measured
+# (scripts/eval-secrets.sh: labelled lines found, clean files flagged, tollgate and gitleaks).
 # leaky-repo is measured against the gitleaks CLI of the version tollgate links, side by side.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -121,6 +124,12 @@ if [ -n "${SECRET_CLONES:-}" ]; then
 	done
 fi
 
+secret_goals=0
+if [ -n "${LABELLED_SECRET_CLONES:-}" ]; then
+	echo "labelled secret corpora (scripts/eval-secrets.sh $LABELLED_SECRET_CLONES):"
+	"$root/scripts/eval-secrets.sh" "$LABELLED_SECRET_CLONES" "$work/tollgate" || secret_goals=$?
+fi
+
 if [ -n "${INJ_CLONES:-}" ]; then
 	echo "prompt injection (scripts/eval-injection.sh $INJ_CLONES):"
 	"$root/scripts/eval-injection.sh" "$INJ_CLONES" "$work/tollgate"
@@ -136,4 +145,8 @@ if [ -n "${CODE_CLONES:-}" ]; then
 	code_git=$(find_clone "$CODE_CLONES" "$code_repo")
 	echo "insecure code (scripts/evalcode.go, $code_repo $code_commit):"
 	go run "$root/scripts/evalcode.go" -git "$code_git" -commit "$code_commit" -tollgate "$work/tollgate"
+fi
+if [ "$secret_goals" -ne 0 ]; then
+	echo "eval: a labelled secret corpus missed its goal (scripts/eval-secrets.sh exited $secret_goals)" >&2
+	exit 1
 fi

@@ -96,6 +96,13 @@ func TestCommandLineCredentials(t *testing.T) {
 		{`const password = "password"`, code},
 		{`const passwordMinLength = 12`, code},
 		{`Password string ` + "`json:\"password\"`", code},
+		// shell and PowerShell variables an unquoted assignment keeps its quotes around
+		{`echo "key_pwd=$KEY_PWD" >> $GITHUB_OUTPUT`, AllForms},
+		{`terraform plan -var="ec2_pwd=$EC2_SECRET" -var="branch=main"`, AllForms},
+		{`sed 's@release_password=".*"@release_password="'$K8S_RELEASE_PASSWORD'"@g' -i presets.cfg`, AllForms},
+		{`$credential = New-Object PSCredential -ArgumentList $env:CLIENT_ID, $sec`, AllForms},
+		{`$password = ConvertTo-SecureString -String $passwordString -AsPlainText -Force`, AllForms},
+		{`echo "::set-output name=secret::SNAPCRAFT_LOGIN_RC"`, AllForms},
 	}
 	for _, c := range leaves {
 		if got, ok := FindCredential(c.line, c.o); ok {

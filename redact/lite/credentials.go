@@ -147,8 +147,21 @@ func allDigits(v string) bool {
 // template expression, a Terraform reference, a shell expansion), a placeholder, or a package
 // version.
 func isReference(v string) bool {
-	return placeholderWord.MatchString(v) || envLookup.MatchString(v) || hclRef.MatchString(v) || versionPin.MatchString(v)
+	return placeholderWord.MatchString(v) || envLookup.MatchString(v) || hclRef.MatchString(v) || versionPin.MatchString(v) ||
+		strings.IndexByte(v, '$') >= 0 && shellVar.MatchString(v) || strings.IndexByte(v, '-') > 0 && psCmdlet.MatchString(v) ||
+		strings.ContainsAny(v, `:'"`) && wrappedEnvName.MatchString(v)
 }
+
+var (
+	// a shell or PowerShell variable with the quotes around it that an unquoted assignment's
+	// value keeps: echo "key_pwd=$KEY_PWD", password="'$K8S_PASSWORD'", -String $env:SECRET
+	shellVar = lazyre.New(`^['"]*\$(?:env:)?\w+['"]*$`)
+	// an environment variable's name that an unquoted assignment kept a colon or quote around:
+	// echo "::set-output name=secret::SNAPCRAFT_LOGIN"
+	wrappedEnvName = lazyre.New(`^(?::+['"]*|['"]+)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+['"]*$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+['"]+$`)
+	// a PowerShell cmdlet: the value is a call's result ($cred = New-Object PSCredential ...)
+	psCmdlet = lazyre.New(`^(?:New|ConvertTo|ConvertFrom|Get|Read|Import)-[A-Z][A-Za-z]+$`)
+)
 
 // isLocation reports a path or URL: where a secret lives, not the secret.
 func isLocation(v string) bool {

@@ -98,12 +98,19 @@ const templateSuffix = `(?:\.|-|_)(?:example|sample|template|tmpl|tpl|dist|defau
 // placeholder, which gitleaks does not report either.
 var pemPrivate = contains(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n?(?:[\w-]+:[^\n]*\n)*\s*[A-Za-z0-9+/=]+[ \t]*(?:\r?\n|-----)`)
 
+// The private key files keyFileSeverity judges (keystores.go).
+const (
+	sshKeyWhat   = "SSH private key"
+	pemKeyWhat   = "PEM private key"
+	keyStoreWhat = "PKCS#12 / Java key store"
+)
+
 var fileRules = []fileRule{
-	{Rule: privateKeyFile, what: "SSH private key", path: re(`(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w.-]+)?$`), except: re(`\.pub$`),
+	{Rule: privateKeyFile, what: sshKeyWhat, path: re(`(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w.-]+)?$`), except: re(`\.pub$`),
 		content: pemPrivate, binary: true},
-	{Rule: privateKeyFile, what: "PEM private key", path: re(`\.(?:pem|key|crt|cer|der|p8|pk8)$`), content: pemPrivate},
+	{Rule: privateKeyFile, what: pemKeyWhat, path: re(`\.(?:pem|key|crt|cer|der|p8|pk8)$`), content: pemPrivate},
 	{Rule: privateKeyFile, what: "PuTTY private key", path: re(`\.ppk$`), content: contains(`PuTTY-User-Key-File-\d`), binary: true},
-	{Rule: privateKeyFile, what: "PKCS#12 / Java key store", path: re(`\.(?:p12|pfx|jks|keystore|bks|jceks)$`), content: func(string) bool { return true }, binary: true},
+	{Rule: privateKeyFile, what: keyStoreWhat, path: re(`\.(?:p12|pfx|jks|keystore|bks|jceks)$`), content: func(string) bool { return true }, binary: true},
 	{Rule: privateKeyFile, what: "browser password store", path: re(`(?:^|/)(?:key[34]\.db|signons\.sqlite|logins\.json)$`),
 		content: contains(`encryptedPassword|encryptedUsername`), binary: true},
 	{Rule: privateKeyFile, what: "GnuPG secret keyring", path: re(`(?:^|/)(?:secring\.gpg|private-keys-v1\.d/.*\.key)$`), content: func(string) bool { return true }, binary: true},
@@ -346,6 +353,9 @@ func scanFile(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 		// A key, a credential file or a dump under a test path is a fixture, like other test
 		// code (a fixture .env holding ANOTHER_SECRET=zot).
 		sev, msg = testSeverity(p, sev, msg)
+		if fr.ID == privateKeyFile.ID {
+			sev, msg = keyFileSeverity(fr.what, p, text, sev, msg)
+		}
 		r.Add(review.Finding{
 			RuleID: fr.ID, Severity: sev, Confidence: 0.9, CWE: fr.CWE, Path: p, Line: line, EndLine: line,
 			Message:  msg + review.InCommit(u),

@@ -14,6 +14,7 @@ var fixes = map[string]string{
 	"tollgate/telegram-bot-token": "revoke the token (@BotFather: /revoke) and read the new one at run time from an environment variable or a secret manager",
 	"tollgate/discord-bot-token":  "reset the token (Developer Portal: Bot, Reset Token) and read the new one at run time from an environment variable or a secret manager",
 	"tollgate/discord-webhook":    "delete the webhook (channel settings, Integrations) and keep the new URL in an environment variable or a secret manager: the URL is the credential",
+	"tollgate/provider-token":     "revoke the token in its provider's console (the message names the provider), create a new one and read it at run time from an environment variable or a secret manager",
 	"tollgate/mailgun-api-key":    "delete the key in Mailgun's API Security settings, create a new one and read it at run time from an environment variable or a secret manager",
 	"tollgate/password-hash":      "remove the hash, change the password it was made from (a committed hash can be cracked offline), and create accounts from a secret at deploy time instead",
 

@@ -16,7 +16,8 @@ import (
 // Discord, Mailgun) or not at all (password hashes). Every line of every file is read, prose
 // and comments too: a token in a README is as live as one in code. The tokens gitleaks finds
 // by shape alone (Slack webhooks, SendGrid, npm, PyPI, Hugging Face, OpenAI, Anthropic, JWTs)
-// are its findings, not these rules'.
+// are its findings, not these rules'. Provider tokens (redact/providers.go: Groq, Figma,
+// Notion, Vercel, ...) are one rule, tollgate/provider-token, whose message names the provider.
 
 // The examples are built from parts so that this file holds no token a scanner would stop.
 var (
@@ -25,6 +26,7 @@ var (
 	exHook     = "https://discord.com/api/webhooks/" + "1174862930571638475/" + "B-Y6sHrFH2ZUCr-lgotu2iXW7GboIRoL3u6aHwnMztVuaP_coUNEhEkk_iqq8vH2BzNZ"
 	exMailgun  = "key-" + "bee3772a077021721a278f64f7fd633d"
 	exBcrypt   = "$2b$" + "12$" + "R0Y5ekfXPlDww3p0vH5Dh2ke/jCtY87zXftU.VF4I08rwJzffMfe7"
+	exGroq     = "gsk_" + "yQ7cW2rT9mLp4XzN8vB3kHj6" + "Fd1sGa5eRu0iOw2qYt7nMb3cVx9Z"
 )
 
 // tokenRules are the rules of redact.FindTokens' kinds, by kind.
@@ -49,6 +51,10 @@ var tokenRules = map[string]review.Rule{
 		Description: "a password hash (bcrypt, sha-crypt, md5-crypt, yescrypt) is written into the file: it can be cracked offline",
 		Catches:     example("data/users.json", `[{"name": "ann", "hash": "`+exBcrypt+`"}]`),
 		Leaves:      example("auth.go", `hash, err := bcrypt.GenerateFromPassword(pw, 12) // "$2b$12$" + 53 characters`)},
+	redact.ProviderToken: {ID: "tollgate/" + redact.ProviderToken, Severity: policy.High, CWE: []string{"CWE-798"},
+		Description: "a provider's API key or access token is written into the file",
+		Catches:     example("llm.py", `client = Groq(api_key="`+exGroq+`")`),
+		Leaves:      example("llm.py", `client = Groq(api_key=os.environ["GROQ_API_KEY"])  # gsk_xxxxxxxx`)},
 }
 
 // tokenRuleList is tokenRules in redact.TokenKinds' order (for All).
@@ -70,6 +76,9 @@ func scanTokens(u *diff.Unit, p string, k lang.Kind, l diff.Line, hashesTold boo
 		}
 		rule := tokenRules[t.Kind]
 		sev, msg := tokenSeverity(p, k, l.Text, t, rule)
+		if t.Kind == redact.ProviderToken {
+			sev, msg = providerSeverity(sev, msg, t)
+		}
 		r.Add(review.Finding{
 			RuleID: rule.ID, Severity: sev, Confidence: 0.9, CWE: rule.CWE,
 			Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
@@ -88,6 +97,16 @@ func tokenSeverity(p string, k lang.Kind, line string, t redact.Token, rule revi
 	sev, msg := placeSeverity(p, rule.Severity, rule.Description)
 	if t.Kind == redact.PasswordHash && valuesFile(p) && sev > policy.Low && t.Start >= len(lang.CodePart(k, line)) {
 		sev, msg = lowerFor(sev, msg, "on a commented-out line")
+	}
+	return sev, msg
+}
+
+// providerSeverity names a provider token's provider in msg; a client-side key, public by
+// design (a PostHog project key), is low.
+func providerSeverity(sev policy.Severity, msg string, t redact.Token) (policy.Severity, string) {
+	msg = strings.Replace(msg, "a provider's API key or access token", t.Provider, 1)
+	if t.Public && sev > policy.Low {
+		return policy.Low, msg + " (a client-side key, public by design)"
 	}
 	return sev, msg
 }

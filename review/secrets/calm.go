@@ -23,7 +23,8 @@ var genericRules = map[string]bool{
 // calmReason says why a gitleaks finding is reported at low, "" if it keeps its severity. One
 // rule for every family (the built-in rules follow it too, see the README's rules table):
 //   - a value public by design (publicValue), a sample or a specification's example
-//     (redact.GenericNotSecret) under generic-api-key;
+//     (redact.GenericNotSecret) under generic-api-key, a private key encrypted with a
+//     passphrase (redact.EncryptedKey), curl's -u user:$PASS (a variable, a CI expression);
 //   - in test code, fixtures and testdata (lang.IsTestPath) or documentation and examples
 //     (lang.IsDocPath), every finding but a provider-shaped value that does not look like a
 //     sample (redact.LooksLikeSample): a live ghp_ or AKIA key in docs/ stays as it is. A
@@ -33,6 +34,16 @@ func calmReason(path string, sec redact.Secret) string {
 		return why
 	}
 	switch sec.RuleID {
+	case "curl-auth-user":
+		// -u user:$PASS, -u "user:${{ secrets.TOKEN }}": the shell or the CI fills it in
+		v := strings.Trim(sec.Value, `"'`)
+		if _, pw, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(pw, "$") {
+			return "the password is a variable or a CI secret's expression"
+		}
+	case "private-key":
+		if redact.EncryptedKey(sec.Match) {
+			return "an encrypted private key, of no use without its passphrase"
+		}
 	case "generic-api-key":
 		if why := redact.GenericNotSecret(sec.Match, sec.Value); why != "" {
 			return why

@@ -34,6 +34,10 @@ func TestCalmSecrets(t *testing.T) {
 	generic := "Xk3p9QzL7wVn2RtY8bHc4Jm6"
 	livePAT := "ghp_" + "q8Wz2LmR5tXv9KpB3nYc7HdJ4sFg6AeU1oQi"
 	notSecret := base64.StdEncoding.EncodeToString([]byte("not-secret"))
+	keyBody := "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n"
+	pemKey := func(kind, headers string) string {
+		return "-----BEGIN " + kind + "-----\n" + headers + keyBody + "-----END " + kind + "-----\n"
+	}
 	cases := []struct {
 		name, path, text, rule string
 		blocking               bool
@@ -48,8 +52,14 @@ func TestCalmSecrets(t *testing.T) {
 		{"k8s secret not-secret", "deploy/secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  api_key: " + notSecret + "\n", "", false},
 		{"posthog project key", "app/analytics.py", `posthog_project_api_key = "phc_` + "q8Wz2LmR5tXv9KpB3nYc7HdJ4sFg6AeU1oQiZx" + `"`, "secrets/generic-api-key", false},
 		{"mixpanel project token", "aider/analytics.py", `mixpanel_project_token = "` + "6da9a43058a5d1b9f3353153921fb04d" + `"`, "secrets/generic-api-key", false},
+		{"traditional encrypted key", "deploy/server.txt", pemKey("RSA PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0F3A\n\n"), "secrets/private-key", false},
+		{"pkcs8 encrypted key", "deploy/server.txt", pemKey("ENCRYPTED PRIVATE KEY", ""), "secrets/private-key", false},
+		{"curl -u with a CI secret", "ci/publish.sh", `curl -vX PUT -u "bot:${{ secrets.GH_PACKAGE }}" -F package=@pkg.nupkg https://nuget.pkg.github.com/acme/`, "secrets/curl-auth-user", false},
+		{"curl -u with a variable", "ci/publish.sh", `curl -s -u bot:$DOCKER_TOKEN https://auth.docker.io/token`, "secrets/curl-auth-user", false},
 		// true neighbours
 		{"mixpanel api secret", "app/analytics.py", `mixpanel_api_secret = "` + "6da9a43058a5d1b9f3353153921fb04d" + `"`, "secrets/generic-api-key", true},
+		{"curl -u with a password", "ci/publish.sh", `curl -s -u bot:Zq8mK2vR9xT4wL https://auth.docker.io/token`, "secrets/curl-auth-user", true},
+		{"unencrypted key", "deploy/server.txt", pemKey("RSA PRIVATE KEY", ""), "secrets/private-key", true},
 		{"github pat in docs", "docs/auth.md", "export GITHUB_TOKEN=" + livePAT, "secrets/github-pat", true},
 		{"github pat in test", "tests/test_api.py", `TOKEN = "` + livePAT + `"`, "secrets/github-pat", true},
 		{"aws key in docs", "docs/aws.md", "aws_access_key_id = " + testAWS, "secrets/aws-access-token", true},
