@@ -52,15 +52,15 @@ func copilotDeny(reason string) string {
 func UserCommand(a Agent, bin string) string {
 	bin = filepath.ToSlash(bin) // sh (Git for Windows' too) reads C:/x/tollgate.exe; ${b%/*} needs the slash
 	gone := "tollgate is not installed at " + bin + " nor on PATH, so this call is blocked"
-	inner := "b=" + dq(bin) + "; [ -x \"$b\" ] || b=$(command -v tollgate) || { "
+	inner := "b=" + shq(bin) + "; [ -x \"$b\" ] || b=$(command -v tollgate) || { "
 	if a.Name() == "copilot" {
-		inner += "echo " + dq(copilotDeny(gone)) + "; exit 0; }; "
+		inner += "echo " + shq(copilotDeny(gone)) + "; exit 0; }; "
 	} else {
-		inner += "echo " + dq("tollgate: error: "+gone) + " >&2; exit 2; }; "
+		inner += "echo " + shq("tollgate: error: "+gone) + " >&2; exit 2; }; "
 	}
 	inner += "g=${b%/*}/" + marker + "; [ -x \"$g\" ] || g=$b; \"$g\" guard --agent " + a.Name() + " || "
 	if a.Name() == "copilot" {
-		inner += "echo " + dq(copilotDeny("the guard failed, so this call is blocked"))
+		inner += "echo " + shq(copilotDeny("the guard failed, so this call is blocked"))
 	} else {
 		inner += "{ echo \"" + failedMsg + "\" >&2; exit 2; }"
 	}
@@ -75,12 +75,6 @@ func command(a Agent, s Scope, bin string) string {
 	return ProjectCommand(a)
 }
 
-// dq quotes s inside double quotes for sh.
-func dq(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
-	return `"` + r.Replace(s) + `"`
-}
-
 // fromPath is what Status reports as the binary of a project-scope entry.
 const fromPath = "tollgate-guard or tollgate from PATH"
 
@@ -90,26 +84,11 @@ func binaryOf(cmd string) string {
 	if inner, ok := shellword.Unquote(strings.TrimPrefix(cmd, "sh -c ")); ok {
 		cmd = inner // undo the outer quoting first
 	}
-	i := strings.Index(cmd, `b="`)
-	if i < 0 {
-		if strings.Contains(cmd, "command -v "+marker) {
-			return fromPath
-		}
-		return "(unknown)"
+	if b, ok := shellword.Assigned(cmd, "b"); ok { // b=/x/tollgate, in this or an older form
+		return b
 	}
-	rest := cmd[i+3:]
-	var b strings.Builder
-	for k := 0; k < len(rest); k++ {
-		c := rest[k]
-		if c == '\\' && k+1 < len(rest) {
-			k++
-			b.WriteByte(rest[k])
-			continue
-		}
-		if c == '"' {
-			break
-		}
-		b.WriteByte(c)
+	if strings.Contains(cmd, "command -v "+marker) {
+		return fromPath
 	}
-	return b.String()
+	return "(unknown)"
 }

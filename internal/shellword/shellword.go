@@ -39,8 +39,43 @@ func Unquote(word string) (s string, ok bool) {
 	if !isCall || len(call.Assigns) != 1 || len(call.Args) != 0 || call.Assigns[0].Value == nil {
 		return "", false
 	}
+	return literal(call.Assigns[0].Value)
+}
+
+// Assigned reads the literal value the first statement of script that is a bare assignment of
+// name gives it (b='/x/tollgate' in "b='/x/tollgate'; ..."): ok is false when there is none or
+// its value is not literal.
+func Assigned(script, name string) (s string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			s, ok = "", false
+		}
+	}()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		return "", false
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		call, isCall := n.(*syntax.CallExpr)
+		if !isCall || len(call.Args) != 0 || len(call.Assigns) != 1 || call.Assigns[0].Name == nil ||
+			call.Assigns[0].Name.Value != name || call.Assigns[0].Value == nil {
+			return true
+		}
+		found = true
+		s, ok = literal(call.Assigns[0].Value)
+		return false
+	})
+	return s, ok
+}
+
+// literal is a word's value when it holds no expansion of any kind.
+func literal(w *syntax.Word) (string, bool) {
 	var b strings.Builder
-	for _, part := range call.Assigns[0].Value.Parts {
+	for _, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
 			if strings.Contains(p.Value, "$") { // $'...' is ANSI-C quoting where sh is bash

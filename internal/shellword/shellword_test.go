@@ -44,3 +44,21 @@ func TestUnquoteRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestAssigned(t *testing.T) {
+	for _, path := range []string{"/usr/local/bin/tollgate", `/tmp/we'ird $dir "x"/tollgate`, "C:/Program Files/tollgate.exe"} {
+		script := "b=" + Quote(path) + `; [ -x "$b" ] || b=$(command -v tollgate) || exit 2`
+		if got, ok := Assigned(script, "b"); !ok || got != path {
+			t.Errorf("Assigned(%q) = %q, %v; want %q", script, got, ok, path)
+		}
+	}
+	// the double-quoted form an older install wrote
+	if got, ok := Assigned(`: tollgate-guard; b="/opt/t \$x/tollgate"; [ -x "$b" ]`, "b"); !ok || got != `/opt/t $x/tollgate` {
+		t.Errorf("old form: got %q, %v", got, ok)
+	}
+	for _, script := range []string{`b=$(command -v tollgate)`, `c=/x`, `echo b=/x`, `b=`} {
+		if got, ok := Assigned(script, "b"); ok && got != "" {
+			t.Errorf("Assigned(%q) = %q, want none", script, got)
+		}
+	}
+}
