@@ -122,21 +122,9 @@ func isBoolWord(v string) bool {
 // defines, so that using the alias later in the call is judged by its body (defining one runs
 // nothing; a later call that uses it finds it on disk, diskAlias).
 func (j *judge) gitConfigSet(args []arg) {
-	var ops []arg
-	for i := 0; i < len(args); i++ {
-		s := args[i].s
-		switch {
-		case gitConfigValues[s]:
-			i++
-		case gitConfigReads[s]:
-			return
-		case strings.HasPrefix(s, "-"):
-		case len(ops) == 0 && (s == "set" || s == "unset"):
-		case len(ops) == 0 && (s == "get" || s == "list"):
-			return
-		default:
-			ops = append(ops, args[i])
-		}
+	read, _, ops := gitConfigWords(args)
+	if read {
+		return
 	}
 	if len(ops) < 2 {
 		return
