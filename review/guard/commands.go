@@ -63,7 +63,7 @@ var wrappers = map[string]wrapSpec{
 	"timeout":    {values: set("-s", "-k", "--signal", "--kill-after"), positional: 1},
 	"stdbuf":     {values: set("-i", "-o", "-e", "--input", "--output", "--error")},
 	"time":       {values: set("-f", "-o", "--format", "--output")},
-	"xargs":      {values: set("-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--process-slot-var")},
+	"xargs":      {values: set("-I", "-J", "-R", "-S", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--process-slot-var")},
 	"busybox":    {},
 	"setsid":     {},
 	"ionice":     {values: set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata")},

@@ -64,14 +64,16 @@ func xargsOptions(args []arg) (replace string, fromFile, lines bool) {
 			break
 		}
 		switch {
-		case s == "-I" && i+1 < len(args):
+		case (s == "-I" || s == "-J") && i+1 < len(args): // -J: BSD xargs' replace string
 			replace = args[i+1].s
 		case strings.HasPrefix(s, "-I"):
 			replace = s[2:]
 		case s == "-i" || s == "--replace":
 			replace = "{}"
 		case strings.HasPrefix(s, "--replace="):
-			replace = strings.TrimPrefix(s, "--replace=")
+			if replace = strings.TrimPrefix(s, "--replace="); replace == "" {
+				replace = "{}" // GNU xargs: an empty value is the default {}
+			}
 		case strings.HasPrefix(s, "-i") && !strings.HasPrefix(s, "--"):
 			replace = s[2:]
 		case s == "-a" || s == "--arg-file" || strings.HasPrefix(s, "--arg-file=") || (strings.HasPrefix(s, "-a") && !strings.HasPrefix(s, "--")):
