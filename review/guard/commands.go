@@ -306,7 +306,7 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 		case isSplitString(s):
 			assigns = append(assigns, arg{s: "\x00S"}) // marks a payload; the caller re-parses
 			return args[i:], assigns
-		case strings.HasPrefix(s, "-") && len(s) > 1 && !a.dyn:
+		case (s == "-" || strings.HasPrefix(s, "-")) && !a.dyn: // env - is env -i
 			i++
 			continue
 		case isAssignment(a):
@@ -323,7 +323,7 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 }
 
 // envValues are env's options that take the next word.
-var envValues = set("-u", "-C", "--unset", "--chdir")
+var envValues = set("-u", "-C", "-P", "--unset", "--chdir") // -P: BSD env's search path
 
 // isSplitString reports env -S (--split-string, or S in a cluster): the rest is a payload.
 func isSplitString(s string) bool {

@@ -15,6 +15,12 @@ var guard2Table = []tableRow{
 	{"N", `find . -name '*.go' | xargs wc -l`},
 	{"N", `echo a.txt | xargs -J % cp % backup/`},
 	{"N", `ls | xargs -S 1024 -R 3 -I{} echo {}`},
+	// env - (an empty environment, as -i) and BSD env -P PATH before the command
+	{"A", `env - git reset --hard`},
+	{"A", `env -P /usr/bin git reset --hard`},
+	{"A", `env -i git reset --hard`},
+	{"N", `env - PATH=/bin ls`},
+	{"N", `env -P /usr/bin git status`},
 }
 
 func TestGuard2Table(t *testing.T) { checkRows(t, guard2Table, testOptions(), "") }
