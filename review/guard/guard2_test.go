@@ -21,6 +21,14 @@ var guard2Table = []tableRow{
 	{"A", `env -i git reset --hard`},
 	{"N", `env - PATH=/bin ls`},
 	{"N", `env -P /usr/bin git status`},
+	// parallel's command read both as joined (its default) and with each word kept whole (-q)
+	{"A", `parallel bash -c 'rm -rf {}' ::: /`},
+	{"A", `parallel bash -c 'rm -rf {}' ::: build /`},
+	{"A", `parallel sh -c 'git reset --hard' ::: ok`},
+	{"A", `echo / | parallel bash -c 'rm -rf {}'`},
+	{"N", `parallel gzip ::: a.log b.log`},
+	{"N", `parallel bash -c 'echo {}' ::: a b`},
+	{"N", `echo x | parallel sh -c 'wc -l {}'`},
 }
 
 func TestGuard2Table(t *testing.T) { checkRows(t, guard2Table, testOptions(), "") }
