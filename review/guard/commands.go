@@ -587,7 +587,7 @@ var pythonName = lazyre.New(`^(?:python|pypy)[0-9.]*$`)
 
 // codeFlags are the options that carry a program in each language.
 var codeFlags = map[string]map[string]bool{
-	"python": set("-c"), "js": set("-e", "--eval", "-p", "--print", "eval"), "perl": set("-e", "-E"),
+	"python": set("-c"), "js": set("-e", "--eval", "-p", "--print", "-pe", "-ep", "eval"), "perl": set("-e", "-E"),
 	"ruby": set("-e"), "php": set("-r"), "lua": set("-e"), "luajit": set("-e"), "rscript": set("-e"),
 	"osascript": set("-e"), "pwsh": set("-c", "-command", "-encodedcommand", "-ec"), "powershell": set("-c", "-command", "-encodedcommand", "-ec"),
 	"tclsh": set(), "irb": set(), "jshell": set(),

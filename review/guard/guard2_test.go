@@ -29,6 +29,9 @@ var guard2Table = []tableRow{
 	{"N", `parallel gzip ::: a.log b.log`},
 	{"N", `parallel bash -c 'echo {}' ::: a b`},
 	{"N", `echo x | parallel sh -c 'wc -l {}'`},
+	// node -pe (print and eval in one cluster) carries the program
+	{"A", `node -pe 'require("child_process").execSync("rm -rf /")'`},
+	{"N", `node -pe '1+1'`},
 }
 
 func TestGuard2Table(t *testing.T) { checkRows(t, guard2Table, testOptions(), "") }
