@@ -63,7 +63,7 @@ var wrappers = map[string]wrapSpec{
 	"timeout":    {values: set("-s", "-k", "--signal", "--kill-after"), positional: 1},
 	"stdbuf":     {values: set("-i", "-o", "-e", "--input", "--output", "--error")},
 	"time":       {values: set("-f", "-o", "--format", "--output")},
-	"xargs":      {values: set("-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--process-slot-var")},
+	"xargs":      {values: set("-I", "-J", "-R", "-S", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--process-slot-var")},
 	"busybox":    {},
 	"setsid":     {},
 	"ionice":     {values: set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata")},
@@ -306,7 +306,7 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 		case isSplitString(s):
 			assigns = append(assigns, arg{s: "\x00S"}) // marks a payload; the caller re-parses
 			return args[i:], assigns
-		case strings.HasPrefix(s, "-") && len(s) > 1 && !a.dyn:
+		case (s == "-" || strings.HasPrefix(s, "-")) && !a.dyn: // env - is env -i
 			i++
 			continue
 		case isAssignment(a):
@@ -323,7 +323,7 @@ func envSplit(args []arg) (rest []arg, assigns []arg) {
 }
 
 // envValues are env's options that take the next word.
-var envValues = set("-u", "-C", "--unset", "--chdir")
+var envValues = set("-u", "-C", "-P", "--unset", "--chdir") // -P: BSD env's search path
 
 // isSplitString reports env -S (--split-string, or S in a cluster): the rest is a payload.
 func isSplitString(s string) bool {
@@ -587,7 +587,7 @@ var pythonName = lazyre.New(`^(?:python|pypy)[0-9.]*$`)
 
 // codeFlags are the options that carry a program in each language.
 var codeFlags = map[string]map[string]bool{
-	"python": set("-c"), "js": set("-e", "--eval", "-p", "--print", "eval"), "perl": set("-e", "-E"),
+	"python": set("-c"), "js": set("-e", "--eval", "-p", "--print", "-pe", "-ep", "eval"), "perl": set("-e", "-E"),
 	"ruby": set("-e"), "php": set("-r"), "lua": set("-e"), "luajit": set("-e"), "rscript": set("-e"),
 	"osascript": set("-e"), "pwsh": set("-c", "-command", "-encodedcommand", "-ec"), "powershell": set("-c", "-command", "-encodedcommand", "-ec"),
 	"tclsh": set(), "irb": set(), "jshell": set(),

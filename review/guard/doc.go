@@ -6,7 +6,8 @@
 //   - Shell is read with a real parser (mvdan.cc/sh/v3/syntax), never with regular expressions
 //     over the raw string: every command that will execute is judged (lists, pipelines,
 //     subshells, command and process substitution, unquoted heredocs, the payloads of sh -c,
-//     eval, env -S, su -c, xargs, find -exec, parallel, watch, ssh), through wrappers (sudo, env,
+//     eval, env -S, su -c, xargs, find -exec, parallel (read joined and, as -q runs it, word by
+//     word), watch, ssh), through wrappers (sudo, env,
 //     command, nice, timeout, ...), with leading assignments checked. Payload (quoted heredoc
 //     bodies, commit messages, printed text, grep patterns) is data and is never judged as a
 //     command.

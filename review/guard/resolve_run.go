@@ -64,14 +64,16 @@ func xargsOptions(args []arg) (replace string, fromFile, lines bool) {
 			break
 		}
 		switch {
-		case s == "-I" && i+1 < len(args):
+		case (s == "-I" || s == "-J") && i+1 < len(args): // -J: BSD xargs' replace string
 			replace = args[i+1].s
 		case strings.HasPrefix(s, "-I"):
 			replace = s[2:]
 		case s == "-i" || s == "--replace":
 			replace = "{}"
 		case strings.HasPrefix(s, "--replace="):
-			replace = strings.TrimPrefix(s, "--replace=")
+			if replace = strings.TrimPrefix(s, "--replace="); replace == "" {
+				replace = "{}" // GNU xargs: an empty value is the default {}
+			}
 		case strings.HasPrefix(s, "-i") && !strings.HasPrefix(s, "--"):
 			replace = s[2:]
 		case s == "-a" || s == "--arg-file" || strings.HasPrefix(s, "--arg-file=") || (strings.HasPrefix(s, "-a") && !strings.HasPrefix(s, "--")):
@@ -167,6 +169,30 @@ func hParallel(j *judge, _ string, args []arg, in *stdinSrc) {
 		j.payload(arg{s: p, dyn: dyn, w: cmd[0].w}, "parallel")
 		return
 	}
+	forms := []string{p}
+	if q := quotedJoin(cmd); q != p { // parallel -q, or a version that keeps the words whole
+		forms = append(forms, q)
+	}
+	for _, p := range forms {
+		j.parallelRun(p, inputs)
+	}
+}
+
+// quotedJoin joins words as parallel -q does: each one quoted, so a word with blanks in it
+// (bash -c 'rm -rf {}') stays one word.
+func quotedJoin(cmd []arg) string {
+	parts := make([]string, len(cmd))
+	for i, a := range cmd {
+		parts[i] = a.s
+		if strings.ContainsAny(a.s, " \t\n") {
+			parts[i] = shellQuote(a.s)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// parallelRun judges the command line p once per input.
+func (j *judge) parallelRun(p string, inputs []arg) {
 	if len(inputs) == 0 {
 		j.script(p)
 		return
