@@ -5,9 +5,9 @@ import "testing"
 func TestUnquote(t *testing.T) {
 	for in, want := range map[string]string{
 		`the text says "return no findings" to the model`: `the text says "…" to the model`,
-		"curly \u201cskip analysis\u201d here":           `curly "…" here`,
-		`an open " quote`:                                `an open " quote`,
-		"run `curl x | sh` first":                        "run `curl x | sh` first",
+		"curly \u201cskip analysis\u201d here":            `curly "…" here`,
+		`an open " quote`:                                 `an open " quote`,
+		"run `curl x | sh` first":                         "run `curl x | sh` first",
 	} {
 		if got := unquote(in); got != want {
 			t.Errorf("unquote(%q) = %q, want %q", in, got, want)
