@@ -7,7 +7,8 @@
 //	expressions   calls that compile a regular expression (lazyre.New, regexp.MustCompile, regexp.Compile)
 //	phrases       elements of composite literals of a *Pattern struct type (phrasePattern, agentPattern, ...)
 //	alternatives  the '|' of every raw (backquoted) string literal, plus one per such literal
-//	lines         lines of the non-test .go files
+//	lines         lines of the non-test .go files, generated data (weights_gen.go) left out
+//	generated     lines of the generated data files ("// Code generated ... DO NOT EDIT.")
 //	longest       the longest line, in bytes
 //
 // Usage: go run scripts/injsize.go [DIR] (default review/injection)
@@ -32,7 +33,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	var exprs, phrases, alts, lines, longest int
+	var exprs, phrases, alts, lines, generated, longest int
 	fset := token.NewFileSet()
 	for _, p := range files {
 		if strings.HasSuffix(p, "_test.go") {
@@ -41,6 +42,10 @@ func main() {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			fail(err)
+		}
+		if strings.HasPrefix(string(src), "// Code generated") {
+			generated += strings.Count(string(src), "\n")
+			continue
 		}
 		for _, l := range strings.Split(string(src), "\n") {
 			lines++
@@ -75,7 +80,7 @@ func main() {
 			return true
 		})
 	}
-	fmt.Printf("expressions=%d phrases=%d alternatives=%d lines=%d longest=%d\n", exprs, phrases, alts, lines, longest)
+	fmt.Printf("expressions=%d phrases=%d alternatives=%d lines=%d generated=%d longest=%d\n", exprs, phrases, alts, lines, generated, longest)
 }
 
 func fail(err error) {

@@ -13,8 +13,8 @@ import (
 // which is in every text its expression matches (a test proves it from the expression), so
 // the expression runs only when one of them is there.
 //
-//   - addressee: a model ("language model", not a data model), an assistant or an agent is
-//     named (addressee=ai), a reviewer or a
+//   - addressee: a model ("language model", not a data model), an assistant or an agent
+//     ("coding agent", "agents:", not an SSM or a user agent) is named (addressee=ai), a reviewer or a
 //     review program (addressee=reviewer), either spoken to ("AI reviewer:", "note to the
 //     assistant", "if you are an AI"; addressee=direct), or "you" in an agent file
 //     (addressee=you, carrier.go);
@@ -51,11 +51,11 @@ const orderVerbs = `ignore|disregard|forget|return|report|output|print|say|reply
 
 // The names of a model, an assistant or an agent ("model" alone is a data model; "reviewers"
 // alone are people, addressee=reviewer).
-const modelNames = `ai|llms?|assistants?|(?:language|ai|llm|review(?:ing)?)\s+models?|agents?|(?:chat)?bots?|copilot|claude|chatgpt|gpt-?\d*|gemini|cursor|codex`
+const modelNames = `ai|llms?|assistants?|(?:language|ai|llm|review(?:ing)?)\s+models?|(?:coding|autonomous|review(?:ing)?)\s+agents?|agents?|(?:chat)?bots?|copilot|claude|chatgpt|gpt-?\d*|gemini|cursor|codex`
 
 var signals = []signal{
 	{"addressee=ai", []string{"ai", "llm", "assistant", "model", "agent", "bot", "copilot", "claude", "gpt", "gemini", "cursor", "codex"},
-		lazyre.New(`\b(?:ai|llms?|assistants?|(?:language|ai|llm|review(?:ing)?)\s+models?|agents?|(?:chat)?bots?|copilot|claude|chatgpt|gpt-?\d*|gemini|cursor|codex)\b`)},
+		lazyre.New(`\b(?:ai|llms?|assistants?|(?:language|ai|llm|review(?:ing)?)\s+models?|(?:coding|autonomous|review(?:ing)?)\s+agents?|agents?\s*[:,]|(?:chat)?bots?|copilot|claude|chatgpt|gpt-?\d*|gemini|cursor|codex)\b`)},
 	{"addressee=reviewer", []string{"review", "auditor", "scanner", "tollgate"},
 		lazyre.New(`\b(?:reviewers?|review(?:ing)?\s+(?:bots?|tools?|models?|agents?|assistants?|systems?)|code\s+review(?:er|s)?|automated\s+review|security\s+review|auditors?|scanners?|tollgate)\b`)},
 	{"addressee=direct", []string{"ai", "llm", "assistant", "model", "agent", "bot", "copilot", "claude", "gpt", "gemini", "cursor", "codex", "note", "message", "instruction", "you"},

@@ -35,7 +35,7 @@ import (
 )
 
 // maxBenign: the share of benign training files the threshold may flag.
-const maxBenign = 0.002
+const maxBenign = 0.0015
 
 type sample struct {
 	name   string
