@@ -19,7 +19,8 @@ import (
 // or above the fitted threshold is reported on its line where the first order starts, with
 // the signals that fired as the evidence ("addressee=reviewer + suppression +
 // object=findings"). A block is scored only when an order, a suppression, an override, an
-// action or secrecy is in it; a context line ends a block.
+// action or secrecy is in it, and (outside an agent file and a hidden carrier) an addressee,
+// code to insert, secrecy or a URL; a context line ends a block.
 //
 // Besides the signals of the text: the carrier (carrier=agent: an agent instruction or
 // configuration file; carrier=hidden: a hidden carrier; carrier=comment: a comment,
@@ -38,12 +39,23 @@ const (
 )
 
 // featureNames: the text signals, then the others, in feature order.
-var featureNames = func() []string {
-	var n []string
-	for i := range signals {
-		n = append(n, signals[i].name)
+var featureNames = append(append([]string{}, textNames...), "payload", "addressee=you", "carrier=agent", "carrier=hidden", "carrier=comment", "carrier=message", "carrier=prose")
+
+// textNames: the text signals' names, each once, in table order; textIndex: each row's.
+var textNames, textIndex = func() ([]string, []int) {
+	var names []string
+	var index []int
+	at := map[string]int{}
+	for _, sg := range signals {
+		k, ok := at[sg.name]
+		if !ok {
+			k = len(names)
+			at[sg.name] = k
+			names = append(names, sg.name)
+		}
+		index = append(index, k)
 	}
-	return append(n, "payload", "addressee=you", "carrier=agent", "carrier=hidden", "carrier=comment", "carrier=message", "carrier=prose")
+	return names, index
 }()
 
 // sigIndex returns the feature index of a signal's name.
@@ -89,11 +101,50 @@ func pairable(f string) bool {
 	return !strings.HasPrefix(f, "carrier=") && f != "discussion" && f != "protective"
 }
 
+// gatePass says when a text signal is read: 0 with the strong signals, 1 with the gate's, 2
+// after both.
+func gatePass(k int) int {
+	for _, g := range strongSignals {
+		if g == k {
+			return 0
+		}
+	}
+	for _, g := range gateSignals {
+		if g == k {
+			return 1
+		}
+	}
+	return 2
+}
+
+func (sb *scoredBlock) hasAny(fs []int) bool {
+	for _, f := range fs {
+		if sb.x[f] == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func hiddenIn(lines []bline, b block) bool {
+	for i := b.s; i < b.e; i++ {
+		if lines[i].hidden {
+			return true
+		}
+	}
+	return false
+}
+
+// strongSignals: outside an agent file and a hidden carrier, a block is scored only when one
+// of these fires (an addressee, code to insert, secrecy, a URL or an e-mail address): the
+// others are everyday words of comments and documentation.
+var strongSignals = []int{sigIndex("addressee=ai"), sigIndex("addressee=reviewer"), sigIndex("addressee=direct"), fInsert, fSecrecy, sigIndex("target=url")}
+
 // gateSignals: a block is scored only when one of these fires.
 var gateSignals = []int{fImperative, fSuppression, fOverride, fExec, fFetch, fSend, fInsert, fSecrecy}
 
 // youRe: "you" in an agent file.
-var youSignal = signal{"addressee=you", []string{"you"}, nil}
+var youSignal = signal{name: "addressee=you", words: []string{"you"}}
 
 // bline is one line of a hunk's new side as the scorer reads it.
 type bline struct {
@@ -267,19 +318,27 @@ func scoreBlock(lines []bline, b block, ck carrierKind) *scoredBlock {
 	}
 	sb.text = unquote(text.String())
 	sb.x = make([]float64, len(featureNames))
-	sb.first = make([]int, len(signals))
-	gate := false
-	for i := range signals {
-		sb.first[i] = signals[i].find(sb.text)
-		if sb.first[i] >= 0 {
-			sb.x[i] = 1
+	sb.first = make([]int, len(textNames))
+	for i := range sb.first {
+		sb.first[i] = -1
+	}
+	// the gates' signals first: most blocks stop there
+	for pass := 0; pass < 3; pass++ {
+		for i := range signals {
+			k := textIndex[i]
+			if gatePass(k) != pass {
+				continue
+			}
+			if at := signals[i].find(sb.text); at >= 0 && (sb.first[k] < 0 || at < sb.first[k]) {
+				sb.first[k], sb.x[k] = at, 1
+			}
 		}
-	}
-	for _, g := range gateSignals {
-		gate = gate || sb.x[g] == 1
-	}
-	if !gate {
-		return nil
+		if pass == 0 && !ck.agent && !sb.hasAny(strongSignals) && !hiddenIn(lines, b) {
+			return nil
+		}
+		if pass == 1 && !sb.hasAny(gateSignals) {
+			return nil
+		}
 	}
 	for i := b.s; i < min(len(lines), b.e+payloadLines); i++ {
 		if lines[i].added && lines[i].prose == "" { // code: a fenced block, or code in a code file

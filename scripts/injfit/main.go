@@ -35,7 +35,7 @@ import (
 )
 
 // maxBenign: the share of benign training files the threshold may flag.
-const maxBenign = 0.0015
+const maxBenign = 0.001
 
 type sample struct {
 	name   string
