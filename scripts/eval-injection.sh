@@ -71,6 +71,13 @@
 # Python standard libraries' documentation (the installed toolchain's GOROOT doc.go files and
 # /usr/lib/python3.11's modules: local copies, their version in the commit column, because
 # golang/go and python/cpython are too large to fetch here).
+# Measured on those sets, at medium and above, before the signal scorer (1ec91f1, measured
+# once on 2026-12-07): BIPIA code-test 0/50, greshake payloads 1/10, llm-guard 42/48,
+# coercion-gen 63/132, agent-gen 34/110 (140/350, 40%); benign cursorrules 2/257,
+# anthropic-cookbook 1/174, promptguide-i18n 5/850, Go doc.go 0/60, Python modules 0/169
+# (8/1510, 0.5%). With the scorer, three measurements while its speed and the history's
+# false findings were fixed, never a miss studied: f9c80d3's first fit 303/350, 5ee0c58
+# 303/350 (benign 11/1510, 0.7%), aca3a60 305/350 (87.1%; BENIGN_NOW).
 # INJ_ONLY=REGEX runs only the sets whose name matches (the whole run takes long).
 # Usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]
 set -euo pipefail

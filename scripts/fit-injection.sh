@@ -64,4 +64,4 @@ done <<<"$sets"
 mkdir -p "$work/pos/hand" "$work/neg/hand"
 cp "$root/scripts/injfit/testdata/train-attacks.tsv" "$work/pos/hand/"
 cp "$root/scripts/injfit/testdata/train-benign.tsv" "$work/neg/hand/"
-(cd "$root" && go run ./scripts/injfit -pos "$work/pos" -neg "$work/neg" -out "$out")
+(cd "$root" && go run scripts/injfit.go -pos "$work/pos" -neg "$work/neg" -out "$out")

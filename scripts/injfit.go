@@ -1,4 +1,6 @@
-// Command injfit fits the weights of the prompt-injection scorer (review/injection, score.go)
+//go:build ignore
+
+// injfit fits the weights of the prompt-injection scorer (review/injection, score.go)
 // and writes them as Go (review/injection/weights_gen.go): a logistic regression over the
 // scorer's own features (injection.Features), fitted by batch gradient descent with L2
 // regularisation from zero weights, classes weighed to balance, files read in sorted order:
@@ -16,7 +18,7 @@
 // A sample is a file under a -pos or -neg folder, read as if it were added at its path there;
 // a .tsv file under one holds a sample a line (path TAB text, "\n" for a newline).
 //
-// Usage: go run ./scripts/injfit -pos DIR[,DIR] -neg DIR[,DIR] [-out FILE]
+// Usage: go run scripts/injfit.go -pos DIR[,DIR] -neg DIR[,DIR] [-out FILE]
 package main
 
 import (
