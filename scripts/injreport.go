@@ -2,10 +2,8 @@
 
 // injreport prints what scripts/eval-injection.sh measures: per corpus set, the samples
 // tollgate flags as prompt injection next to the samples gitleaks flags at all, and checks the
-// goals (override and extraction sets >= 80% found, documentation <= 3% flagged; the threat
-// model's classes 1-3, coercion, agent and insertion sets, >= 80% found), tuned and held-out
-// sets apart. Only findings at medium or above count (the default config blocks at medium).
-// It exits 1 when a goal is missed. -v lists misses and false flags.
+// goals (override and extraction sets >= 80% found, documentation <= 3% flagged), tuned and
+// held-out sets apart. It exits 1 when a goal is missed. -v lists misses and false flags.
 package main
 
 import (
@@ -43,16 +41,9 @@ func main() {
 	for _, s := range sets {
 		n, hit := printSet(s, *root, tg, gl, *verbose)
 		keys := []string{s.split + " " + group(s.class)}
-		switch s.class {
-		case "override", "extraction":
+		if s.class == "override" || s.class == "extraction" {
 			// the issue's goal names these two classes: their own line, beside all attacks
 			keys = append(keys, s.split+" ovr+extr attack")
-		case "coercion", "agent", "insertion":
-			// the threat model's classes 1-3 (issue 29): one line per class
-			keys = append(keys, s.split+" "+s.class+" attack")
-		}
-		if issue29[s.name] {
-			keys = append(keys, s.split+" issue29 attack")
 		}
 		for _, key := range keys {
 			if totals[key] == nil {
@@ -68,10 +59,6 @@ func main() {
 }
 
 type agg struct{ n, hit int }
-
-// issue29: the held-out attack sets issue 29's goal names (classes 1-3 and llm-guard's
-// injections), totalled on a line of their own.
-var issue29 = map[string]bool{"bipia-code-test": true, "greshake-payloads": true, "llmguard-injection-29": true, "coercion-gen": true, "agent-gen": true}
 
 // printSet prints one set's line (and, with verbose, the misses or false flags of a tuned set)
 // and returns its samples and the samples tollgate flagged.
@@ -128,7 +115,7 @@ func goals(totals map[string]*agg) bool {
 
 func group(class string) string {
 	switch class {
-	case "override", "extraction", "persona", "coercion", "agent", "insertion":
+	case "override", "extraction", "persona":
 		return "attack"
 	case "docs":
 		return "docs"
@@ -178,17 +165,16 @@ func listSamples(root, name string) []string {
 func tollgateFiles(p string) map[string]string {
 	var r struct {
 		Findings []struct {
-			RuleID   string `json:"rule_id"`
-			Path     string `json:"path"`
-			Line     int    `json:"line"`
-			Message  string `json:"message"`
-			Severity string `json:"severity"`
+			RuleID  string `json:"rule_id"`
+			Path    string `json:"path"`
+			Line    int    `json:"line"`
+			Message string `json:"message"`
 		} `json:"findings"`
 	}
 	load(p, &r)
 	out := map[string]string{}
 	for _, x := range r.Findings {
-		if x.RuleID == "tollgate/prompt-injection-attempt" && x.Severity != "low" && x.Severity != "info" && out[x.Path] == "" {
+		if x.RuleID == "tollgate/prompt-injection-attempt" && out[x.Path] == "" {
 			msg := x.Message
 			if len(msg) > 160 {
 				msg = msg[:160]

@@ -49,7 +49,6 @@ func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
 		}
 		fs.start(ctx, f)
 		fs.scan()
-		fs.scoreFile()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
