@@ -11,7 +11,7 @@ import (
 // hooks, another repository's git dir, a clone of the project, another global configuration,
 // a work tree inside .git, hook-skipping aliases. Each catch is denied; the leave-alones are the
 // same commands doing what they normally do. The project is /home/u/project, home /home/u.
-var routesTable = []shellRow{
+var routesTable = []tableRow{
 	// plumbing that pushes or commits without the hooks
 	{"D", `git send-pack origin main`},
 	{"D", `git send-pack --all /srv/repo.git`},
@@ -163,29 +163,7 @@ var routesTable = []shellRow{
 	{"N", `git push --dry origin main`},
 }
 
-// shellRow is one shell command and the verdict letter it must get (D, A, N).
-type shellRow struct {
-	want string
-	cmd  string
-}
-
-// checkShellRows judges each row's command as a Bash call and checks its verdict.
-func checkShellRows(t *testing.T, rows []shellRow) {
-	t.Helper()
-	seen := map[string]bool{}
-	for _, c := range rows {
-		if seen[c.cmd] {
-			t.Errorf("duplicate case %q", c.cmd)
-		}
-		seen[c.cmd] = true
-		ans := Decide(Call{Tool: "Bash", Kind: Shell, Command: c.cmd}, testOptions())
-		if got := letter(ans.Verdict); got != c.want {
-			t.Errorf("%s want %s, got %s (%s: %s)", c.cmd, c.want, got, ans.Rule, ans.Reason)
-		}
-	}
-}
-
-func TestRoutesTable(t *testing.T) { checkShellRows(t, routesTable) }
+func TestRoutesTable(t *testing.T) { checkRows(t, routesTable, testOptions(), "") }
 
 // A clone of the project made in an earlier call is found by its config naming the project as
 // a remote: a commit or push there skips the project's hooks.

@@ -8,7 +8,7 @@ import (
 // globs that can match a key, a link made to a key in the same call, git reading a secret, and
 // commands that print the environment or a token. Each catch is Ask; the leave-alones are the
 // everyday reads and prints next to them. The project is /home/u/project, home /home/u.
-var secretReadsTable = []shellRow{
+var secretReadsTable = []tableRow{
 	// directories of secrets read whole
 	{"A", `grep -r aws_secret ~/.aws`},
 	{"A", `grep -rn BEGIN ~/.ssh/`},
@@ -133,7 +133,7 @@ var secretReadsTable = []shellRow{
 	{"N", `cat README.md`},
 }
 
-func TestSecretReadsTable(t *testing.T) { checkShellRows(t, secretReadsTable) }
+func TestSecretReadsTable(t *testing.T) { checkRows(t, secretReadsTable, testOptions(), "") }
 
 // The Grep and Read tools on a directory of secrets, or a system secret, ask like grep -r.
 func TestSecretReadsTools(t *testing.T) {

@@ -6,7 +6,7 @@ import "testing"
 // showed tollgate judging wrong, each with a catch and a leave-alone. The cases are our own
 // spellings of each class, not the suites' strings. D = deny, A = ask, N = no objection; the
 // project is /home/u/project.
-var suitesTable = []shellRow{
+var suitesTable = []tableRow{
 	// a usage request runs nothing: git prints the usage (-h, --help anywhere before "--")
 	{"N", `git restore --help`},
 	{"N", `git checkout src/a.go -h`},
@@ -123,4 +123,4 @@ var suitesTable = []shellRow{
 	{"D", `mkfs.ext4 .git/hooks/pre-push`},
 }
 
-func TestSuitesTable(t *testing.T) { checkShellRows(t, suitesTable) }
+func TestSuitesTable(t *testing.T) { checkRows(t, suitesTable, testOptions(), "") }

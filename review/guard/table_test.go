@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -752,15 +751,5 @@ func TestShellTable(t *testing.T) {
 	if len(shellTable) < 300 {
 		t.Fatalf("the table has %d cases, want at least 300", len(shellTable))
 	}
-	seen := map[string]bool{}
-	for _, c := range shellTable {
-		if seen[c.cmd] {
-			t.Errorf("duplicate case %q", c.cmd)
-		}
-		seen[c.cmd] = true
-		ans := Decide(Call{Tool: "Bash", Kind: Shell, Command: c.cmd}, testOptions())
-		if got := letter(ans.Verdict); got != c.want {
-			t.Errorf("%s want %s, got %s (%s: %s)", strings.ReplaceAll(c.cmd, "\n", `\n`), c.want, got, ans.Rule, ans.Reason)
-		}
-	}
+	checkRows(t, shellTable, testOptions(), "")
 }
