@@ -48,12 +48,17 @@ func TestOwnHookEntriesPassReview(t *testing.T) {
 		if got := scan(rel, string(data)); len(got) != 0 {
 			t.Errorf("%s: tollgate's own entry is reported:\n%s\n%s", name, strings.Join(got, "\n"), data)
 		}
-		tampered := strings.Replace(string(data), "guard --agent "+name, "guard --agent "+name+"; ./x", 1)
-		if tampered == string(data) {
+		// every command of the entry (Copilot's "bash" and "powershell"), each tampered alone
+		cmd := "guard --agent " + name
+		parts := strings.Split(string(data), cmd)
+		if len(parts) < 2 {
 			t.Fatalf("%s: no command to tamper with in\n%s", name, data)
 		}
-		if got := scan(rel, tampered); len(got) == 0 {
-			t.Errorf("%s: a tampered entry is not reported:\n%s", name, tampered)
+		for i := 1; i < len(parts); i++ {
+			tampered := strings.Join(parts[:i], cmd) + cmd + "; ./x" + strings.Join(parts[i:], cmd)
+			if got := scan(rel, tampered); len(got) == 0 {
+				t.Errorf("%s: a tampered entry (command %d) is not reported:\n%s", name, i, tampered)
+			}
 		}
 		user := agent.Scope{User: true, Home: home}
 		if _, err := agent.Install(a, user, "/home/alice/go/bin/tollgate"); err != nil {

@@ -92,3 +92,47 @@ func binaryOf(cmd string) string {
 	}
 	return "(unknown)"
 }
+
+// The PowerShell commands, for Copilot CLI on Windows (it runs an entry's "powershell" field
+// there, with PowerShell 7, and its "bash" field elsewhere). They do what the sh commands do:
+// find the guard, let it read the hook's stdin (a native command PowerShell starts without
+// pipeline input inherits it), and print Copilot's deny when the binary is missing or the guard
+// fails. Written to the documented shape; no Windows machine runs them in this project's CI
+// (docs/guard.md says so). Without them Copilot CLI on Windows runs no guard at all, and a
+// command that fails there is what it was before: no guard.
+
+// psFind is the project form's lookup: tollgate-guard, else tollgate, from PATH.
+const psFind = `$g = (Get-Command tollgate-guard -CommandType Application -ErrorAction Ignore | Select-Object -First 1).Source; ` +
+	`if (-not $g) { $g = (Get-Command tollgate -CommandType Application -ErrorAction Ignore | Select-Object -First 1).Source }; `
+
+// ProjectPowerShell is the project-scope PowerShell command: no machine path.
+func ProjectPowerShell() string {
+	return psFind + psRun("tollgate is not on PATH, so this call is blocked")
+}
+
+// UserPowerShell is the user-scope PowerShell command: it runs bin (or tollgate from PATH),
+// preferring the lean tollgate-guard beside it.
+func UserPowerShell(bin string) string {
+	return `$b = ` + psq(bin) + `; ` +
+		`if (-not (Test-Path -LiteralPath $b -PathType Leaf)) { $b = (Get-Command tollgate -CommandType Application -ErrorAction Ignore | Select-Object -First 1).Source }; ` +
+		`$g = $null; if ($b) { $g = Join-Path (Split-Path -Parent $b) ('` + marker + `' + [IO.Path]::GetExtension($b)); ` +
+		`if (-not (Test-Path -LiteralPath $g -PathType Leaf)) { $g = $b } }; ` +
+		psRun("tollgate is not installed at "+bin+" nor on PATH, so this call is blocked")
+}
+
+// psRun is the shared tail: deny when $g is empty, else run it and deny when it fails.
+func psRun(missing string) string {
+	return `if (-not $g) { ` + psq(copilotDeny(missing)) + `; exit 0 }; ` +
+		`& $g guard --agent copilot; if ($LASTEXITCODE -ne 0) { ` + psq(copilotDeny("the guard failed, so this call is blocked")) + ` }`
+}
+
+// psq quotes s as a PowerShell single-quoted string (a quote inside is doubled).
+func psq(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// copilotPowerShell is Copilot's PowerShell command for the scope.
+func copilotPowerShell(s Scope, bin string) string {
+	if s.User {
+		return UserPowerShell(bin)
+	}
+	return ProjectPowerShell()
+}

@@ -20,9 +20,12 @@ const HookTimeoutSeconds = 30
 type configSpec struct {
 	project string // file path relative to the project root
 	user    string // file path relative to the home directory
-	// install adds or updates tollgate's entries with command; it reports whether anything
+	// install adds or updates tollgate's entries with the command; it reports whether anything
 	// changed. An older install's entries are replaced, never duplicated.
-	install func(doc *obj, command string) (bool, error)
+	install func(doc *obj, c hookCmd) (bool, error)
+	// powershell, when set, is the agent's PowerShell command for the scope (Copilot CLI runs
+	// its "powershell" field on Windows, its "bash" field elsewhere).
+	powershell func(s Scope, bin string) string
 	// entries returns the commands of tollgate's entries; remove drops them.
 	entries func(doc *obj) []string
 	remove  func(doc *obj) int
@@ -125,7 +128,12 @@ func Install(a Agent, s Scope, bin string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	changed, err := a.config().install(doc, command(a, s, bin))
+	spec := a.config()
+	c := hookCmd{sh: command(a, s, bin)}
+	if spec.powershell != nil {
+		c.powershell = spec.powershell(s, bin)
+	}
+	changed, err := spec.install(doc, c)
 	if err != nil {
 		return "", fmt.Errorf("failed to merge into %s: %w", path, err)
 	}

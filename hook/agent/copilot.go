@@ -63,7 +63,8 @@ func (copilot) config() configSpec {
 			}
 			e.set("timeoutSec", HookTimeoutSeconds)
 		}),
-		entries: flatEntries("bash"), remove: flatRemove("bash"),
+		powershell: copilotPowerShell,
+		entries:    flatEntries("bash"), remove: flatRemove("bash"),
 		ownFile: true,
 	}
 }

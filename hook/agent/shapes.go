@@ -30,8 +30,9 @@ const matchAll = "*"
 // install's entry that has its group to itself is updated in place (matcher and command); its
 // other entries (older versions split the tools over two), and any in a group shared with
 // the user's own hooks (whose matcher is theirs), are removed, with a group they leave empty.
-func groupedInstall(event string, timeout any) func(doc *obj, command string) (bool, error) {
-	return func(doc *obj, cmd string) (bool, error) {
+func groupedInstall(event string, timeout any) func(doc *obj, c hookCmd) (bool, error) {
+	return func(doc *obj, c hookCmd) (bool, error) {
+		cmd := c.sh
 		hooks, ok := doc.child("hooks")
 		if !ok {
 			return false, errors.New(`"hooks" is not an object`)
@@ -182,12 +183,24 @@ func removeEach(doc *obj, drop func(list []any) ([]any, int)) int {
 	return removed
 }
 
+// hookCmd is what an entry runs: the POSIX sh command, and for agents that take one
+// (Copilot CLI) the PowerShell command for Windows.
+type hookCmd struct{ sh, powershell string }
+
+// setOn writes the commands into entry e, the sh one under field.
+func (c hookCmd) setOn(e *obj, field string) {
+	e.set(field, c.sh)
+	if c.powershell != "" {
+		e.set("powershell", c.powershell)
+	}
+}
+
 // flatInstall handles the {version: 1, hooks: {event: [{field: command, ...}]}} shape of Cursor
 // and Copilot CLI: one entry per event (these have no matcher: an event's hook sees every call
 // of its kind). An older install's entry is updated in place, a second one of tollgate's in the
 // same event removed.
-func flatInstall(field string, events []string, extra func(e *obj)) func(doc *obj, command string) (bool, error) {
-	return func(doc *obj, command string) (bool, error) {
+func flatInstall(field string, events []string, extra func(e *obj)) func(doc *obj, c hookCmd) (bool, error) {
+	return func(doc *obj, c hookCmd) (bool, error) {
 		if _, ok := doc.get("version"); !ok {
 			doc.set("version", 1)
 		}
@@ -215,14 +228,14 @@ func flatInstall(field string, events []string, extra func(e *obj)) func(doc *ob
 				}
 				found = true
 				before := string(encode(e))
-				e.set(field, command)
+				c.setOn(e, field)
 				extra(e)
 				changed = changed || string(encode(e)) != before
 				keep = append(keep, e)
 			}
 			if !found {
 				e := newObj()
-				e.set(field, command)
+				c.setOn(e, field)
 				extra(e)
 				keep = append(keep, e)
 				changed = true

@@ -14,8 +14,8 @@ import (
 // agent config (.claude/settings.json, .codex/hooks.json, .gemini/settings.json,
 // .cursor/hooks.json, .github/hooks/tollgate.json), and that file is committed: the entry is not
 // a program an attacker adds. It is recognised exactly: a line that is nothing but a
-// "command" (Copilot: "bash") key whose value is, byte for byte, the project-scope command
-// install writes for one of the agents. Any other command in those files, a changed byte of
+// "command" (Copilot: "bash", and "powershell" for Windows) key whose value is, byte for byte,
+// the project-scope command install writes for one of the agents. Any other command in those files, a changed byte of
 // tollgate's, or more on the same line, is reviewed as before. The user-scope command (--user)
 // names a binary by absolute path and is never recognised: a committed entry that runs a
 // path of the committer's choosing is exactly what the rule is for.
@@ -45,12 +45,22 @@ func ownCopilotCommand() string {
 	return ownFind + ` || { echo '` + deny(ownMissing) + `'; exit 0; }; "$g" guard --agent copilot || echo '` + deny(ownFailed) + `'`
 }
 
+// ownCopilotPowerShell is Copilot's "powershell" field, hook/agent's ProjectPowerShell.
+func ownCopilotPowerShell() string {
+	deny := func(reason string) string {
+		return `'{"permissionDecision":"deny","permissionDecisionReason":"tollgate: ` + reason + `"}'`
+	}
+	return `$g = (Get-Command tollgate-guard -CommandType Application -ErrorAction Ignore | Select-Object -First 1).Source; ` +
+		`if (-not $g) { $g = (Get-Command tollgate -CommandType Application -ErrorAction Ignore | Select-Object -First 1).Source }; ` +
+		`if (-not $g) { ` + deny(ownMissing) + `; exit 0 }; & $g guard --agent copilot; if ($LASTEXITCODE -ne 0) { ` + deny(ownFailed) + ` }`
+}
+
 var (
 	ownOnce     sync.Once
 	ownCommands map[string]string // command -> the key that holds it
-	// ownLineRe: a line holding one "command" or "bash" key and its string value, and nothing
-	// else but a trailing comma.
-	ownLineRe = lazyre.New(`^\s*"(command|bash)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$`)
+	// ownLineRe: a line holding one "command", "bash" or "powershell" key and its string value,
+	// and nothing else but a trailing comma.
+	ownLineRe = lazyre.New(`^\s*"(command|bash|powershell)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$`)
 	// sectionRe: a key that opens a section of Gemini CLI's settings.
 	sectionRe = lazyre.New(`^\s*"(hooks|mcpServers)"\s*:`)
 )
@@ -70,7 +80,7 @@ func ownHook(clean string, orig func(int) int) bool {
 		return false
 	}
 	ownOnce.Do(func() {
-		ownCommands = map[string]string{ownCopilotCommand(): "bash"}
+		ownCommands = map[string]string{ownCopilotCommand(): "bash", ownCopilotPowerShell(): "powershell"}
 		for _, a := range ownHookAgents {
 			ownCommands[ownShCommand(a)] = "command"
 		}
