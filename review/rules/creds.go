@@ -181,6 +181,10 @@ func notASecret(line, value string) string {
 		return "a command-line flag, its value added at run time"
 	case envName.MatchString(value):
 		return "the name of an environment variable"
+	case wordPath(value):
+		return "an identifier made of words (a rule id, a path), not a secret"
+	case namedReference(line, value):
+		return "the name of a variable that holds the secret, not the secret"
 	case typeWords[strings.ToLower(value)] || validationRules(value):
 		return "a type, cast or validation rule"
 	case ansiEscape.MatchString(value):
@@ -194,6 +198,59 @@ func notASecret(line, value string) string {
 	}
 	return ""
 }
+
+// wordPath reports a value of lower-case words joined by slashes (guard/secret-read,
+// secrets/db-password): a rule id, a path or a secret's name, which a person spells, not a
+// generated secret. Every segment is one to three words (wordy, or a word of letters alone).
+func wordPath(v string) bool {
+	if !strings.Contains(v, "/") || strings.ToLower(v) != v || len(v) > 80 {
+		return false
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if !wordy(seg) && !lowerWords(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerWords reports up to three letter-only words joined by - or _ (secret-read-guard).
+func lowerWords(s string) bool {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+	if len(parts) == 0 || len(parts) > 3 {
+		return false
+	}
+	for _, w := range parts {
+		if !wordLetters(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// credWord is a word that names a credential, in an identifier (dockerPassword, db_token).
+var credWord = lazyre.New(`(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credential|auth|pat)$`)
+
+// namedReference reports an unquoted value that is an identifier of two words or more, the
+// last naming a credential (password: dockerPassword, with a flow mapping's comma or none):
+// the name of a variable or secret that holds the value, as a matrix or a function argument
+// passes it. A quoted value is a literal and stays reported.
+func namedReference(line, value string) bool {
+	i := strings.Index(line, value)
+	if i < 0 || i > 0 && strings.IndexByte("\"'`", line[i-1]) >= 0 || !identifier.MatchString(value) {
+		return false
+	}
+	if rest := strings.TrimSpace(line[i+len(value):]); rest != "" && strings.IndexByte(",})", rest[0]) < 0 {
+		return false // what follows is an item's end (a comma, a closing brace) or nothing
+	}
+	var words []string
+	for _, part := range strings.FieldsFunc(value, func(r rune) bool { return r == '_' }) {
+		words = append(words, splitCamel(part)...)
+	}
+	return len(words) >= 2 && wordy(value) && credWord.MatchString(words[len(words)-1])
+}
+
+var identifier = lazyre.New(`^[A-Za-z][A-Za-z0-9_]*$`)
 
 // ansiEscape is a terminal escape sequence written into a string (\033[1;31m, \x1b[0m, \e[...).
 var ansiEscape = lazyre.New(`(?:\\(?:033|x1[bB]|u001[bB]|e)|\x1b)\[[0-9;]*[A-Za-z]`)

@@ -193,3 +193,33 @@ func TestCredentialCommandLineSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialIdentifierValues: a value spelled as an identifier of words (a rule id or a
+// path of lower-case words, an unquoted variable name ending in a credential word) is no
+// secret and is reported at most low; a generated value next to each stays high.
+func TestCredentialIdentifierValues(t *testing.T) {
+	cases := []struct {
+		path, text string
+		sev        policy.Severity
+	}{
+		{"review/guard/actions.go", `const ruleSecret = "guard/secret-read"`, policy.Low},
+		{"review/rules/ids.go", `	dbSecret = "secrets/api-token"`, policy.Low},
+		{"ci/publish.yml", "          - { username: dockerID, password: dockerPassword, repo: x }", policy.Low},
+		{"ci/publish.yml", "              password: dockerPassword,", policy.Low},
+		{"review/guard/actions.go", `clientSecret = "9f8a7b6c5d4e3f2a1b0c"`, policy.High},
+		{"review/rules/ids.go", `	dbSecret = "Zq8mK2vR9x/Lp3nW"`, policy.High},
+		{"ci/publish.yml", "              password: xK9fP2mQ7zW4,", policy.High},
+		{"app.js", `const db = { password: "dockerPassword" };`, policy.High},
+	}
+	for _, c := range cases {
+		var got []policy.Severity
+		for _, f := range builtinFindings(t, c.path, c.text) {
+			if f.RuleID == credID {
+				got = append(got, f.Severity)
+			}
+		}
+		if len(got) != 1 || got[0] != c.sev {
+			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
+		}
+	}
+}
