@@ -38,6 +38,27 @@ func isLocalServiceFile(p string) bool {
 	return localServiceFile.MatchString(p)
 }
 
+// serviceLine is a line only a CI job or a compose file writes: a GitHub Actions job's
+// runs-on:, a compose file's top-level services:.
+var serviceLine = lazyre.New(`^\s+runs-on:\s*\S|^services:\s*$`)
+
+// serviceConfig reports a YAML file at any other path whose added lines configure a CI job or
+// compose services (a workflow template, a copied or generated workflow): its local services'
+// throwaway passwords are what they are in .github/workflows.
+func serviceConfig(p string, f *diff.FileDiff) bool {
+	if !hasFoldSuffix(p, ".yml") && !hasFoldSuffix(p, ".yaml") {
+		return false
+	}
+	for l := range f.Added() {
+		if strings.Contains(l.Text, "runs-on:") || strings.HasPrefix(l.Text, "services:") {
+			if serviceLine.MatchString(l.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasFoldSuffix reports whether s ends in suffix, ASCII case ignored.
 func hasFoldSuffix(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
@@ -137,7 +158,7 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 // placeholder default, Django's generated development key.
 func defaultValue(p, value string, names map[string]bool) string {
 	switch {
-	case throwaway(value, names) || names != nil && wordy(value):
+	case throwaway(value, names) || names != nil && (wordy(value) || testWords(value)):
 		return "a local service's throwaway default"
 	case valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)):
 		return "a Helm chart's placeholder default"
@@ -308,6 +329,25 @@ func wordy(v string) bool {
 		}
 	}
 	return n > 0 && n <= 2 // three words and more make a passphrase (horse-battery-staple)
+}
+
+// testWord is a word that marks a value as made for tests or development.
+var testWord = lang.SetOf("test", "tests", "testing", "ci", "dev", "local", "example", "dummy", "fake", "sample")
+
+// testWords reports a value of lower-case words joined by - or _, one of them a testWord
+// (backend-integration-tests-password): a password named for its test service.
+func testWords(v string) bool {
+	if strings.ToLower(v) != v || len(v) > 80 {
+		return false
+	}
+	found := false
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' }) {
+		if !wordLetters(w) {
+			return false
+		}
+		found = found || testWord[w]
+	}
+	return found
 }
 
 // splitCamel splits randomSecret into random and Secret.

@@ -74,7 +74,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	hashesTold := reported(r, p, credentialFile.ID)
 	var entries entryLines
 	var names map[string]bool
-	if isLocalServiceFile(p) {
+	if isLocalServiceFile(p) || serviceConfig(p, f) {
 		names = serviceNames(f)
 	}
 	var fl *flow
