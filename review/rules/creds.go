@@ -113,7 +113,7 @@ func credentialText(k lang.Kind, line string) (code, text string) {
 // (defaultValue), and a connection or command line to this machine or with a well-known
 // default password.
 func credentialSeverity(p string, c redact.Credential, text string, names map[string]bool) (policy.Severity, string) {
-	value := c.Value
+	value := bareValue(c.Value)
 	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
 	sev, msg = lowerFor(sev, msg, notASecret(text, value))
 	sev, msg = lowerFor(sev, msg, defaultValue(p, value, names))
@@ -121,6 +121,19 @@ func credentialSeverity(p string, c redact.Credential, text string, names map[st
 		sev, msg = lowerFor(sev, msg, "a local service or a default password")
 	}
 	return sev, msg
+}
+
+// bareValue is a value without the quotes, backslashes and escaped line ends a shell string
+// leaves around it (\`password\`\n" in an echo -e): the word that is judged a default.
+func bareValue(v string) string {
+	for {
+		t := strings.Trim(v, "`'\"\\")
+		t = strings.TrimSuffix(strings.TrimSuffix(t, `\n`), `\t`)
+		if t == v || t == "" {
+			return v
+		}
+		v = t
+	}
 }
 
 // scanCredentials reports a secret written on text, the credential text of an added line
@@ -151,6 +164,46 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 		RuleID: credentialRule.ID, Severity: sev, Confidence: conf, CWE: credentialRule.CWE,
 		Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
 	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
+}
+
+// jwkPrivate is a JSON Web Key's private member: "d" (an RSA private exponent, an EC or OKP
+// private scalar) or "k" (an oct key's secret), base64url of 16 characters or more.
+var jwkPrivate = lazyre.New(`"(d|k)"\s*:\s*"([A-Za-z0-9_\-]{16,})"`)
+
+// reportJWK reports the private members of JSON Web Keys in f (RFC 7517: an object with a
+// "kty" member; "d" in a private RSA, EC or OKP key, "k" in a symmetric oct key): a key
+// written into the file, at the credential rule's severity (lowered in tests and docs, and
+// for a sample value). A public key ("kty" with "n" and "e", or "x" and "y") has neither.
+func reportJWK(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
+	kty, oct := false, false
+	var members []diff.Line
+	for l := range f.Added() {
+		if strings.Contains(l.Text, `"kty"`) {
+			kty = true
+			oct = oct || strings.Contains(l.Text, `"oct"`)
+		}
+		if strings.Contains(l.Text, `"d"`) || strings.Contains(l.Text, `"k"`) {
+			members = append(members, l)
+		}
+	}
+	if !kty {
+		return
+	}
+	for _, l := range members {
+		for _, m := range jwkPrivate.FindAllStringSubmatch(l.Text, -1) {
+			if m[1] == "k" && !oct {
+				continue
+			}
+			sev, msg := placeSeverity(p, credentialRule.Severity, "a JSON Web Key's private member is written into the file")
+			if redact.LooksLikeSample(m[2]) {
+				sev, msg = lowerFor(sev, msg, "a sample value")
+			}
+			r.Add(review.Finding{
+				RuleID: credentialRule.ID, Severity: sev, Confidence: 0.9, CWE: []string{"CWE-798", "CWE-321"},
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
+			}.LineEvidence(l.Text, max(strings.Index(l.Text, m[2]), 0), m[2]))
+		}
+	}
 }
 
 // defaultValue says why a credential's value is a default, not a secret ("" if it may be

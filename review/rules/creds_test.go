@@ -104,6 +104,8 @@ func TestCredentialThrowaway(t *testing.T) {
 		{"ci/templates/build.yml", "jobs:\n  test:\n    runs-on: ubuntu-latest\n    services:\n      db:\n        env:\n          MYSQL_ROOT_PASSWORD: root", policy.Low},
 		{"stack.yml", "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: postgres", policy.Low},
 		{".github/workflows/ci.yml", "          POSTGRES_PASSWORD: backend-integration-tests-password", policy.Low},
+		{".github/workflows/release.yml", `          echo -e ">Default username: \` + "`root\\`" + `\\n>Default password: \` + "`password\\`" + `\\n" >> release.txt`, policy.Low},
+		{".github/workflows/release.yml", `          echo -e ">Default username: \` + "`root\\`" + `\\n>Default password: \` + "`Zq8mK2vR9x\\`" + `\\n" >> release.txt`, policy.High},
 		{"deploy/app.yml", "db:\n  env:\n    MYSQL_ROOT_PASSWORD: root", policy.High},
 		{"config/database.yml", "  password: backend-integration-tests-password", policy.High},
 		{".github/workflows/ci.yml", "          POSTGRES_PASSWORD: backend-integration-prod-password", policy.High},
@@ -226,6 +228,34 @@ func TestCredentialIdentifierValues(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != c.sev {
 			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
+		}
+	}
+}
+
+// TestCredentialJWK: a JSON Web Key's private member ("d" of an RSA, EC or OKP key, "k" of an
+// oct key) is a key written into the file; a public key, or "d" and "k" members of an object
+// that is no JWK, is not.
+func TestCredentialJWK(t *testing.T) {
+	const d = `"d": "slaQqyHQPudOpq2mbDskum8rOu9IMkLGjINAFWwfqr4"`
+	cases := []struct {
+		path, text string
+		want       int
+	}{
+		{"keys/jwk.json", "{\n  \"kty\": \"EC\",\n  \"crv\": \"P-256\",\n  " + d + "\n}", 1},
+		{"keys/jwks.json", `{"keys":[{"kty":"oct","k":"WrMwQfoNaHTgXU5fZvRGAD","alg":"HS256"}]}`, 1},
+		{"keys/jwk.json", `{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB"}`, 0},
+		{"config/app.json", "{\n  \"name\": \"x\",\n  " + d + "\n}", 0},
+		{"config/app.json", `{"kty":"EC","k":"WrMwQfoNaHTgXU5fZvRGAD"}`, 0},
+	}
+	for _, c := range cases {
+		n := 0
+		for _, f := range builtinFindings(t, c.path, c.text) {
+			if f.RuleID == credID && f.Severity == policy.High {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%s: %q: want %d high JWK findings, got %d", c.path, c.text, c.want, n)
 		}
 	}
 }
