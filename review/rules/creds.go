@@ -116,7 +116,7 @@ func credentialSeverity(p string, c redact.Credential, text string, names map[st
 	value := bareValue(c.Value)
 	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
 	sev, msg = lowerFor(sev, msg, notASecret(text, value))
-	sev, msg = lowerFor(sev, msg, defaultValue(p, value, names))
+	sev, msg = lowerFor(sev, msg, defaultValue(p, c.Key, value, names))
 	if c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
 		sev, msg = lowerFor(sev, msg, "a local service or a default password")
 	}
@@ -207,11 +207,12 @@ func reportJWK(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
 }
 
 // defaultValue says why a credential's value is a default, not a secret ("" if it may be
-// one): a local service's throwaway (names non-nil: the file configures them), a Helm chart's
+// one): a local service's throwaway (names non-nil: the file configures them; a chosen word
+// only under a service's key, POSTGRES_PASSWORD, not a release key's or a mail account's), a Helm chart's
 // placeholder default, Django's generated development key.
-func defaultValue(p, value string, names map[string]bool) string {
+func defaultValue(p, key, value string, names map[string]bool) string {
 	switch {
-	case throwaway(value, names) || names != nil && (wordy(value) || testWords(value)):
+	case throwaway(value, names) || names != nil && (wordy(value) || testWords(value)) && serviceKey.MatchString(key):
 		return "a local service's throwaway default"
 	case valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)):
 		return "a Helm chart's placeholder default"
@@ -383,6 +384,10 @@ func wordy(v string) bool {
 	}
 	return n > 0 && n <= 2 // three words and more make a passphrase (horse-battery-staple)
 }
+
+// serviceKey names a local service's credential: a database's, a cache's, a queue's, a
+// store's (POSTGRES_PASSWORD, DB_PASS, MONGO_INITDB_ROOT_PASSWORD, MINIO_SECRET_KEY).
+var serviceKey = lazyre.New(`(?i)postgres|psql|\bpg|pg_|mysql|maria|mongo|redis|rabbit|db|database|sql|minio|elastic|keycloak|ldap|root|couch|cassandra|neo4j|clickhouse|influx|^sa_|oracle|service`)
 
 // testWord is a word that marks a value as made for tests or development.
 var testWord = lang.SetOf("test", "tests", "testing", "ci", "dev", "local", "example", "dummy", "fake", "sample")
