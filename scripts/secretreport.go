@@ -264,10 +264,10 @@ var throwawayDefault = map[string]bool{"root": true, "postgres": true, "password
 	"admin": true, "secret": true, "pass": true, "1": true, "minio": true, "mysql": true}
 
 // dispute sorts out the labels that name no secret, read against the staged files under
-// root: it returns the items kept (a label one or two lines off the line holding its value
+// root: it returns the items kept (a label one to three lines off the line holding its value
 // moved there) and, per reason, the items dropped. Throwaway defaults are a class of their
 // own (kept apart, not dropped, in the first adjusted figure).
-func dispute(items []item, root string) (kept []item, dropped map[string][]string, moved int) {
+func dispute(items []item, root string) (kept []item, dropped map[string][]string, moved []string) {
 	dropped = map[string][]string{}
 	files := map[string][]string{}
 	lines := func(p string) []string {
@@ -300,12 +300,12 @@ func dispute(items []item, root string) (kept []item, dropped map[string][]strin
 			why = "the keyword secrets: inherit (passes the caller's secrets on), no value"
 		case envVarName.MatchString(it.value):
 			why = "a variable's or secret's name, not its value"
-		case strings.Contains(strings.ToUpper(it.value), "EXAMPLE"):
+		case strings.Contains(it.value, "EXAMPLE"):
 			why = "a documented example value (EXAMPLE)"
 		case !strings.Contains(text, it.value):
 			if n := near(ls, s.line, it.value); n > 0 {
 				it.spots = []spot{{s.path, n}}
-				moved++
+				moved = append(moved, fmt.Sprintf("%s:%d -> %d", s.path, s.line, n))
 			} else if strings.Contains(text, "***") || strings.TrimSpace(text) == "" || !strings.ContainsAny(text, ":=") {
 				why = "the labelled line holds no value (blank, masked *** or a bare key)"
 			}
@@ -319,9 +319,9 @@ func dispute(items []item, root string) (kept []item, dropped map[string][]strin
 	return kept, dropped, moved
 }
 
-// near returns the line within two of line (1-based) that holds value, 0 if none does.
+// near returns the line within three of line (1-based) that holds value, 0 if none does.
 func near(ls []string, line int, value string) int {
-	for d := 1; d <= 2; d++ {
+	for d := 1; d <= 3; d++ {
 		for _, n := range []int{line - d, line + d} {
 			if n >= 1 && n <= len(ls) && strings.Contains(ls[n-1], value) {
 				return n
@@ -420,14 +420,17 @@ func main() {
 	}
 	if *root != "" {
 		kept, dropped, moved := dispute(items, *root)
-		if n := len(items) - len(kept); n > 0 || moved > 0 {
+		if n := len(items) - len(kept); n > 0 || len(moved) > 0 {
 			kt, kg := count(kept, files, th), count(kept, files, gh)
 			fmt.Printf("  labels disputed  %d dropped, %d moved to the line holding their value: found at medium+ raw %d/%d (%.0f%%), adjusted %d/%d (%.0f%%); gitleaks adjusted %d\n",
-				n, moved, t.blocking, len(items), pct(t.blocking, len(items)), kt.blocking, len(kept), pct(kt.blocking, len(kept)), kg.found)
+				n, len(moved), t.blocking, len(items), pct(t.blocking, len(items)), kt.blocking, len(kept), pct(kt.blocking, len(kept)), kg.found)
 			if rest, nt := throwaways(kept); nt > 0 {
 				rt, rg := count(rest, files, th), count(rest, files, gh)
 				fmt.Printf("  without the %d throwaway defaults (root, postgres, password, ...; labelled in some files, not in others): tollgate %d/%d (%.0f%%) at medium+; gitleaks %d\n",
 					nt, rt.blocking, len(rest), pct(rt.blocking, len(rest)), rg.found)
+			}
+			if *verbose && len(moved) > 0 {
+				fmt.Printf("    moved: %s\n", strings.Join(moved, " "))
 			}
 			var whys []string
 			for why := range dropped {
