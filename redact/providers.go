@@ -14,8 +14,8 @@ import (
 // Heroku, Netlify, New Relic, Mailchimp, Dropbox, Atlassian, Akamai), expect another length
 // (Anthropic keys ending in AA), or have no rule (Groq, Notion, PostHog, Supabase, Together,
 // Vercel, xAI, Tavily, NuGet, 1Password, Cloudflare, Docker, Llama, Postman, Defined
-// Networking, Amazon Bedrock, NATS seeds, WunderGraph), or only at lengths others are issued
-// in (OpenAI keys, whose T3BlbkFJ is base64 of "OpenAI").
+// Networking, Amazon Bedrock, NATS seeds, WunderGraph, Google OAuth refresh tokens 1//0...),
+// or only at lengths others are issued in (OpenAI keys, whose T3BlbkFJ is base64 of "OpenAI").
 //
 // Matching: a token starts where a run of [A-Za-z0-9_-] starts (the byte before it is none of
 // those) and ends where one ends. Each shape names a literal its every match holds, at its
@@ -89,6 +89,7 @@ var providers = []provider{
 	{name: "a Bitbucket Data Center access token", lit: "BBDC-", re: lazyre.New(`^BBDC-[A-Za-z0-9+/]{44}`), ok: mixedCase},
 	{name: "an OpenAI API key", lit: "sk-", re: lazyre.New(`^sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{20,74}T3BlbkFJ[A-Za-z0-9_\-]{20,74}`), ok: mixedCase},
 	{name: "a Google OAuth access token", lit: "ya29.", re: lazyre.New(`^ya29\.[A-Za-z0-9_\-]{30,400}`), ok: mixedCase},
+	{name: "a Google OAuth refresh token", lit: "1//0", re: lazyre.New(`^1//0[A-Za-z0-9_\-]{60,300}`), ok: mixedCase},
 	{name: "an Instagram access token", lit: "IGQV", re: lazyre.New(`^IGQV[A-Za-z0-9_\-]{100,400}`), ok: mixedCase},
 	{name: "a NATS user seed (nkey)", lit: "SU", re: lazyre.New(`^SU[A-Z2-7]{56}`), ok: randomText},
 	{name: "a WunderGraph Cosmo API key", lit: "cosmo_", re: lazyre.New(`^cosmo_[a-f0-9]{32}`), ok: hexMixed},

@@ -93,6 +93,7 @@ var providerRows = []providerRow{
 	{"Bitbucket Data", "BB" + "DC-", []part{{base64s, 44, ""}}, ""},
 	{"OpenAI", "sk-" + "proj-", []part{{alnum, 20, ""}, {wordA, 20, "T3Blbk" + "FJ"}}, ""},
 	{"Google OAuth access", "ya" + "29.", []part{{wordA, 40, ""}}, ""},
+	{"Google OAuth refresh", "1//" + "0", []part{{wordA, 80, ""}}, ""},
 	{"Instagram", "IG" + "QV", []part{{wordA, 150, ""}}, ""},
 	{"NATS", "S" + "U", []part{{"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 56, ""}}, ""},
 	{"WunderGraph", "cos" + "mo_", []part{{hexLow, 32, ""}}, ""},
@@ -112,7 +113,7 @@ func only(j int, f func(string) string) func(int, string) string {
 // ranged are the shapes whose length varies (a range, not one length).
 var ranged = map[string]bool{"1Password": true, "Bedrock": true, "Anthropic": true, "GitLab": true,
 	"PostHog personal": true, "PostHog project": true, "Cloudflare": true, "Docker access": true,
-	"OpenAI": true, "Google OAuth access": true, "Instagram": true}
+	"OpenAI": true, "Google OAuth access": true, "Google OAuth refresh": true, "Instagram": true}
 
 // providerIn returns the provider tokens FindTokens reports on line.
 func providerIn(line string) []Token {
@@ -250,6 +251,39 @@ func TestFilterRedactsProviderTokens(t *testing.T) {
 			}
 			if strings.Contains(out, tok) {
 				t.Errorf("%s: the token left the filter in clear: %q", r.name, out)
+			}
+		}
+	}
+}
+
+// TestIssuedTokenShapes: SendGrid keys (SG. + 22 + . + 43) and GitHub's classic, OAuth, user,
+// server and refresh tokens (gh?_ + 36) are found at their issued lengths by the default
+// rules; a placeholder of their prefix (a repeated word, a run of zeros, a length short) is no
+// such token (the generic rule may still judge a keyword's value).
+func TestIssuedTokenShapes(t *testing.T) {
+	d := newDetector(t, Options{})
+	catches := []struct{ text, rule string }{
+		{"SENDGRID_API_KEY=" + "SG." + gen(wordA, 22, 1) + "." + gen(wordA, 43, 2), "sendgrid-api-token"},
+		{`token = "` + "gh" + "p_" + gen(alnum, 36, 3) + `"`, "github-pat"},
+		{`token = "` + "gh" + "o_" + gen(alnum, 36, 4) + `"`, "github-oauth"},
+		{`token = "` + "gh" + "u_" + gen(alnum, 36, 5) + `"`, "github-app-token"},
+		{`token = "` + "gh" + "s_" + gen(alnum, 36, 6) + `"`, "github-app-token"},
+		{`token = "` + "gh" + "r_" + gen(alnum, 36, 7) + `"`, "github-refresh-token"},
+	}
+	for _, c := range catches {
+		if got := find(d.mustScan("app/config.go", c.text, 1), c.rule); len(got) != 1 {
+			t.Errorf("%q: want one %s, got %+v", c.text, c.rule, d.mustScan("app/config.go", c.text, 1))
+		}
+	}
+	leaves := []string{
+		"SG." + strings.Repeat("gireogi", 2) + "gi." + strings.Repeat("gireogi", 2) + "gi",
+		`token = "` + "gh" + "p_" + strings.Repeat("0", 36) + `"`,
+		`token = "` + "gh" + "o_" + gen(alnum, 20, 8) + `"`,
+	}
+	for _, text := range leaves {
+		for _, s := range d.mustScan("app/config.go", text, 1) {
+			if strings.HasPrefix(s.RuleID, "github-") || strings.HasPrefix(s.RuleID, "sendgrid-") {
+				t.Errorf("%q: a placeholder found as %s", text, s.RuleID)
 			}
 		}
 	}

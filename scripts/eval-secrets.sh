@@ -69,7 +69,7 @@ for entry in "${corpora[@]}"; do
 	[ "$status" -le 1 ] || { echo "eval-secrets: gitleaks on $name exited $status" >&2; exit 1; }
 	go run "$root/scripts/secretreport.go" -corpus "$name ($repo@${commit:0:12})" -kind "$kind" \
 		-labels "$work/$name.labels" -files "$work/$name.files" -tollgate "$work/$name.json" \
-		-gitleaks "$work/$name.gitleaks.json" -goal 60 "${report_flags[@]}" ${VERBOSE:+-v} || failed=1
+		-gitleaks "$work/$name.gitleaks.json" -root "$files_dir" -goal 60 "${report_flags[@]}" ${VERBOSE:+-v} || failed=1
 done
 [ -z "${KEEP:-}" ] || echo "eval-secrets: kept $work"
 exit "$failed"

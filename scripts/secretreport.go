@@ -19,6 +19,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +41,7 @@ type spot struct {
 // item is one labelled secret: found when a tool reports any of its lines.
 type item struct {
 	rule  string
+	value string // the labelled secret, when the labels give it (SecretScout, fuzzforge)
 	spots []spot
 }
 
@@ -99,7 +102,7 @@ func secretScout(path string) []item {
 		s := spot{"config_" + r[0] + ".yml", int(n)}
 		if !seen[s] {
 			seen[s] = true
-			items = append(items, item{rule: "ci-config", spots: []spot{s}})
+			items = append(items, item{rule: "ci-config", value: r[1], spots: []spot{s}})
 		}
 	}
 	return items
@@ -108,15 +111,16 @@ func secretScout(path string) []item {
 func fuzzForge(path string) []item {
 	var gt struct {
 		Secrets []struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Type string `json:"type"`
+			File  string `json:"file"`
+			Line  int    `json:"line"`
+			Type  string `json:"type"`
+			Value string `json:"value"`
 		} `json:"secrets"`
 	}
 	readJSON(path, &gt)
 	var items []item
 	for _, s := range gt.Secrets {
-		items = append(items, item{rule: s.Type, spots: []spot{{s.File, s.Line}}})
+		items = append(items, item{rule: s.Type, value: s.Value, spots: []spot{{s.File, s.Line}}})
 	}
 	return items
 }
@@ -251,6 +255,94 @@ func count(items []item, files []string, h hits) counts {
 	return c
 }
 
+// envVarName is a value spelled as an environment variable's name (MAVEN_PASSWORD).
+var envVarName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+
+// throwawayDefault are the well-known default passwords of CI service containers (root,
+// postgres, password, test): SecretScout labels them secrets in some files and not in others.
+var throwawayDefault = map[string]bool{"root": true, "postgres": true, "password": true, "test": true,
+	"admin": true, "secret": true, "pass": true, "1": true, "minio": true, "mysql": true}
+
+// dispute sorts out the labels that name no secret, read against the staged files under
+// root: it returns the items kept (a label one to three lines off the line holding its value
+// moved there) and, per reason, the items dropped. Throwaway defaults are a class of their
+// own (kept apart, not dropped, in the first adjusted figure).
+func dispute(items []item, root string) (kept []item, dropped map[string][]string, moved []string) {
+	dropped = map[string][]string{}
+	files := map[string][]string{}
+	lines := func(p string) []string {
+		if ls, ok := files[p]; ok {
+			return ls
+		}
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			files[p] = nil
+			return nil
+		}
+		files[p] = strings.Split(string(data), "\n")
+		return files[p]
+	}
+	for _, it := range items {
+		if it.value == "" || len(it.spots) != 1 {
+			kept = append(kept, it)
+			continue
+		}
+		s := it.spots[0]
+		ls := lines(s.path)
+		text := ""
+		if s.line >= 1 && s.line <= len(ls) {
+			text = ls[s.line-1]
+		}
+		where := fmt.Sprintf("%s:%d %q", s.path, s.line, strings.TrimSpace(text))
+		why := ""
+		switch {
+		case it.value == "inherit" && strings.Contains(text, "secrets: inherit"):
+			why = "the keyword secrets: inherit (passes the caller's secrets on), no value"
+		case envVarName.MatchString(it.value):
+			why = "a variable's or secret's name, not its value"
+		case strings.Contains(it.value, "EXAMPLE"):
+			why = "a documented example value (EXAMPLE)"
+		case !strings.Contains(text, it.value):
+			if n := near(ls, s.line, it.value); n > 0 {
+				it.spots = []spot{{s.path, n}}
+				moved = append(moved, fmt.Sprintf("%s:%d -> %d", s.path, s.line, n))
+			} else if strings.Contains(text, "***") || strings.TrimSpace(text) == "" || !strings.ContainsAny(text, ":=") {
+				why = "the labelled line holds no value (blank, masked *** or a bare key)"
+			}
+		}
+		if why != "" {
+			dropped[why] = append(dropped[why], where)
+			continue
+		}
+		kept = append(kept, it)
+	}
+	return kept, dropped, moved
+}
+
+// near returns the line within three of line (1-based) that holds value, 0 if none does.
+func near(ls []string, line int, value string) int {
+	for d := 1; d <= 3; d++ {
+		for _, n := range []int{line - d, line + d} {
+			if n >= 1 && n <= len(ls) && strings.Contains(ls[n-1], value) {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// throwaways are the items whose value is a CI service's well-known default.
+func throwaways(items []item) (rest []item, n int) {
+	for _, it := range items {
+		if throwawayDefault[strings.ToLower(it.value)] {
+			n++
+			continue
+		}
+		rest = append(rest, it)
+	}
+	return rest, n
+}
+
 func pct(n, d int) float64 {
 	if d == 0 {
 		return 0
@@ -268,6 +360,7 @@ func main() {
 	goal := flag.Float64("goal", 0, "the share (percent) of items tollgate must find at medium or above")
 	verbose := flag.Bool("v", false, "list the clean files flagged and the rules missed")
 	under := flag.String("under", "", "the folder the corpus was staged under (stripped from every path)")
+	root := flag.String("root", "", "the staged corpus (its files read to sort out disputed labels; \"\" for none)")
 	deep := flag.String("deep", "", "credsweeper: a deeper scan's expected findings (depth_3_pedantic.json); its files are not clean either")
 	flag.Parse()
 	var items []item
@@ -324,6 +417,35 @@ func main() {
 		}
 		fmt.Printf("  clean in the deep scan too: tollgate %d/%d, at medium+ %d; gitleaks %d\n", len(dt.clean), deepClean, len(dt.cleanBlk), len(dg.clean))
 		goalT, goalG = dt, dg
+	}
+	if *root != "" {
+		kept, dropped, moved := dispute(items, *root)
+		if n := len(items) - len(kept); n > 0 || len(moved) > 0 {
+			kt, kg := count(kept, files, th), count(kept, files, gh)
+			fmt.Printf("  labels disputed  %d dropped, %d moved to the line holding their value: found at medium+ raw %d/%d (%.0f%%), adjusted %d/%d (%.0f%%); gitleaks adjusted %d\n",
+				n, len(moved), t.blocking, len(items), pct(t.blocking, len(items)), kt.blocking, len(kept), pct(kt.blocking, len(kept)), kg.found)
+			if rest, nt := throwaways(kept); nt > 0 {
+				rt, rg := count(rest, files, th), count(rest, files, gh)
+				fmt.Printf("  without the %d throwaway defaults (root, postgres, password, ...; labelled in some files, not in others): tollgate %d/%d (%.0f%%) at medium+; gitleaks %d\n",
+					nt, rt.blocking, len(rest), pct(rt.blocking, len(rest)), rg.found)
+			}
+			if *verbose && len(moved) > 0 {
+				fmt.Printf("    moved: %s\n", strings.Join(moved, " "))
+			}
+			var whys []string
+			for why := range dropped {
+				whys = append(whys, why)
+			}
+			sort.Strings(whys)
+			for _, why := range whys {
+				fmt.Printf("    %d: %s\n", len(dropped[why]), why)
+				if *verbose {
+					for _, w := range dropped[why] {
+						fmt.Printf("      %s\n", w)
+					}
+				}
+			}
+		}
 	}
 	if *verbose {
 		fmt.Printf("  tollgate blocks on clean: %s\n", strings.Join(t.cleanBlk, " "))

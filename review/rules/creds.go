@@ -38,6 +38,27 @@ func isLocalServiceFile(p string) bool {
 	return localServiceFile.MatchString(p)
 }
 
+// serviceLine is a line only a CI job or a compose file writes: a GitHub Actions job's
+// runs-on:, a compose file's top-level services:.
+var serviceLine = lazyre.New(`^\s+runs-on:\s*\S|^services:\s*$`)
+
+// serviceConfig reports a YAML file at any other path whose added lines configure a CI job or
+// compose services (a workflow template, a copied or generated workflow): its local services'
+// throwaway passwords are what they are in .github/workflows.
+func serviceConfig(p string, f *diff.FileDiff) bool {
+	if !hasFoldSuffix(p, ".yml") && !hasFoldSuffix(p, ".yaml") {
+		return false
+	}
+	for l := range f.Added() {
+		if strings.Contains(l.Text, "runs-on:") || strings.HasPrefix(l.Text, "services:") {
+			if serviceLine.MatchString(l.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasFoldSuffix reports whether s ends in suffix, ASCII case ignored.
 func hasFoldSuffix(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
@@ -92,14 +113,27 @@ func credentialText(k lang.Kind, line string) (code, text string) {
 // (defaultValue), and a connection or command line to this machine or with a well-known
 // default password.
 func credentialSeverity(p string, c redact.Credential, text string, names map[string]bool) (policy.Severity, string) {
-	value := c.Value
+	value := bareValue(c.Value)
 	sev, msg := placeSeverity(p, credentialRule.Severity, credentialRule.Description+" ("+c.Key+")")
 	sev, msg = lowerFor(sev, msg, notASecret(text, value))
-	sev, msg = lowerFor(sev, msg, defaultValue(p, value, names))
+	sev, msg = lowerFor(sev, msg, defaultValue(p, c.Key, value, names))
 	if c.Wired && (wellKnownDefault.MatchString(value) || localHost.MatchString(text)) {
 		sev, msg = lowerFor(sev, msg, "a local service or a default password")
 	}
 	return sev, msg
+}
+
+// bareValue is a value without the quotes, backslashes and escaped line ends a shell string
+// leaves around it (\`password\`\n" in an echo -e): the word that is judged a default.
+func bareValue(v string) string {
+	for {
+		t := strings.Trim(v, "`'\"\\")
+		t = strings.TrimSuffix(strings.TrimSuffix(t, `\n`), `\t`)
+		if t == v || t == "" {
+			return v
+		}
+		v = t
+	}
 }
 
 // scanCredentials reports a secret written on text, the credential text of an added line
@@ -132,12 +166,53 @@ func scanCredentials(u *diff.Unit, p string, k lang.Kind, l diff.Line, text stri
 	}.LineEvidence(l.Text, max(strings.Index(l.Text, value), 0), value))
 }
 
+// jwkPrivate is a JSON Web Key's private member: "d" (an RSA private exponent, an EC or OKP
+// private scalar) or "k" (an oct key's secret), base64url of 16 characters or more.
+var jwkPrivate = lazyre.New(`"(d|k)"\s*:\s*"([A-Za-z0-9_\-]{16,})"`)
+
+// reportJWK reports the private members of JSON Web Keys in f (RFC 7517: an object with a
+// "kty" member; "d" in a private RSA, EC or OKP key, "k" in a symmetric oct key): a key
+// written into the file, at the credential rule's severity (lowered in tests and docs, and
+// for a sample value). A public key ("kty" with "n" and "e", or "x" and "y") has neither.
+func reportJWK(u *diff.Unit, f *diff.FileDiff, p string, r *review.Result) {
+	kty, oct := false, false
+	var members []diff.Line
+	for l := range f.Added() {
+		if strings.Contains(l.Text, `"kty"`) {
+			kty = true
+			oct = oct || strings.Contains(l.Text, `"oct"`)
+		}
+		if strings.Contains(l.Text, `"d"`) || strings.Contains(l.Text, `"k"`) {
+			members = append(members, l)
+		}
+	}
+	if !kty {
+		return
+	}
+	for _, l := range members {
+		for _, m := range jwkPrivate.FindAllStringSubmatch(l.Text, -1) {
+			if m[1] == "k" && !oct {
+				continue
+			}
+			sev, msg := placeSeverity(p, credentialRule.Severity, "a JSON Web Key's private member is written into the file")
+			if redact.LooksLikeSample(m[2]) {
+				sev, msg = lowerFor(sev, msg, "a sample value")
+			}
+			r.Add(review.Finding{
+				RuleID: credentialRule.ID, Severity: sev, Confidence: 0.9, CWE: []string{"CWE-798", "CWE-321"},
+				Path: p, Line: l.New, EndLine: l.New, Message: msg + review.InCommit(u), Source: "builtin",
+			}.LineEvidence(l.Text, max(strings.Index(l.Text, m[2]), 0), m[2]))
+		}
+	}
+}
+
 // defaultValue says why a credential's value is a default, not a secret ("" if it may be
-// one): a local service's throwaway (names non-nil: the file configures them), a Helm chart's
+// one): a local service's throwaway (names non-nil: the file configures them; a chosen word
+// only under a service's key, POSTGRES_PASSWORD, not a release key's or a mail account's), a Helm chart's
 // placeholder default, Django's generated development key.
-func defaultValue(p, value string, names map[string]bool) string {
+func defaultValue(p, key, value string, names map[string]bool) string {
 	switch {
-	case throwaway(value, names) || names != nil && wordy(value):
+	case throwaway(value, names) || names != nil && (wordy(value) || testWords(value)) && serviceKey.MatchString(key):
 		return "a local service's throwaway default"
 	case valuesFile(p) && (wordy(value) || wellKnownDefault.MatchString(value)):
 		return "a Helm chart's placeholder default"
@@ -181,6 +256,10 @@ func notASecret(line, value string) string {
 		return "a command-line flag, its value added at run time"
 	case envName.MatchString(value):
 		return "the name of an environment variable"
+	case wordPath(value):
+		return "an identifier made of words (a rule id, a path), not a secret"
+	case namedReference(line, value):
+		return "the name of a variable that holds the secret, not the secret"
 	case typeWords[strings.ToLower(value)] || validationRules(value):
 		return "a type, cast or validation rule"
 	case ansiEscape.MatchString(value):
@@ -194,6 +273,59 @@ func notASecret(line, value string) string {
 	}
 	return ""
 }
+
+// wordPath reports a value of lower-case words joined by slashes (guard/secret-read,
+// secrets/db-password): a rule id, a path or a secret's name, which a person spells, not a
+// generated secret. Every segment is one to three words (wordy, or a word of letters alone).
+func wordPath(v string) bool {
+	if !strings.Contains(v, "/") || strings.ToLower(v) != v || len(v) > 80 {
+		return false
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if !wordy(seg) && !lowerWords(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerWords reports up to three letter-only words joined by - or _ (secret-read-guard).
+func lowerWords(s string) bool {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+	if len(parts) == 0 || len(parts) > 3 {
+		return false
+	}
+	for _, w := range parts {
+		if !wordLetters(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// credWord is a word that names a credential, in an identifier (dockerPassword, db_token).
+var credWord = lazyre.New(`(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credential|auth|pat)$`)
+
+// namedReference reports an unquoted value that is an identifier of two words or more, the
+// last naming a credential (password: dockerPassword, with a flow mapping's comma or none):
+// the name of a variable or secret that holds the value, as a matrix or a function argument
+// passes it. A quoted value is a literal and stays reported.
+func namedReference(line, value string) bool {
+	i := strings.Index(line, value)
+	if i < 0 || i > 0 && strings.IndexByte("\"'`", line[i-1]) >= 0 || !identifier.MatchString(value) {
+		return false
+	}
+	if rest := strings.TrimSpace(line[i+len(value):]); rest != "" && strings.IndexByte(",})", rest[0]) < 0 {
+		return false // what follows is an item's end (a comma, a closing brace) or nothing
+	}
+	var words []string
+	for _, part := range strings.FieldsFunc(value, func(r rune) bool { return r == '_' }) {
+		words = append(words, splitCamel(part)...)
+	}
+	return len(words) >= 2 && wordy(value) && credWord.MatchString(words[len(words)-1])
+}
+
+var identifier = lazyre.New(`^[A-Za-z][A-Za-z0-9_]*$`)
 
 // ansiEscape is a terminal escape sequence written into a string (\033[1;31m, \x1b[0m, \e[...).
 var ansiEscape = lazyre.New(`(?:\\(?:033|x1[bB]|u001[bB]|e)|\x1b)\[[0-9;]*[A-Za-z]`)
@@ -251,6 +383,29 @@ func wordy(v string) bool {
 		}
 	}
 	return n > 0 && n <= 2 // three words and more make a passphrase (horse-battery-staple)
+}
+
+// serviceKey names a local service's credential: a database's, a cache's, a queue's, a
+// store's (POSTGRES_PASSWORD, DB_PASS, MONGO_INITDB_ROOT_PASSWORD, MINIO_SECRET_KEY).
+var serviceKey = lazyre.New(`(?i)postgres|psql|\bpg|pg_|mysql|maria|mongo|redis|rabbit|db|database|sql|minio|elastic|keycloak|ldap|root|couch|cassandra|neo4j|clickhouse|influx|^sa_|oracle|service`)
+
+// testWord is a word that marks a value as made for tests or development.
+var testWord = lang.SetOf("test", "tests", "testing", "ci", "dev", "local", "example", "dummy", "fake", "sample")
+
+// testWords reports a value of lower-case words joined by - or _, one of them a testWord
+// (backend-integration-tests-password): a password named for its test service.
+func testWords(v string) bool {
+	if strings.ToLower(v) != v || len(v) > 80 {
+		return false
+	}
+	found := false
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' }) {
+		if !wordLetters(w) {
+			return false
+		}
+		found = found || testWord[w]
+	}
+	return found
 }
 
 // splitCamel splits randomSecret into random and Secret.

@@ -101,6 +101,18 @@ func TestCredentialThrowaway(t *testing.T) {
 		{"app/tests/settings.py", `PASSWORD = "Zq8mK2vR9x"`, policy.Low},
 		{"app/test_settings.py", `PASSWORD = "Zq8mK2vR9x"`, policy.Low},
 		{"docker-compose.yml", "      ADMIN_USER: admin\n      ADMIN_PASSWORD: admin", policy.Low},
+		{"ci/templates/build.yml", "jobs:\n  test:\n    runs-on: ubuntu-latest\n    services:\n      db:\n        env:\n          MYSQL_ROOT_PASSWORD: root", policy.Low},
+		{"stack.yml", "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: postgres", policy.Low},
+		{".github/workflows/ci.yml", "          POSTGRES_PASSWORD: backend-integration-tests-password", policy.Low},
+		{".github/workflows/release.yml", `          echo -e ">Default username: \` + "`root\\`" + `\\n>Default password: \` + "`password\\`" + `\\n" >> release.txt`, policy.Low},
+		{".github/workflows/release.yml", `          echo -e ">Default username: \` + "`root\\`" + `\\n>Default password: \` + "`Zq8mK2vR9x\\`" + `\\n" >> release.txt`, policy.High},
+		{".github/workflows/ci.yml", "          POSTGRES_PASSWORD: ciPassword", policy.Low},
+		{".github/workflows/ci.yml", "          DB_PASS: appsecret", policy.Low},
+		{".github/workflows/release.yml", "          echo RELEASE_STORE_PASSWORD=TVBoxOSC >> gradle.properties", policy.High},
+		{".github/workflows/mail.yml", "          password: Mannaerts1", policy.High},
+		{"deploy/app.yml", "db:\n  env:\n    MYSQL_ROOT_PASSWORD: root", policy.High},
+		{"config/database.yml", "  password: backend-integration-tests-password", policy.High},
+		{".github/workflows/ci.yml", "          POSTGRES_PASSWORD: backend-integration-prod-password", policy.High},
 		{"docker-compose.yml", "      POSTGRES_PASSWORD: Zq8mK2vR9x", policy.High},
 		{".github/workflows/deploy.yml", "          API_SECRET: Zq8mK2vR9x", policy.High},
 		{"config/database.yml", "  password: postgres", policy.High},
@@ -190,6 +202,64 @@ func TestCredentialCommandLineSeverity(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != c.sev {
 			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
+		}
+	}
+}
+
+// TestCredentialIdentifierValues: a value spelled as an identifier of words (a rule id or a
+// path of lower-case words, an unquoted variable name ending in a credential word) is no
+// secret and is reported at most low; a generated value next to each stays high.
+func TestCredentialIdentifierValues(t *testing.T) {
+	cases := []struct {
+		path, text string
+		sev        policy.Severity
+	}{
+		{"review/guard/actions.go", `const ruleSecret = "guard/secret-read"`, policy.Low},
+		{"review/rules/ids.go", `	dbSecret = "secrets/api-token"`, policy.Low},
+		{"ci/publish.yml", "          - { username: dockerID, password: dockerPassword, repo: x }", policy.Low},
+		{"ci/publish.yml", "              password: dockerPassword,", policy.Low},
+		{"review/guard/actions.go", `clientSecret = "9f8a7b6c5d4e3f2a1b0c"`, policy.High},
+		{"review/rules/ids.go", `	dbSecret = "Zq8mK2vR9x/Lp3nW"`, policy.High},
+		{"ci/publish.yml", "              password: xK9fP2mQ7zW4,", policy.High},
+		{"app.js", `const db = { password: "dockerPassword" };`, policy.High},
+	}
+	for _, c := range cases {
+		var got []policy.Severity
+		for _, f := range builtinFindings(t, c.path, c.text) {
+			if f.RuleID == credID {
+				got = append(got, f.Severity)
+			}
+		}
+		if len(got) != 1 || got[0] != c.sev {
+			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
+		}
+	}
+}
+
+// TestCredentialJWK: a JSON Web Key's private member ("d" of an RSA, EC or OKP key, "k" of an
+// oct key) is a key written into the file; a public key, or "d" and "k" members of an object
+// that is no JWK, is not.
+func TestCredentialJWK(t *testing.T) {
+	const d = `"d": "slaQqyHQPudOpq2mbDskum8rOu9IMkLGjINAFWwfqr4"`
+	cases := []struct {
+		path, text string
+		want       int
+	}{
+		{"keys/jwk.json", "{\n  \"kty\": \"EC\",\n  \"crv\": \"P-256\",\n  " + d + "\n}", 1},
+		{"keys/jwks.json", `{"keys":[{"kty":"oct","k":"WrMwQfoNaHTgXU5fZvRGAD","alg":"HS256"}]}`, 1},
+		{"keys/jwk.json", `{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB"}`, 0},
+		{"config/app.json", "{\n  \"name\": \"x\",\n  " + d + "\n}", 0},
+		{"config/app.json", `{"kty":"EC","k":"WrMwQfoNaHTgXU5fZvRGAD"}`, 0},
+	}
+	for _, c := range cases {
+		n := 0
+		for _, f := range builtinFindings(t, c.path, c.text) {
+			if f.RuleID == credID && f.Severity == policy.High {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%s: %q: want %d high JWK findings, got %d", c.path, c.text, c.want, n)
 		}
 	}
 }

@@ -25,8 +25,12 @@
 //     Python docstrings and EXAMPLES blocks) is lowered to low, and its message says so, unless
 //     it is a provider's token that does not look like a sample (redact.LooksLikeSample); a
 //     file rule is lowered in test code only. Lowered too: a credential of a local service in
-//     docker-compose or CI configuration whose value is a well-known default or repeats a user,
-//     database or service name of the file (throwaway), a well-known default on localhost;
+//     docker-compose or CI configuration (by path, or a YAML file whose lines configure a CI
+//     job, runs-on:, or compose services:) whose value is a well-known default or repeats a
+//     user, database or service name of the file, or is a chosen word or words naming a test
+//     under a local service's key (throwaway), a well-known default on localhost; a credential
+//     value of lower-case words joined by slashes (a rule id, a path) or an unquoted variable
+//     name ending in a credential word (password: dockerPassword,);
 //     shell and deserialisation sinks with no evidence of outside data reaching them; TLS
 //     verification off under the caller's explicit opt-out; PyYAML's FullLoader; SQL joining
 //     only table or column names, SQL fragments, quoted identifiers or numbers (sql_calm.go);

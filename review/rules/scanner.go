@@ -74,7 +74,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	hashesTold := reported(r, p, credentialFile.ID)
 	var entries entryLines
 	var names map[string]bool
-	if isLocalServiceFile(p) {
+	if isLocalServiceFile(p) || serviceConfig(p, f) {
 		names = serviceNames(f)
 	}
 	var fl *flow
@@ -107,6 +107,7 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 		fl.done()
 	}
 	entries.report(u, p, r)
+	reportJWK(u, f, p, r)
 }
 
 // lineState is what the rules of one line need to know of its file: the local-service names
