@@ -137,7 +137,7 @@ func Decide(call Call, opts Options) (ans Answer) {
 	}()
 	opts.Project = filepath.Clean(opts.Project)
 	ans = decide(call, &opts)
-	if ans.Verdict == NoObjection && opts.AutoAllow {
+	if ans.Verdict == NoObjection && opts.AutoAllow && ans.Rule != ruleUnrunnable {
 		ans = Answer{Verdict: Allow, Rule: "guard/safe", Reason: "tollgate's rules found nothing to object to (guard.auto_allow)"}
 	}
 	return ans

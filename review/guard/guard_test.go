@@ -34,7 +34,9 @@ func FuzzShell(f *testing.F) {
 		if ans.Rule == "guard/internal-error" {
 			t.Fatalf("the analysis panicked on %q: %s", cmd, ans.Reason)
 		}
-		if _, err := parseShell(cmd); err != nil && ans.Verdict < Ask {
+		// a parse error is asked, except an unclosed quote (bash runs nothing of its line),
+		// which is never allowed
+		if _, err := parseShell(cmd); err != nil && (ans.Verdict == Allow || ans.Verdict < Ask && ans.Rule != ruleUnrunnable) {
 			t.Fatalf("parse error (%v) answered %s for %q", err, ans.Verdict, cmd)
 		}
 	})

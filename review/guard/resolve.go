@@ -365,8 +365,13 @@ func (j *judge) glob(a arg) []arg {
 		return []arg{a.plain()}
 	}
 	sort.Slice(out, func(x, y int) bool { return out[x].s < out[y].s })
-	if len(out) > maxFields {
+	switch {
+	case len(out) > maxFields:
 		out = append(out[:maxFields], a.plain()) // the pattern too, so its root is judged
+	case !narrowGlob(a.s):
+		// a bare wildcard (*, ./*, /tmp/*) names every entry of its directory: the pattern is
+		// kept beside its matches so a recursive delete is judged as emptying that directory
+		out = append(out, a.plain())
 	}
 	return out
 }

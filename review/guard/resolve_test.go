@@ -311,7 +311,8 @@ var fsTable = []tableRow{
 	{"N", `ls *.go`},
 	{"N", `gofmt -l *.go`},
 	{"N", `rm -f *.log`},
-	{"N", `rm -rf *`},
+	{"A", `rm -rf *`}, // every entry of the project: its uncommitted work
+	{"N", `cd scripts && rm -rf *`},
 	{"N", `cat $(git ls-files)`},
 	{"N", `ls scripts/*.sh`},
 	{"N", `git commit -F- <<< "$(cat scripts/env.sh)"`},

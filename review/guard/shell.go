@@ -59,6 +59,15 @@ func (j *judge) script(src string) {
 	}
 	f, err := parseShell(src)
 	if err != nil {
+		if before, ok := unclosedQuote(src, err); ok {
+			if strings.TrimSpace(before) != "" {
+				j.script(before) // the complete lines before it run; its own line does not
+			}
+			if j.best.Verdict == NoObjection { // never auto-allowed: tollgate did not read it all
+				j.best = Answer{Verdict: NoObjection, Rule: ruleUnrunnable, Reason: "bash refuses a line with an unclosed quote and runs nothing of it"}
+			}
+			return
+		}
 		j.add(Ask, "guard/unparsed", "tollgate could not parse this shell command ("+oneLine(err.Error())+"); a person must check it")
 		return
 	}

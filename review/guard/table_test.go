@@ -511,9 +511,8 @@ EOF`},
 	{"A", `git commit $FLAGS -m x`},
 	{"A", `git push origin "$REF"`},
 	{"A", `CMD=rm; $CMD -rf /`},
-	// parse failures and limits are never no objection
-	{"A", `echo 'unterminated`},
-	{"A", `git commit -m "unterminated`},
+	// parse failures and limits are never no objection (an open quote, which bash refuses
+	// to run, is unclosedTable's)
 	{"A", `if then fi (`},
 	{"A", `echo $(`},
 	// payload is data: no objection

@@ -161,8 +161,8 @@ func FuzzToolArgs(f *testing.F) {
 	})
 }
 
-// TestUnparsedBypassDenied: a command the parser cannot read is asked about; one that also
-// spells a hook bypass is denied.
+// TestUnparsedBypassDenied: a command left with an open quote runs nothing (no objection);
+// one that also spells a hook bypass is denied.
 func TestUnparsedBypassDenied(t *testing.T) {
 	o := testOptions()
 	for cmd, want := range map[string]Verdict{
@@ -170,9 +170,9 @@ func TestUnparsedBypassDenied(t *testing.T) {
 		"git commit -n -m 'test":               Deny,
 		"HUSKY=0 git commit -m \"wip":          Deny,
 		"git -c core.hooksPath=/dev/null 'x":   Deny,
-		"echo 'unterminated":                   Ask,
-		"git commit -m 'it":                    Ask,
-		"git commit -am \"wont":                Ask,
+		"echo 'unterminated":                   NoObjection,
+		"git commit -m 'it":                    NoObjection,
+		"git commit -am \"wont":                NoObjection,
 		"git commit -m 'docs: no --no-verify'": NoObjection,
 	} {
 		if got := Decide(Call{Kind: Shell, Command: cmd}, o); got.Verdict != want {

@@ -1,6 +1,13 @@
 package guard
 
-import "github.com/tollgate-dev/tollgate/internal/lazyre"
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
+)
 
 // A command the parser cannot read is asked about. When it also spells a hook bypass
 // (git commit --no-verify -m 'unclosed), it is denied: a shell would refuse the same syntax
@@ -18,4 +25,33 @@ func (j *judge) unparsedBypass(src string) {
 		j.best = Answer{Verdict: Deny, Rule: "guard/hook-bypass",
 			Reason: "tollgate could not parse this command, and it spells a way around git's hooks (" + j.best.Reason + "); fix the quoting, and run the commit with its hooks"}
 	}
+}
+
+// ruleUnrunnable marks a no-objection answer for text bash refuses to run: it is never turned
+// into Allow by guard.auto_allow.
+const ruleUnrunnable = "guard/unrunnable"
+
+// unclosedQuote handles the one parse error bash shares exactly: a quote left open. Bash reads
+// to the end looking for its match, refuses the line that opened it (and any line joined to it
+// by a continuation), and runs only the complete lines before it. It returns those lines; ok
+// is false for any other error, and for a quote whose unrunnable text still spells a hook
+// bypass (asked, then denied, as any unparsable bypass: the agent retrying with the quote fixed
+// meets the bypass rules proper).
+func unclosedQuote(src string, err error) (before string, ok bool) {
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) || !strings.HasPrefix(pe.Text, "reached EOF without closing quote") || !pe.Pos.IsValid() {
+		return "", false
+	}
+	start := 0
+	for line := uint(1); line < pe.Pos.Line(); line++ {
+		nl := strings.IndexByte(src[start:], '\n')
+		if nl < 0 {
+			return "", false
+		}
+		start += nl + 1
+	}
+	if unparsedBypassWords.MatchString(src[start:]) {
+		return "", false
+	}
+	return src[:start], true
 }
