@@ -30,9 +30,10 @@
 //     bounds, or a panic inside the analysis is answered Ask (the caller turns Ask into deny for
 //     agents that cannot ask). One parse error is read as bash reads it: a quote left open makes
 //     bash refuse that line and everything joined to it, and run the complete lines before it,
-//     so those lines are judged and the rest is no objection under rule guard/unrunnable, which
-//     guard.auto_allow never turns into Allow; an open line that spells a hook bypass is still
-//     denied.
+//     so those lines are judged, and the open line is judged with its quote closed (what the
+//     agent means to run, and runs on its retry); nothing to object to there is no objection
+//     under rule guard/unrunnable, which guard.auto_allow never turns into Allow. An open line
+//     that spells a hook bypass is denied.
 //   - Paths are compared by cleaned absolute path components, never by string prefix:
 //     /home/u/project-evil is not under /home/u/project. Symbolic links in the existing part of a
 //     path are followed, so a link in the project cannot point a write outside it or at the hooks.

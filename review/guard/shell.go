@@ -59,12 +59,15 @@ func (j *judge) script(src string) {
 	}
 	f, err := parseShell(src)
 	if err != nil {
-		if before, ok := unclosedQuote(src, err); ok {
+		if before, closed, ok := unclosedQuote(src, err); ok {
+			j.depth++
 			if strings.TrimSpace(before) != "" {
-				j.script(before) // the complete lines before it run; its own line does not
+				j.script(before) // the complete lines before it run
 			}
+			j.script(closed) // its own line does not, but it shows what the agent means to run
+			j.depth--
 			if j.best.Verdict == NoObjection { // never auto-allowed: tollgate did not read it all
-				j.best = Answer{Verdict: NoObjection, Rule: ruleUnrunnable, Reason: "bash refuses a line with an unclosed quote and runs nothing of it"}
+				j.best = Answer{Verdict: NoObjection, Rule: ruleUnrunnable, Reason: "bash refuses a line with an unclosed quote and runs nothing of it; closed, it holds nothing to object to"}
 			}
 			return
 		}

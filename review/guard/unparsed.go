@@ -33,25 +33,34 @@ const ruleUnrunnable = "guard/unrunnable"
 
 // unclosedQuote handles the one parse error bash shares exactly: a quote left open. Bash reads
 // to the end looking for its match, refuses the line that opened it (and any line joined to it
-// by a continuation), and runs only the complete lines before it. It returns those lines; ok
-// is false for any other error, and for a quote whose unrunnable text still spells a hook
-// bypass (asked, then denied, as any unparsable bypass: the agent retrying with the quote fixed
-// meets the bypass rules proper).
-func unclosedQuote(src string, err error) (before string, ok bool) {
+// by a continuation), and runs only the complete lines before it. It returns those lines, and
+// the rest with its quote closed: what the agent meant to run, judged as if it ran (a retry
+// with the quote fixed would run it), so an open quote neither hides a risky command nor asks
+// about a harmless one. ok is false for any other error, and for a quote whose text spells a
+// hook bypass (asked, then denied, as any unparsable bypass).
+func unclosedQuote(src string, err error) (before, closed string, ok bool) {
 	var pe syntax.ParseError
 	if !errors.As(err, &pe) || !strings.HasPrefix(pe.Text, "reached EOF without closing quote") || !pe.Pos.IsValid() {
-		return "", false
+		return "", "", false
 	}
 	start := 0
 	for line := uint(1); line < pe.Pos.Line(); line++ {
 		nl := strings.IndexByte(src[start:], '\n')
 		if nl < 0 {
-			return "", false
+			return "", "", false
 		}
 		start += nl + 1
 	}
-	if unparsedBypassWords.MatchString(src[start:]) {
-		return "", false
+	off := int(pe.Pos.Offset())
+	if off < start || off >= len(src) || unparsedBypassWords.MatchString(src[start:]) {
+		return "", "", false
 	}
-	return src[:start], true
+	q := src[off]
+	if q == '$' && off+1 < len(src) {
+		q = src[off+1]
+	}
+	if q != '\'' && q != '"' && q != '`' {
+		return "", "", false
+	}
+	return src[:start], src[start:] + string(q), true
 }

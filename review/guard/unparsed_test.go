@@ -3,14 +3,20 @@ package guard
 import "testing"
 
 // An open quote: bash runs the complete lines before the one that opens it, nothing of that
-// line, and nothing joined to it by a continuation. Any other parse error is asked.
+// line, and nothing joined to it by a continuation; the open line is judged closed, as what the
+// agent means to run. Any other parse error is asked.
 var unclosedTable = []tableRow{
-	// nothing runs: no objection
+	// nothing runs, and the line closed holds nothing to object to: no objection
 	{"N", "echo 'unterminated"},
-	{"N", "dd if=/dev/sda of=./x.img 'oops"},
-	{"N", "rm -rf / ; echo 'x"},
 	{"N", "ls\necho \"find . -delete"},
 	{"N", "sh -c \"echo 'x\""},
+	{"N", "git log --format='%h %s"},
+	// closed, the line is what the agent means to run: judged as if it ran
+	{"A", "rm -rf / ; echo 'x"},
+	{"A", "git reset --hard 'unterminated"},
+	{"A", "git push --force origin main 'x"},
+	{"A", "mkfs.ext4 /dev/sda \"oops"},
+	{"A", "find . -delete 'x"},
 	// the complete lines before it run, and are judged
 	{"A", "rm -rf /\necho 'x"},
 	{"A", "git reset --hard\nrg \"todo"},
