@@ -657,29 +657,6 @@ func cmdName(s string) string {
 	return s
 }
 
-// builtAtRunTime reports whether a command word is assembled when the shell runs: a command
-// or process substitution, arithmetic, or a variable other than HOME, PWD and the temp dir.
-// Such a command name is asked about even when tollgate could work it out ($(printf rm)).
-func builtAtRunTime(w *syntax.Word) bool {
-	if w == nil {
-		return false
-	}
-	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
-			found = true
-		case *syntax.ParamExp:
-			name, simple := simpleParam(n)
-			if !simple || (name != "HOME" && name != "PWD" && name != "TMPDIR") {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // wordFetches reports whether w holds a command or process substitution running a downloader
 // or a decoder.
 func (j *judge) wordFetches(w *syntax.Word) bool {
