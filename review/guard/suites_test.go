@@ -98,6 +98,12 @@ var suitesTable = []tableRow{
 	{"N", `rm -rf build*`},
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
+	// a temp dir variable defaulting to a temp dir names a temp dir, set or not
+	{"N", `rm -rf ${TMPDIR:-/tmp}/build`},
+	{"N", `rm -rf "${TMP-/tmp}/x"`},
+	{"A", `rm -rf ${TMPDIR:-/tmp}`},
+	{"A", `rm -rf ${TMPDIR:-/home/u}/build`},
+	{"A", `rm -rf ${FOO:-/tmp}/build`},
 	{"N", `find /tmp/work -delete`},
 	{"A", `find . -type f -exec shred -u {} +`},
 	{"A", `find -type f -exec /bin/rm -f {} \;`},

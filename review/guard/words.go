@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -76,6 +77,9 @@ func (j *judge) wordPart(b *strings.Builder, part syntax.WordPart, dyn *bool, in
 func (j *judge) param(p *syntax.ParamExp) (string, bool) {
 	name, simple := simpleParam(p)
 	if !simple {
+		if v, ok := j.tempDefault(p); ok {
+			return v, true
+		}
 		return "$" + name, false
 	}
 	if v, ok := j.vars[name]; ok && (name == "HOME" || name == "TMPDIR" || name == "PWD") {
@@ -99,6 +103,24 @@ func (j *judge) param(p *syntax.ParamExp) (string, bool) {
 		return s, !dyn
 	}
 	return "$" + name, false
+}
+
+// tempDefault resolves ${TMPDIR:-/tmp} (and ${TMPDIR-...}, TMP, TEMP) whose default is itself a
+// temp dir: set or not, the word names a temp dir, the one tollgate was given first.
+func (j *judge) tempDefault(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Exp == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || len(j.o.Temp) == 0 {
+		return "", false
+	}
+	if name := p.Param.Value; name != "TMPDIR" && name != "TMP" && name != "TEMP" || j.unknownVars[name] {
+		return "", false
+	}
+	if _, set := j.vars[p.Param.Value]; set || (p.Exp.Op != syntax.DefaultUnsetOrNull && p.Exp.Op != syntax.DefaultUnset) || p.Exp.Word == nil {
+		return "", false
+	}
+	if d := j.word(p.Exp.Word); d.dyn || !j.tempRoot(filepath.Clean(d.s)) {
+		return "", false
+	}
+	return j.o.Temp[0], true
 }
 
 func simpleParam(p *syntax.ParamExp) (string, bool) {
