@@ -157,6 +157,17 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	if name == "" {
 		return
 	}
+	if len(args) > 1 && strayWord(a0.s) {
+		// bash runs nothing here (1A=2: command not found), but the agent means the rest:
+		// FOO-BAR=1 git reset --hard, --no-verify git commit. It is judged as if it ran, the
+		// stray option moved after the command it was meant for.
+		if strings.HasPrefix(a0.s, "-") {
+			j.exec(append(append([]arg{}, args[1:]...), a0), in)
+		} else {
+			j.exec(args[1:], in)
+		}
+		return
+	}
 	if body, ok := j.aliases[a0.s]; ok && !j.inAlias[a0.s] {
 		// an alias (agents' shells often load the user's): judge what it expands to
 		j.inAlias[a0.s] = true
@@ -711,4 +722,14 @@ func (j *judge) awk(args []arg) {
 			return
 		}
 	}
+}
+
+// strayWord reports a command word no program is named: an option (--no-verify) or a
+// malformed assignment (1A=2, A-B=2, =2) standing where the command should be.
+func strayWord(s string) bool {
+	if strings.HasPrefix(s, "-") && len(s) > 1 {
+		return true
+	}
+	eq := strings.IndexByte(s, '=')
+	return eq >= 0 && !strings.ContainsAny(s[:eq], "/\\")
 }

@@ -98,6 +98,13 @@ var suitesTable = []tableRow{
 	{"N", `rm -rf build*`},
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
+	// a stray word where the command should be runs nothing; the rest is what the agent means
+	{"A", `1A=2 git reset --hard`},
+	{"A", `A-B=2 git reset --hard`},
+	{"A", `=2 git reset --hard`},
+	{"D", `--no-verify git commit -m 'message'`},
+	{"N", `A-B=2 ls`},
+	{"N", `"x=1" git status`},
 	// a temp dir variable defaulting to a temp dir names a temp dir, set or not
 	{"N", `rm -rf ${TMPDIR:-/tmp}/build`},
 	{"N", `rm -rf "${TMP-/tmp}/x"`},
