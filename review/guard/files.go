@@ -71,6 +71,11 @@ func optValue(opts []string, short string, long string) (string, bool) {
 
 func hRemove(j *judge, name string, args []arg, _ *stdinSrc) {
 	opts, ops := operands(args, nil)
+	if (name == "shred" || name == "srm") && len(ops) > 0 {
+		// its purpose is that nothing can bring the file back, not even a copy on disk: rare
+		// in an agent's work, and never undone
+		j.add(Ask, "guard/wide-destruction", name+" overwrites "+shorten(ops[0].s, 60)+" so that nothing can recover it; a person must approve")
+	}
 	recursive := name == "rmdir" || hasShort(opts, 'r', "recursive") || hasShort(opts, 'R', "recursive")
 	for _, a := range ops {
 		j.target(a, "deleting", recursive)

@@ -98,6 +98,11 @@ var suitesTable = []tableRow{
 	{"N", `rm -rf build*`},
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
+	// shred and srm exist so nothing can recover a file: asked, even in the project
+	{"A", `shred -u secret.txt`},
+	{"A", `eval "shred secret"`},
+	{"A", `srm notes.txt`},
+	{"N", `shred --help`},
 	// a stray word where the command should be runs nothing; the rest is what the agent means
 	{"A", `1A=2 git reset --hard`},
 	{"A", `A-B=2 git reset --hard`},
