@@ -179,10 +179,11 @@ func abbrev(name, n string) bool {
 var runsCommands = set("bisect", "submodule")
 
 // help reports a request for the subcommand's usage (-h, --help, --help-all, before any "--"):
-// git prints it and does nothing else.
+// git prints it and does nothing else. A subcommand's --version is no option of any of them,
+// so git prints the usage too (git restore f --version: unknown option, exit 129).
 func (g *gitArgs) help() bool {
 	for _, l := range g.longs {
-		if l == "help" || l == "help-all" {
+		if l == "help" || l == "help-all" || l == "version" {
 			return true
 		}
 	}

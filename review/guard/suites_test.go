@@ -98,6 +98,10 @@ var suitesTable = []tableRow{
 	{"N", `rm -rf build*`},
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
+	// a subcommand's --version is an unknown option: git prints the usage and runs nothing
+	{"N", `git restore file.txt --version`},
+	{"N", `git reset --hard --version`},
+	{"A", `git reset --hard -- --version`},
 	// shred and srm exist so nothing can recover a file: asked, even in the project
 	{"A", `shred -u secret.txt`},
 	{"A", `eval "shred secret"`},
