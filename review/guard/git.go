@@ -208,6 +208,10 @@ func (g *gitArgs) long(names ...string) bool {
 var gitGlobalValues = set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path", "--list-cmds", "--config-env", "--attr-source")
 
 func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
+	for _, pair := range j.envConfig { // GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=k GIT_CONFIG_VALUE_0=v git
+		j.gitConfigPair(pair)
+	}
+	j.envConfig = nil // read once: an alias's own git call does not read them again
 	i, ok := j.gitGlobals(args)
 	if !ok || i >= len(args) {
 		return

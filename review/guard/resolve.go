@@ -617,15 +617,17 @@ func (a arg) plain() arg { return arg{s: a.s, dyn: a.dyn, opt: a.opt, w: a.w} }
 
 // resolveState is what the resolution step tracks over one call.
 type resolveState struct {
-	links         map[string]string   // links made earlier in the call: link -> where it points
-	dirReads      int                 // directories read for globs
-	loopRuns      int                 // loop bodies judged once per item
-	unknownVars   map[string]bool     // variables set in this call to a value only known at run time
-	configAliases map[string]string   // git aliases in the configuration on disk (read once)
-	params        []arg               // a script's literal positional parameters ("$@"); nil: unknown
-	built         bool                // a build tool ran earlier in the call (its output may be run)
-	onDisk        int                 // >0 inside a script read from disk: a command built at run time is not asked about by itself
-	globCut       bool                // the globs ran out of directory reads: what they match is unknown
-	inLink        bool                // judging a command again through links (no recursion)
-	written       map[string]*written // files this call writes (resolve_script.go)
+	links         map[string]string       // links made earlier in the call: link -> where it points
+	dirReads      int                     // directories read for globs
+	loopRuns      int                     // loop bodies judged once per item
+	unknownVars   map[string]bool         // variables set in this call to a value only known at run time
+	configAliases map[string]string       // git aliases in the configuration on disk (read once)
+	params        []arg                   // a script's literal positional parameters ("$@"); nil: unknown
+	built         bool                    // a build tool ran earlier in the call (its output may be run)
+	onDisk        int                     // >0 inside a script read from disk: a command built at run time is not asked about by itself
+	globCut       bool                    // the globs ran out of directory reads: what they match is unknown
+	inLink        bool                    // judging a command again through links (no recursion)
+	written       map[string]*written     // files this call writes (resolve_script.go)
+	envConfig     []arg                   // GIT_CONFIG_COUNT pairs on the git command being judged, as key=value
+	envConfigSet  map[*syntax.Assign]bool // the prefix words those pairs came from (judged as pairs, not as names)
 }

@@ -2,7 +2,10 @@ package guard
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // git's own command runners: the editor, pager and ssh command git starts, the tools difftool
@@ -193,3 +196,55 @@ func configAliases(text string, aliases map[string]string) {
 		}
 	}
 }
+
+// gitEnvConfig reads the configuration a git command's own prefix words set through
+// GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n>: git reads them as it reads
+// git -c key=value, so they are judged as those pairs (alias.st=status is no objection,
+// core.hooksPath is denied, core.sshCommand is judged as the command it runs). A count that is
+// no small literal number, or the words set for any other command (export, a bare
+// assignment), stay denied by name: core.hooksPath could hide behind them.
+func (j *judge) gitEnvConfig(ce *syntax.CallExpr) []arg {
+	if len(ce.Args) == 0 || cmdName(ce.Args[0].Lit()) != "git" {
+		return nil
+	}
+	words := map[string]*syntax.Assign{}
+	for _, as := range ce.Assigns {
+		if as.Name != nil && as.Value != nil && !as.Append && as.Array == nil && strings.HasPrefix(as.Name.Value, "GIT_CONFIG_") {
+			words[as.Name.Value] = as
+		}
+	}
+	countAs, ok := words["GIT_CONFIG_COUNT"]
+	if !ok {
+		return nil
+	}
+	count := j.word(countAs.Value)
+	n, err := strconv.Atoi(count.s)
+	if count.dyn || err != nil || n < 0 || n > maxEnvConfig {
+		return nil
+	}
+	var pairs []arg
+	used := map[*syntax.Assign]bool{countAs: true}
+	for i := 0; i < n; i++ {
+		k, v := words["GIT_CONFIG_KEY_"+strconv.Itoa(i)], words["GIT_CONFIG_VALUE_"+strconv.Itoa(i)]
+		if k == nil {
+			return nil // git refuses to run ("missing config key"); judged by name as before
+		}
+		key, val := j.word(k.Value), arg{}
+		if v != nil {
+			val = j.word(v.Value)
+			used[v] = true
+		}
+		used[k] = true
+		pairs = append(pairs, arg{s: key.s + "=" + val.s, dyn: key.dyn || val.dyn, w: k.Value})
+	}
+	for as := range used {
+		if j.envConfigSet == nil {
+			j.envConfigSet = map[*syntax.Assign]bool{}
+		}
+		j.envConfigSet[as] = true
+	}
+	return pairs
+}
+
+// maxEnvConfig bounds the GIT_CONFIG_COUNT pairs read.
+const maxEnvConfig = 64

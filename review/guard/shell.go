@@ -103,8 +103,9 @@ func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
 			j.notePrefix(n)
 			outer := j.cmdEnv // a command inside another's payload inherits its environment
 			j.cmdEnv = inherit(outer, j.prefixEnv(n.Assigns))
+			j.envConfig = j.gitEnvConfig(n) // resolve_git.go
 			j.exec(j.words(n.Args), stdin[n])
-			j.cmdEnv = outer
+			j.cmdEnv, j.envConfig = outer, nil
 		case *syntax.FuncDecl:
 			j.forkBomb(n)
 		}
@@ -505,7 +506,9 @@ func (j *judge) assign(as *syntax.Assign) {
 		a := j.word(as.Value)
 		val, dyn = a.s, a.dyn
 	}
-	j.envVar(as.Name.Value, val)
+	if !j.envConfigSet[as] {
+		j.envVar(as.Name.Value, val)
+	}
 	j.noteAssign(as, val)
 	if j.vars == nil {
 		j.vars = map[string]string{}

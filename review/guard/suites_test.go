@@ -98,6 +98,17 @@ var suitesTable = []tableRow{
 	{"N", `rm -rf build*`},
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
+	// GIT_CONFIG_COUNT pairs on git's own prefix are read as git -c pairs
+	{"N", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status git st`},
+	{"N", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=ssh git status`},
+	{"D", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git commit -m x`},
+	{"D", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.c GIT_CONFIG_VALUE_0="commit --no-verify" git c -m x`},
+	{"D", `GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status GIT_CONFIG_KEY_1=include.path GIT_CONFIG_VALUE_1=x git st`},
+	{"D", `GIT_CONFIG_COUNT=$N GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status git st`},
+	{"D", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=$K GIT_CONFIG_VALUE_0=x git st`},
+	{"D", `export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status`},
+	{"D", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status sh -c 'git st'`},
+	{"A", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="!rm -rf /" git x`},
 	// a subcommand's --version is an unknown option: git prints the usage and runs nothing
 	{"N", `git restore file.txt --version`},
 	{"N", `git reset --hard --version`},
