@@ -309,7 +309,11 @@ func (j *judge) unknownOptions(sub string, ops []arg) {
 func (j *judge) gitConfigPair(a arg) {
 	name, value, _ := strings.Cut(a.s, "=")
 	key := strings.ToLower(name)
-	j.gitConfigRunner(key, value, a) // resolve_git.go: core.editor, core.sshCommand, ...
+	if key == "core.sshcommand" { // judged once the subcommand shows whether ssh starts
+		j.sshConfig = append(j.sshConfig, arg{s: value, dyn: a.dyn, w: a.w})
+	} else {
+		j.gitConfigRunner(key, value, a) // resolve_git.go: core.editor, the pager, ...
+	}
 	switch {
 	case a.dyn && !strings.Contains(name, "$"):
 		if key == "core.hookspath" || strings.HasPrefix(key, "include") {

@@ -27,7 +27,11 @@ func (j *judge) gitRunners(sub string, rest []arg) {
 			j.gitAliases[sub] = body
 		}
 	}
+	local := localGit(sub, rest)
 	for _, name := range gitRunnerEnv {
+		if local && (name == "GIT_SSH_COMMAND" || name == "GIT_SSH") {
+			continue // git status never starts ssh
+		}
 		v, ok := j.cmdEnv[name]
 		if !ok {
 			v, ok = j.vars[name]
@@ -36,6 +40,12 @@ func (j *judge) gitRunners(sub string, rest []arg) {
 			j.payload(arg{s: v}, name)
 		}
 	}
+	if !local {
+		for _, a := range j.sshConfig {
+			j.payload(a, "git config core.sshCommand")
+		}
+	}
+	j.sshConfig = nil
 	switch sub {
 	case "filter-branch":
 		j.optionPayloads(rest, "filter-branch", "--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
@@ -45,6 +55,25 @@ func (j *judge) gitRunners(sub string, rest []arg) {
 	case "config":
 		j.gitConfigSet(rest)
 	}
+}
+
+// remoteGit are the subcommands that may reach another repository, over ssh among others.
+var remoteGit = set("fetch", "pull", "push", "clone", "ls-remote", "remote", "submodule", "send-pack",
+	"fetch-pack", "request-pull", "maintenance", "bundle")
+
+// localGit reports a subcommand of git's own that never starts ssh (git status, git log, git
+// archive without --remote): the ssh command a call sets for it never runs. An alias or a
+// command git finds on PATH (git lfs) may reach a remote.
+func localGit(sub string, rest []arg) bool {
+	if sub == "archive" {
+		for _, a := range rest {
+			if a.dyn || strings.HasPrefix(a.s, "--remote") {
+				return false
+			}
+		}
+	}
+	_, spec := gitSpecs[sub]
+	return (spec || gitBuiltins[sub]) && !remoteGit[sub]
 }
 
 // gitBuiltins are git's own commands besides those in gitSpecs: git never lets an alias shadow

@@ -98,6 +98,18 @@ var suitesTable = []tableRow{
 	{"N", `rm -rf build*`},
 	{"N", `rm -rf ./*.egg-info`},
 	{"N", `rm -rf /tmp/session-*`},
+	// an ssh command is judged only for a git call that may start ssh
+	{"N", `GIT_SSH_COMMAND=./helper git status`},
+	{"N", `GIT_SSH_COMMAND=./helper git archive HEAD`},
+	{"N", `git -c core.sshCommand=./helper status`},
+	{"N", `git -c core.sshCommand="rm -rf /" log`},
+	{"A", `GIT_SSH_COMMAND=./helper git fetch`},
+	{"A", `GIT_SSH_COMMAND=./helper git archive --remote=origin HEAD`},
+	{"A", `git -c core.sshCommand="rm -rf /" push`},
+	{"A", `GIT_SSH_COMMAND="rm -rf /" git lfs push`},
+	{"A", `GIT_SSH_COMMAND="rm -rf /" git my-alias`},
+	{"A", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0="rm -rf /" git pull`},
+	{"A", `git config core.sshCommand "rm -rf /"`},
 	// GIT_CONFIG_COUNT pairs on git's own prefix are read as git -c pairs
 	{"N", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status git st`},
 	{"N", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=ssh git status`},
