@@ -681,6 +681,8 @@ func (j *judge) code(name string, c arg) {
 	}
 	src := c.s
 	if pythonName.MatchString(name) {
+		var shells bool
+		src, shells = j.pyShellStrings(name, src) // oneliner.go: os.system("make test")
 		for _, m := range pyImport.FindAllStringSubmatch(src, -1) {
 			mods := m[1] + m[2]
 			for _, mod := range strings.Split(mods, ",") {
@@ -689,7 +691,7 @@ func (j *judge) code(name string, c arg) {
 					continue
 				}
 				mod = fields[0]
-				if !safeModules[strings.SplitN(mod, ".", 2)[0]] {
+				if top := strings.SplitN(mod, ".", 2)[0]; !safeModules[top] && !(shells && (top == "os" || top == "subprocess")) {
 					j.add(Ask, "guard/interpreter", name+" one-liner imports "+mod+": tollgate cannot read what it does; a person must check it")
 					return
 				}
@@ -702,7 +704,10 @@ func (j *judge) code(name string, c arg) {
 	}
 }
 
-var awkRisky = lazyre.New(`\bsystem\s*\(|\|\s*"|"\s*\|\s*getline|\|&|\bprint[^;}]*>\s*"`)
+// awkRisky marks what an awk program still does to processes and files once its literal
+// hand-overs are judged and its strings are blanked (oneliner.go): system(), a pipe to or from
+// a command built at run time, a print redirection to a file named at run time.
+var awkRisky = lazyre.New(`\bsystem\s*\(|\|\s*getline\b|\|&|\bprintf?\b[^;}]*(?:\||>)`)
 
 func (j *judge) awk(args []arg) {
 	for i := 0; i < len(args); i++ {
@@ -716,7 +721,7 @@ func (j *judge) awk(args []arg) {
 		default:
 			if args[i].dyn {
 				j.dynamic(args[i], "the awk program")
-			} else if awkRisky.MatchString(s) {
+			} else if awkRisky.MatchString(awkString.ReplaceAllString(j.awkShellStrings(s), `""`)) { // oneliner.go
 				j.add(Ask, "guard/interpreter", "the awk program runs commands or writes files; a person must check it")
 			}
 			return

@@ -20,8 +20,11 @@
 //     followed, the words xargs/parallel are fed appended, git's runners (editors, pagers, ssh
 //     commands, tools, filters, bisect run, aliases) and shell scripts (written earlier in the
 //     call, or read from disk, 256 KB bound; in one read from disk a command word built at run
-//     time is not asked about by itself) judged as the commands they run, for loops over
-//     resolved words judged once per item. What it cannot resolve stays marked (arg.dyn, and
+//     time is not asked about by itself) judged as the commands they run, and so are the
+//     literal shell strings of interpreter one-liners (python's os.system and subprocess calls,
+//     awk's system(), getline and print pipes; oneliner.go), for loops over resolved words
+//     judged once per item. git's ssh command counts only for a subcommand that may start ssh,
+//     and GIT_CONFIG_COUNT pairs on git's own prefix are read as git -c pairs. What it cannot resolve stays marked (arg.dyn, and
 //     arg.opt when it may also be an option or several words); where such a word reaches a
 //     hook-running git command, an environment name or a protected path, or a script cannot be
 //     read, the answer is Ask.

@@ -200,7 +200,7 @@ var resolveTable = []tableRow{
 	{"A", `some-generator > ci.sh && bash ci.sh`},
 	{"A", `echo "$CMD" > ci.sh && bash ci.sh`},
 	{"A", `sed -i 's/x/y/' ci.sh && bash ci.sh`},
-	{"A", `echo 'import os; os.system("git commit -n")' > x.py && python3 x.py`},
+	{"D", `echo 'import os; os.system("git commit -n")' > x.py && python3 x.py`},
 	{"A", `bash missing.sh`},
 	{"A", `./missing.sh`},
 	{"A", `source missing.sh`},

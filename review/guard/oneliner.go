@@ -1,0 +1,88 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
+	"github.com/tollgate-dev/tollgate/internal/shellword"
+)
+
+// Shell commands an interpreter one-liner hands to the shell as literal strings: python's
+// os.system, os.popen and subprocess calls, awk's system(), its getline and print pipes and
+// its print redirections. Each is judged as the shell command (or the file write) it is, and
+// removed from the code; what remains is read as before, so a one-liner that does anything
+// else tollgate cannot read is still asked about. A call whose command is not one plain
+// literal is left in place (and asked about).
+
+// pyShellCall is one python call handing a literal command to the shell or to exec: a string
+// or a list of strings, optionally followed by keyword flags that change nothing judged here.
+var pyShellCall = lazyre.New(`\b(?:os\.(?:system|popen)|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\(\s*(` +
+	pyStrExpr + `|\[\s*(?:(?:` + pyStrExpr + `)\s*,\s*)*(?:` + pyStrExpr + `)?\s*\])\s*(?:,\s*(?:shell|check|text|capture_output|universal_newlines)\s*=\s*(?:True|False)\s*)*\)`)
+
+const pyStrExpr = `"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`
+
+var pyStr = lazyre.New(pyStrExpr)
+
+// pyShellStrings judges python's literal shell calls in src and returns src without them, and
+// whether any was found.
+func (j *judge) pyShellStrings(name, src string) (string, bool) {
+	found := false
+	rest := pyShellCall.Get().ReplaceAllStringFunc(src, func(call string) string {
+		m := pyShellCall.FindStringSubmatch(call)
+		if m == nil {
+			return call
+		}
+		found = true
+		what := name + " one-liner's " + call[:strings.IndexByte(call, '(')]
+		if lit := m[1]; strings.HasPrefix(lit, "[") {
+			var words []string
+			for _, s := range pyStr.FindAllString(lit, -1) {
+				words = append(words, shellword.Quote(unquotePy(s)))
+			}
+			j.payload(arg{s: strings.Join(words, " ")}, what)
+		} else {
+			j.payload(arg{s: unquotePy(lit)}, what)
+		}
+		return "None"
+	})
+	return rest, found
+}
+
+// unquotePy reads one python string literal (its common escapes).
+func unquotePy(s string) string {
+	return ansiReplacer.Replace(s[1 : len(s)-1])
+}
+
+// awkShell are awk's literal hand-overs: system("cmd"), "cmd" | getline, print ... | "cmd",
+// print ... > "file" (and >>).
+var (
+	awkSystem  = lazyre.New(`\bsystem\s*\(\s*("(?:[^"\\\n]|\\.)*")\s*\)`)
+	awkGetline = lazyre.New(`("(?:[^"\\\n]|\\.)*")\s*\|\s*getline\b`)
+	awkPipeTo  = lazyre.New(`\|\s*("(?:[^"\\\n]|\\.)*")`)
+	awkString  = lazyre.New(`"(?:[^"\\\n]|\\.)*"`)
+	awkWriteTo = lazyre.New(`(\bprintf?\b[^;}|]*?)>>?\s*("(?:[^"\\\n]|\\.)*")`)
+)
+
+// awkShellStrings judges awk's literal hand-overs in prog and returns prog without them.
+func (j *judge) awkShellStrings(prog string) string {
+	judge := func(re *lazyre.RE, keep func(m []string) string, do func(m []string)) {
+		prog = re.Get().ReplaceAllStringFunc(prog, func(s string) string {
+			m := re.FindStringSubmatch(s)
+			if m == nil {
+				return s
+			}
+			do(m)
+			return keep(m)
+		})
+	}
+	none := func([]string) string { return `""` }
+	judge(awkSystem, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's system()") })
+	judge(awkGetline, func([]string) string { return "getline" }, func(m []string) {
+		j.payload(arg{s: unquotePy(m[1])}, "the awk program's getline")
+	})
+	judge(awkWriteTo, func(m []string) string { return m[1] }, func(m []string) {
+		j.writePath(unquotePy(m[2]), "writing", false)
+	})
+	judge(awkPipeTo, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's print pipe") })
+	return prog
+}
