@@ -513,6 +513,9 @@ var shellOptionValues = set("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
 
 func hShellCmd(j *judge, name string, args []arg, in *stdinSrc) {
 	i, cmd := shellOptions(args)
+	if noExec(args[:i]) {
+		return // bash -n: reads the script for its syntax and runs none of it
+	}
 	switch {
 	case cmd:
 		if i < len(args) {

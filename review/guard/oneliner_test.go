@@ -36,3 +36,22 @@ var onelinerTable = []tableRow{
 }
 
 func TestOnelinerTable(t *testing.T) { checkRows(t, onelinerTable, testOptions(), "") }
+
+// A shell given its script by xargs or parallel runs data as code: asked, whatever the data.
+// A shell told -n reads its script and runs none of it.
+var runnerShellTable = []tableRow{
+	{"A", `echo 'rm -rf /' | xargs bash -c`},
+	{"A", `echo ok | xargs bash -c`},
+	{"A", `echo ok | xargs -I{} bash -c {}`},
+	{"A", `echo ok | parallel bash -c {}`},
+	{"A", `printf 'a.c\n' | xargs -I{} sh -c 'gcc -c {}'`},
+	{"N", `find . -name '*.sh' | xargs -n1 bash -c 'shellcheck "$0"'`},
+	{"N", `find src -type f -print0 | xargs -0 -n1 -P4 bash -n`},
+	{"N", `bash -n script.sh`},
+	{"N", `bash -n -c 'rm -rf /'`},
+	{"N", `sh -o noexec -c 'git commit --no-verify'`},
+	{"A", `bash -in -c 'rm -rf /'`},
+	{"A", `bash +n -c 'rm -rf /'`},
+}
+
+func TestRunnerShellTable(t *testing.T) { checkRows(t, runnerShellTable, testOptions(), "") }

@@ -36,6 +36,9 @@ func (j *judge) xargs(args []arg, in *stdinSrc) {
 	} else {
 		inputs = []arg{unknownInput("XARGS_INPUT")}
 	}
+	if scriptFromInput(cmd, func(s string) bool { return replace != "" && strings.Contains(s, replace) }) {
+		j.add(Ask, "guard/dynamic", "xargs hands the text it reads to a shell as its script: data run as code; a person must check it")
+	}
 	if replace == "" {
 		j.exec(append(append([]arg(nil), cmd...), inputs...), nil)
 		return
@@ -155,6 +158,9 @@ func hParallel(j *judge, _ string, args []arg, in *stdinSrc) {
 		i++
 	}
 	inputs := j.parallelInputs(args[i:], fromFile, in)
+	if scriptFromInput(cmd, func(s string) bool { return parallelRepl.FindString(s) == s }) {
+		j.add(Ask, "guard/dynamic", "parallel hands its inputs to a shell as its script: data run as code; a person must check it")
+	}
 	if len(cmd) == 0 { // parallel ::: 'cmd1' 'cmd2' runs each input
 		for k, a := range inputs {
 			if k >= maxRunnerInputs {
@@ -584,4 +590,37 @@ func firstOperandIndex(args []arg, values map[string]bool) int {
 		return i
 	}
 	return -1
+}
+
+// scriptFromInput reports a shell -c whose script is the runner's input: no script word, so
+// the first input is it (xargs bash -c), or a script word the input replaces (xargs -I{} sh -c
+// {}).
+func scriptFromInput(cmd []arg, fromInput func(string) bool) bool {
+	if len(cmd) == 0 || !shellNames[cmdName(cmd[0].s)] {
+		return false
+	}
+	i, isCmd := shellOptions(cmd[1:])
+	if !isCmd || noExec(cmd[1:1+i]) {
+		return false
+	}
+	return 1+i >= len(cmd) || fromInput(cmd[1+i].s)
+}
+
+// noExec reports a shell's options that make it read its script without running it (-n, -o
+// noexec), which an interactive shell (-i) ignores.
+func noExec(opts []arg) bool {
+	n := false
+	for k, a := range opts {
+		s := a.s
+		switch {
+		case s == "-o" && k+1 < len(opts) && opts[k+1].s == "noexec":
+			n = true
+		case len(s) > 1 && s[0] == '-' && s[1] != '-':
+			if strings.ContainsRune(s[1:], 'i') {
+				return false
+			}
+			n = n || strings.ContainsRune(s[1:], 'n')
+		}
+	}
+	return n
 }
