@@ -48,9 +48,57 @@ func (j *judge) pyShellStrings(name, src string) (string, bool) {
 	return rest, found
 }
 
-// unquotePy reads one python string literal (its common escapes).
+// unquotePy reads one python or awk string literal: its one-letter escapes, octal \ooo and
+// hex \xhh (system("rm\040-rf\040/") is rm -rf /).
 func unquotePy(s string) string {
-	return ansiReplacer.Replace(s[1 : len(s)-1])
+	s = s[1 : len(s)-1]
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if v, n := numericEscape(s[i+1:]); n > 0 {
+			b.WriteByte(v)
+			i += n
+			continue
+		}
+		b.WriteString(ansiReplacer.Replace(s[i : i+2]))
+		i++
+	}
+	return b.String()
+}
+
+// numericEscape reads the digits after a backslash: up to three octal digits, or x and up to
+// two hex digits; n is how many bytes it read (0: none).
+func numericEscape(s string) (v byte, n int) {
+	if len(s) > 1 && s[0] == 'x' {
+		for n = 1; n < 3 && n < len(s) && strings.IndexByte("0123456789abcdefABCDEF", s[n]) >= 0; n++ {
+			v = v*16 + hexVal(s[n])
+		}
+		if n == 1 {
+			return 0, 0
+		}
+		return v, n
+	}
+	for n < 3 && n < len(s) && s[n] >= '0' && s[n] <= '7' {
+		v = v*8 + s[n] - '0'
+		n++
+	}
+	return v, n
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // awkShell are awk's literal hand-overs: system("cmd"), "cmd" | getline, print ... | "cmd",
