@@ -62,15 +62,27 @@ var remoteGit = set("fetch", "pull", "push", "clone", "ls-remote", "remote", "su
 	"fetch-pack", "request-pull", "maintenance", "bundle")
 
 // localGit reports a subcommand of git's own that never starts ssh (git status, git log, git
-// archive without --remote): the ssh command a call sets for it never runs. An alias or a
+// archive without --remote, git remote -v): the ssh command a call sets for it never runs. An alias or a
 // command git finds on PATH (git lfs) may reach a remote.
 func localGit(sub string, rest []arg) bool {
-	if sub == "archive" {
+	switch sub {
+	case "archive":
 		for _, a := range rest {
 			if a.dyn || strings.HasPrefix(a.s, "--remote") {
 				return false
 			}
 		}
+	case "remote": // git remote, -v, add, rename, remove, get-url, set-url stay local
+		noQuery := false
+		for _, a := range rest {
+			noQuery = noQuery || a.s == "-n"
+		}
+		for _, a := range rest {
+			if a.dyn || a.s == "update" || a.s == "prune" || a.s == "set-head" || a.s == "show" && !noQuery {
+				return false
+			}
+		}
+		return true
 	}
 	_, spec := gitSpecs[sub]
 	return (spec || gitBuiltins[sub]) && !remoteGit[sub]
