@@ -54,6 +54,14 @@ var runnerShellTable = []tableRow{
 	{"N", `bash -n script.sh`},
 	{"N", `bash -n -c 'rm -rf /'`},
 	{"N", `sh -o noexec -c 'git commit --no-verify'`},
+	{"A", `printf 'echo ok\n' | parallel`},
+	{"A", `cat cmds.txt | parallel`},
+	{"N", `parallel ::: 'echo a' 'echo b'`},
+	// without -q parallel joins its words for the shell: a line the shell refuses runs nothing
+	// that way, so only the quoted reading is judged
+	{"N", `parallel python -c 'print("ok")' ::: ok`},
+	{"A", `parallel python -c 'import os; os.system("rm -rf /")' ::: x`},
+	{"D", `parallel bash -c 'git commit --no-verify {}' ::: x`},
 	{"A", `bash -in -c 'rm -rf /'`},
 	{"A", `bash +n -c 'rm -rf /'`},
 }

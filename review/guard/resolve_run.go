@@ -162,6 +162,9 @@ func hParallel(j *judge, _ string, args []arg, in *stdinSrc) {
 		j.add(Ask, "guard/dynamic", "parallel hands its inputs to a shell as its script: data run as code; a person must check it")
 	}
 	if len(cmd) == 0 { // parallel ::: 'cmd1' 'cmd2' runs each input
+		if fromStdin(args[i:], fromFile) {
+			j.add(Ask, "guard/dynamic", "parallel runs the lines it reads as commands: data run as code; a person must check it")
+		}
 		for k, a := range inputs {
 			if k >= maxRunnerInputs {
 				break
@@ -177,24 +180,38 @@ func hParallel(j *judge, _ string, args []arg, in *stdinSrc) {
 	}
 	forms := []string{p}
 	if q := quotedJoin(cmd); q != p { // parallel -q, or a version that keeps the words whole
-		forms = append(forms, q)
+		if _, err := parseShell(p); err != nil {
+			forms = []string{q} // the shell refuses the joined line: only the quoted one can run
+		} else {
+			forms = append(forms, q)
+		}
 	}
 	for _, p := range forms {
 		j.parallelRun(p, inputs)
 	}
 }
 
-// quotedJoin joins words as parallel -q does: each one quoted, so a word with blanks in it
-// (bash -c 'rm -rf {}') stays one word.
+// quotedJoin joins words as parallel -q does: each one quoted, so a word with blanks or shell
+// syntax in it (bash -c 'rm -rf {}', python -c 'print(1)') stays one word.
 func quotedJoin(cmd []arg) string {
 	parts := make([]string, len(cmd))
 	for i, a := range cmd {
 		parts[i] = a.s
-		if strings.ContainsAny(a.s, " \t\n") {
+		if strings.ContainsAny(a.s, " \t\n()<>|&;'\"`$\\*?[]#~!") {
 			parts[i] = shellQuote(a.s)
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// fromStdin reports parallel reading its inputs from stdin: no ::: or :::: group, no -a.
+func fromStdin(groups []arg, fromFile bool) bool {
+	for _, g := range groups {
+		if strings.HasPrefix(g.s, ":::") {
+			return false
+		}
+	}
+	return !fromFile
 }
 
 // parallelRun judges the command line p once per input.
