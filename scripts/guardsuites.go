@@ -332,6 +332,80 @@ func readAmplihack(g gitDir, commit string) ([]testCase, error) {
 // suite's risky case), or a variable that turns a hook manager off.
 var bypass = regexp.MustCompile(`(?i)\bgit\b[^|;&]*(?:--no-veri|core\.hookspath)|\bgit\b[^|;&]*\bcommit\b[^|;&]*\s-[a-z]*n[a-z]*\b|\bHUSKY=0|\bLEFTHOOK=0`)
 
+// disputed are suite cases whose expectation tollgate's reading contradicts, each with its
+// reason. wrong: checked with real git, bash, perl and node (git 2.x, bash 5) that the command
+// does not do what its label says: it runs nothing risky (a dry run, a usage error, a syntax
+// error, a no-op), or it does the risky thing its "safe" label denies. chosen: a choice
+// tollgate makes on purpose and documents (docs/guard.md), which the suite's author made the
+// other way. The raw figures count every one of them as a miss; the adjusted figure leaves
+// the fixture cases and the wrong labels out, and the chosen ones are counted among its misses
+// (a choice is still a miss against the suite). The table is matched by command, whatever the
+// suite.
+var disputed = map[string]dispute{
+	// risky by the label, nothing risky runs
+	"git checkout --track main file.txt":                             {wrong, "git: fatal: missing branch name; try -b (nothing is checked out)"},
+	"git checkout -tf main":                                          {wrong, "git reads f as --track's value: error: option `--track' expects \"direct\" or \"inherit\""},
+	"git push origin refs/heads/main:+refs/heads/main":               {wrong, "a + after the colon is part of the destination's name: git creates refs/heads/+refs/heads/main, forces nothing"},
+	"git push origin refs/heads/main:+refs/heads/main 'unterminated": {wrong, "as without the quote, which bash refuses anyway"},
+	"git clean -nf":                                                   {wrong, "-n is a dry run: git prints \"Would remove\" and removes nothing"},
+	"git push -n origin main":                                         {wrong, "-n is --dry-run for push"},
+	"git -c alias.nuke=!echo nuke":                                    {wrong, "no subcommand: git prints its usage and runs no alias"},
+	"command -V git reset --hard":                                     {wrong, "command -V describes each word and runs none"},
+	"watch sh -c 'git reset --hard'":                                  {wrong, "watch joins its words into sh -c \"sh -c git reset --hard\": the inner shell runs a bare git"},
+	"echo ok | xargs find . -name foo":                                {wrong, "find . -name foo ok: find refuses an operand after the expression"},
+	"printf '/tmp/ccsn-other\\n' | xargs find /tmp/ccsn-safe -delete": {wrong, "the path arrives after -delete, which find refuses; both paths are in the temp dir anyway"},
+	"node -e \"rm -rf /\"":                                            {wrong, "JavaScript: SyntaxError (an unterminated regular expression), nothing runs"},
+	"perl -e \"rm -rf /\"":                                            {wrong, "perl: syntax error at -e line 1, execution aborted"},
+	"ruby -e \"rm -rf /\"":                                            {wrong, "ruby: unterminated regexp, a syntax error (by the language, not run here)"},
+	"echo yes | rm -rf && echo done":                                  {wrong, "rm -rf without an operand deletes nothing"},
+	"GIT_SSH_VARIANT=plink git clone example:repo":                    {wrong, "the variant only changes the options git hands the ssh it starts; no other program runs"},
+	"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=ssh git fetch origin": {wrong, "the ssh command set is plain ssh, git's default"},
+	// safe by the label, the risky thing runs
+	"git checkout --recurse-submodules checkout main": {wrong, "--recurse-submodules takes no value in checkout: git checks out the path main from the branch named checkout, overwriting it"},
+	// tollgate's choices
+	"find . -name \"*.pyc\" -delete":                  {chosen, "deleting files chosen by name inside the project is the agent's work"},
+	"busybox find . -name \"*.pyc\" -delete":          {chosen, "deleting files chosen by name inside the project is the agent's work"},
+	"find . -name '*.tmp' -exec rm -r --force {} \\;": {chosen, "deleting files chosen by name inside the project is the agent's work"},
+	"rm -rf 123 >/dev/null":                           {chosen, "a relative path inside the project (the suite knows no working directory)"},
+	"rm -rf 7 > /dev/null":                            {chosen, "a relative path inside the project (the suite knows no working directory)"},
+	"rm -rf ./build":                                  {chosen, "deleting inside the project; tollgate's issue names it as a call that must pass"},
+	"find \"$(printf /tmp/ccsn-safe)\" -delete":       {chosen, "a deletion inside the temp dir"},
+	"find /tmp/ccsn-* -delete":                        {chosen, "a deletion inside the temp dir"},
+	"find /tmp/ccsn-safe/../other -delete":            {chosen, "a deletion inside the temp dir (/tmp/other)"},
+	"parallel find /tmp/ccsn-safe -delete":            {chosen, "a deletion inside the temp dir"},
+	"find . -exec rm -f {} \\;":                       {chosen, "every file of the project, .git's included: asked"},
+	"find . -exec rm -r {} \\;":                       {chosen, "every file of the project, .git's included: asked"},
+	"rm -rf $TMPDIR":                                  {chosen, "the whole temp dir, other programs' files and sockets with it: asked"},
+	"rm -rf /tmp":                                     {chosen, "the whole temp dir, other programs' files and sockets with it: asked"},
+	"rm -rf /tmp/*":                                   {chosen, "the whole temp dir, other programs' files and sockets with it: asked"},
+	"rm -rf /var/tmp/*":                               {chosen, "the whole temp dir, other programs' files and sockets with it: asked"},
+	"rm -R /some/path":                                {chosen, "a write outside the project, the temp dir and guard.allowed_dirs: asked"},
+	"rm -f /some/path":                                {chosen, "a write outside the project, the temp dir and guard.allowed_dirs: asked"},
+	"rm -r /some/path":                                {chosen, "a write outside the project, the temp dir and guard.allowed_dirs: asked"},
+	"python -c 'import os; os.system(\"rm -r /builds/project-stuff\")'": {chosen, "a write outside the project, the temp dir and guard.allowed_dirs: asked"},
+	"git push --force-with-lease":                                       {chosen, "rewrites the remote's history, safer than --force but not undone: asked"},
+	"git push --force-with-lease origin main":                           {chosen, "rewrites the remote's history, safer than --force but not undone: asked"},
+	"git push --force-with-lease=refs/heads/main":                       {chosen, "rewrites the remote's history, safer than --force but not undone: asked"},
+	"sudo git status":                                  {chosen, "sudo is asked: as root, git status rewrites .git/index owned by root"},
+	"sudo env VAR=1 git status":                        {chosen, "sudo is asked: as root, git status rewrites .git/index owned by root"},
+	"kubectl delete all --all":                         {chosen, "remote mutation is asked (dcg leaves it to a pack it has not enabled)"},
+	"kubectl delete namespace prod":                    {chosen, "remote mutation is asked (dcg leaves it to a pack it has not enabled)"},
+	"srm -z file.txt":                                  {chosen, "shred and srm are asked: overwriting a file beyond recovery is rare in an agent's work"},
+	"git checkout --recurse-submodules on-demand main": {chosen, "with a branch named on-demand git checks out the path main from it; tollgate does not look up branch names"},
+}
+
+type disputeKind int
+
+const (
+	wrong disputeKind = iota
+	chosen
+)
+
+type dispute struct {
+	kind disputeKind
+	why  string
+}
+
 type result struct {
 	verdict string // deny, ask, allow or "" (no objection)
 	err     error
@@ -388,7 +462,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "git init:", err)
 		os.Exit(2)
 	}
-	var total [2][2]int // [block][stopped]
+	var total, totalFairer [2][2]int // [block][stopped]
+	totalChoices := 0
 	bypassTotal, bypassDenied := 0, 0
 	failed := false
 	for _, s := range suites {
@@ -408,7 +483,8 @@ func main() {
 			}
 			continue
 		}
-		var n, plain [2][2]int
+		var n, plain, fairer [2][2]int
+		choices := 0
 		fixtures := 0
 		var misses []string
 		sb, sd := 0, 0
@@ -426,6 +502,13 @@ func main() {
 			} else {
 				plain[b2i(c.block)][b2i(stopped)]++
 			}
+			d, isDisputed := disputed[oneLine(c.command)]
+			if !c.fixture && isDisputed && d.kind == chosen && c.block != stopped {
+				choices++
+			}
+			if !c.fixture && (!isDisputed || d.kind == chosen || c.block == stopped) {
+				fairer[b2i(c.block)][b2i(stopped)]++
+			}
 			if c.block && bypass.MatchString(c.command) {
 				sb++
 				if r.verdict == "deny" {
@@ -442,6 +525,9 @@ func main() {
 				if c.fixture {
 					kind += " (suite fixture)"
 				}
+				if isDisputed {
+					kind += map[disputeKind]string{wrong: " (label disputed: ", chosen: " (tollgate's choice: "}[d.kind] + d.why + ")"
+				}
 				misses = append(misses, fmt.Sprintf("  %s: %s  [%s]", kind, oneLine(c.command), c.where))
 			}
 		}
@@ -451,6 +537,10 @@ func main() {
 			fmt.Printf("  without the %d cases run under the suite's own fixture:\n", fixtures)
 			report(plain, -1, 0)
 		}
+		fmt.Println("  without the fixture cases and the labels disputed as wrong (the table in scripts/guardsuites.go):")
+		report(fairer, -1, 0)
+		fmt.Printf("  of their misses, %d are tollgate's documented choices (-v lists them)\n", choices)
+		totalChoices += choices
 		if *verbose {
 			sort.Strings(misses)
 			for _, m := range misses {
@@ -460,6 +550,7 @@ func main() {
 		for a := range 2 {
 			for b := range 2 {
 				total[a][b] += n[a][b]
+				totalFairer[a][b] += fairer[a][b]
 			}
 		}
 		bypassTotal += sb
@@ -467,6 +558,9 @@ func main() {
 	}
 	fmt.Println("all suites:")
 	report(total, bypassTotal, bypassDenied)
+	fmt.Println("  without the fixture cases and the labels disputed as wrong:")
+	report(totalFairer, -1, 0)
+	fmt.Printf("  of their misses, %d are tollgate's documented choices\n", totalChoices)
 	if failed {
 		os.Exit(1)
 	}

@@ -38,8 +38,6 @@ var (
 // actions is the one table of what a command does beyond its files: its category (the rule),
 // and the host or paths it reaches (the when tests). Everything in it is asked, never denied.
 var actions = map[string][]action{
-	"xargs":    {{when: runsRecursiveRemove, rule: ruleDestroy, what: "runs rm -r on names it reads from its input"}},
-	"parallel": {{when: runsRecursiveRemove, rule: ruleDestroy, what: "runs rm -r on names it is given"}},
 	"kill":     {{when: signalsAll, rule: ruleDestroy, what: "-1 signals every process you own"}},
 	"nsenter":  {{rule: rulePriv, what: "enters another process's namespaces"}},
 	"unshare":  {{rule: rulePriv, what: "runs a command in new namespaces (it can map you to root)"}},
@@ -177,16 +175,6 @@ func leadingOps(ops, want []string) bool {
 		}
 	}
 	return true
-}
-
-// runsRecursiveRemove reports xargs or parallel running rm -r (the names come from input).
-func runsRecursiveRemove(_ *judge, args []arg) bool {
-	name, rest := unwrap(append([]arg{{s: "xargs"}}, args...))
-	if name != "rm" {
-		return false
-	}
-	opts, _ := operands(rest, nil)
-	return hasShort(opts, 'r', "recursive") || hasShort(opts, 'R', "recursive")
 }
 
 // signalsAll reports kill's pid -1 (every process the user may signal).
