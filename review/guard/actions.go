@@ -38,14 +38,14 @@ var (
 // actions is the one table of what a command does beyond its files: its category (the rule),
 // and the host or paths it reaches (the when tests). Everything in it is asked, never denied.
 var actions = map[string][]action{
-	"kill":     {{when: signalsAll, rule: ruleDestroy, what: "-1 signals every process you own"}},
-	"nsenter":  {{rule: rulePriv, what: "enters another process's namespaces"}},
-	"unshare":  {{rule: rulePriv, what: "runs a command in new namespaces (it can map you to root)"}},
-	"setcap":   {{rule: rulePriv, what: "grants a program capabilities"}},
-	"capsh":    {{rule: rulePriv, what: "runs a command with changed capabilities"}},
-	"chmod":    {{when: setsID, rule: rulePriv, what: "sets a setuid or setgid bit"}},
-	"docker":   dockerActions,
-	"podman":   dockerActions,
+	"kill":    {{when: signalsAll, rule: ruleDestroy, what: "-1 signals every process you own"}},
+	"nsenter": {{rule: rulePriv, what: "enters another process's namespaces"}},
+	"unshare": {{rule: rulePriv, what: "runs a command in new namespaces (it can map you to root)"}},
+	"setcap":  {{rule: rulePriv, what: "grants a program capabilities"}},
+	"capsh":   {{rule: rulePriv, what: "runs a command with changed capabilities"}},
+	"chmod":   {{when: setsID, rule: rulePriv, what: "sets a setuid or setgid bit"}},
+	"docker":  dockerActions,
+	"podman":  dockerActions,
 	"git": {
 		{when: cleanUnforced, rule: ruleGit, what: "clean with clean.requireForce=false deletes untracked files for good"},
 		{ops: []string{"worktree", "remove"}, values: gitGlobalValues, when: forced, rule: ruleGit, what: "worktree remove --force deletes a worktree with its uncommitted changes"},
