@@ -266,8 +266,19 @@ func (j *judge) gitGlobals(args []arg) (int, bool) {
 		case strings.HasPrefix(s, "-c") && len(s) > 2:
 			j.gitConfigPair(arg{s: s[2:], w: args[i].w})
 		case s == "--config-env" || strings.HasPrefix(s, "--config-env="):
-			j.add(Deny, "guard/hook-bypass", "git --config-env sets configuration (such as core.hooksPath) from the environment; let the hooks run")
-			return i, false
+			// --config-env KEY=ENVVAR: the key is in the call, its value in the environment,
+			// judged as git -c KEY=<unknown> (core.hooksPath denied, a runner key asked)
+			pair, ok := strings.CutPrefix(s, "--config-env=")
+			if !ok && i+1 < len(args) {
+				i++
+				pair, ok = args[i].s, !args[i].dyn
+			}
+			key, _, hasKey := strings.Cut(pair, "=")
+			if !ok || !hasKey {
+				j.add(Deny, "guard/hook-bypass", "git --config-env sets configuration (such as core.hooksPath) from the environment; let the hooks run")
+				return i, false
+			}
+			j.gitConfigPair(arg{s: key + "=$" + pair[len(key)+1:], dyn: true})
 		case gitGlobalValues[s]:
 			i++
 		case !strings.HasPrefix(s, "-"):
@@ -280,6 +291,10 @@ func (j *judge) gitGlobals(args []arg) (int, bool) {
 // gitAlias judges a subcommand defined by git -c alias.NAME=...: a shell alias (!cmd) as a
 // payload, any other by its expansion (once).
 func (j *judge) gitAlias(alias arg, rest []arg) {
+	if alias.dyn {
+		j.dynamic(alias, "the git alias")
+		return
+	}
 	if strings.HasPrefix(alias.s, "!") {
 		j.payload(arg{s: alias.s[1:], w: alias.w}, "a git alias")
 		return
@@ -329,11 +344,12 @@ func (j *judge) gitConfigPair(a arg) {
 		j.add(Deny, "guard/hook-bypass", "git -c extensions.worktreeConfig makes git read config.worktree, one more place core.hooksPath can be set; let the hooks run")
 	case key == "core.worktree":
 		j.coreWorktree("git -c core.worktree", arg{s: value})
-	case strings.HasPrefix(key, "alias."):
+	}
+	if strings.HasPrefix(key, "alias.") && !strings.Contains(name, "$") {
 		if j.gitAliases == nil {
 			j.gitAliases = map[string]arg{}
 		}
-		j.gitAliases[strings.TrimPrefix(key, "alias.")] = arg{s: value, w: a.w}
+		j.gitAliases[strings.TrimPrefix(key, "alias.")] = arg{s: value, dyn: a.dyn, w: a.w}
 	}
 }
 

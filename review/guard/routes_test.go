@@ -202,3 +202,20 @@ func TestRoutesCloneOnDisk(t *testing.T) {
 		}
 	}
 }
+
+// git --config-env KEY=ENVVAR: the key is known, the value is not; an alias whose body is
+// only known at run time is asked about when it is used.
+var configEnvTable = []tableRow{
+	{"N", `git --config-env submodule.recurse=RECURSE_SUBMODULES status`},
+	{"D", `git --config-env core.hooksPath=X commit -m x`},
+	{"D", `git --config-env=core.hooksPath=X commit -m x`},
+	{"D", `git --config-env=include.path=X status`},
+	{"D", `git --config-env`},
+	{"D", `git --config-env "$PAIR" status`},
+	{"A", `git --config-env core.editor=ED commit`},
+	{"A", `git --config-env=alias.x=V x`},
+	{"A", `git -c alias.x="$V" x`},
+	{"N", `git -c alias.x="$V" status`},
+}
+
+func TestConfigEnvTable(t *testing.T) { checkRows(t, configEnvTable, testOptions(), "") }
