@@ -102,9 +102,10 @@ func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
 		case *syntax.CallExpr:
 			j.notePrefix(n)
 			outer := j.cmdEnv // a command inside another's payload inherits its environment
+			args := j.words(n.Args) // expanded in the shell's own environment, not the prefix's
 			j.cmdEnv = inherit(outer, j.prefixEnv(n.Assigns))
 			j.envConfig = j.gitEnvConfig(n) // resolve_git.go
-			j.exec(j.words(n.Args), stdin[n])
+			j.exec(args, stdin[n])
 			j.cmdEnv, j.envConfig = outer, nil
 		case *syntax.FuncDecl:
 			j.forkBomb(n)

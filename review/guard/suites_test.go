@@ -141,6 +141,14 @@ var suitesTable = []tableRow{
 	{"D", `--no-verify git commit -m 'message'`},
 	{"N", `A-B=2 ls`},
 	{"N", `"x=1" git status`},
+	// a shell started with VAR=value sees it; the command's own words do not
+	{"A", `FOO='rm -rf /' sh -c '$FOO'`},
+	{"D", `FOO='git commit --no-verify' sh -c '$FOO'`},
+	{"N", `FOO=build sh -c 'rm -rf $FOO'`},
+	{"A", `env FOO=/ sh -c 'rm -rf $FOO'`},
+	{"A", `FOO=--no-verify git commit $FOO`},
+	{"A", `FOO="$(cat /tmp/evil)" sh -c 'rm -rf $FOO'`},
+	{"A", `GIT_EDITOR="$(cat /tmp/evil)" git commit`},
 	// a temp dir variable defaulting to a temp dir names a temp dir, set or not
 	{"N", `rm -rf ${TMPDIR:-/tmp}/build`},
 	{"N", `rm -rf "${TMP-/tmp}/x"`},

@@ -98,6 +98,9 @@ func (j *judge) param(p *syntax.ParamExp) (string, bool) {
 	if v, ok := j.vars[name]; ok {
 		return v, true
 	}
+	if v, ok := j.cmdEnv[name]; ok && !strings.Contains(v, "$") {
+		return v, true // the environment this shell was started with (FOO=x sh -c '$FOO')
+	}
 	if (name == "@" || name == "*") && j.params != nil {
 		s, dyn := joinArgs(j.params)
 		return s, !dyn
