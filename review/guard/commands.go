@@ -14,7 +14,7 @@ var handlers map[string]handler
 func init() {
 	handlers = map[string]handler{
 		"sudo": hPrivilege, "doas": hPrivilege, "pkexec": hPrivilege, "run0": hPrivilege,
-		"su": hSu, "env": hEnv, "eval": hEval, "exec": hWrapper, "command": hWrapper, "builtin": hWrapper,
+		"su": hSu, "env": hEnv, "trap": hTrap, "eval": hEval, "exec": hWrapper, "command": hWrapper, "builtin": hWrapper,
 		"nice": hWrapper, "nohup": hWrapper, "timeout": hWrapper, "stdbuf": hWrapper, "time": hWrapper,
 		"xargs": hWrapper, "busybox": hWrapper, "setsid": hWrapper, "ionice": hWrapper, "unbuffer": hWrapper,
 		"caffeinate": hWrapper, "chronic": hWrapper, "flock": hWrapper, "watch": hWatch, "parallel": hParallel,
@@ -141,6 +141,8 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		return
 	}
 	j.commands++
+	via := j.viaProgram // started by another program: no shell function is reachable
+	j.viaProgram = false
 	if j.tick() {
 		return
 	}
@@ -174,6 +176,9 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 		rest, _ := joinArgs(args[1:])
 		j.script(body + " " + rest)
 		delete(j.inAlias, a0.s)
+		return
+	}
+	if j.callFunc(a0.s, args[1:], via) { // functions.go
 		return
 	}
 	if name == "ln" {
@@ -289,6 +294,7 @@ func hWrapper(j *judge, name string, args []arg, in *stdinSrc) {
 		j.xargs(args, in)
 		return
 	}
+	j.viaProgram = true // time, nice, command, exec: none of them runs a shell function
 	j.exec(skipOptions(args, wrappers[name]), in)
 }
 

@@ -208,6 +208,7 @@ type judge struct {
 	remoteWrite bool
 	// what the resolution step tracks (resolve.go)
 	resolveState
+	funcState // functions.go
 }
 
 // tick counts one step of the shell analysis and reports whether the time budget is spent (the

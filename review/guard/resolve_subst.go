@@ -73,8 +73,56 @@ func (j *judge) knownOutput(words []string) (string, bool) {
 		return b, true
 	case name == "git" && len(words) >= 3 && words[1] == "rev-parse":
 		return j.revParse(words[2:])
+	case name == "mktemp":
+		return j.mktempPath(words[1:])
 	}
 	return "", false
+}
+
+// mktempPath is the shape of the path mktemp prints: a new name in the temp dir (or the one
+// -p/--tmpdir names, or the template's own directory), its random part left as the X's.
+func (j *judge) mktempPath(args []string) (string, bool) {
+	dir, template, inTemp := "", "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-p" || a == "--tmpdir":
+			if a == "-p" && i+1 >= len(args) {
+				return "", false
+			}
+			inTemp = true
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				dir = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--tmpdir="):
+			dir, inTemp = strings.TrimPrefix(a, "--tmpdir="), true
+		case strings.HasPrefix(a, "--suffix="), a == "-d", a == "-u", a == "-q", a == "--directory", a == "--dry-run", a == "--quiet":
+		case a == "-t":
+			inTemp = true
+		case strings.HasPrefix(a, "-"):
+			if strings.Trim(a[1:], "duqt") != "" {
+				return "", false // an option not read here
+			}
+			inTemp = inTemp || strings.ContainsRune(a, 't')
+		case template == "":
+			template = a
+		default:
+			return "", false
+		}
+	}
+	if dir == "" && len(j.o.Temp) > 0 {
+		dir = j.o.Temp[0]
+	}
+	switch {
+	case template == "":
+		return filepath.Join(dir, "tmp.XXXXXXXXXX"), dir != ""
+	case strings.ContainsRune(template, '/'):
+		return template, true
+	case inTemp:
+		return filepath.Join(dir, template), dir != ""
+	}
+	return template, true // GNU mktemp: a bare template is made in the working directory
 }
 
 func hasWord(words []string, want string) bool {

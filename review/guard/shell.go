@@ -109,6 +109,17 @@ func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
 			j.cmdEnv, j.envConfig = outer, nil
 		case *syntax.FuncDecl:
 			j.forkBomb(n)
+			j.defineFunc(n) // functions.go: judged where it is called
+			return false
+		case *syntax.Subshell:
+			j.subshell(n.Stmts, stdin)
+			return false
+		case *syntax.CmdSubst:
+			j.subshell(n.Stmts, stdin)
+			return false
+		case *syntax.ProcSubst:
+			j.subshell(n.Stmts, stdin)
+			return false
 		}
 		return true
 	})
