@@ -87,7 +87,7 @@ func (j *judge) subshell(stmts []*syntax.Stmt, stdin map[*syntax.CallExpr]*stdin
 }
 
 // hTrap judges a trap's action as the shell it runs later: trap 'rm -rf "$tmp"' EXIT. trap -p,
-// trap -l, trap - SIG (a reset), trap '' SIG (ignore) and trap N SIG (POSIX reset) set none.
+// trap -l, trap - SIG (a reset), trap ” SIG (ignore) and trap N SIG (POSIX reset) set none.
 func hTrap(j *judge, _ string, args []arg, _ *stdinSrc) {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].s, "-") && len(args[i].s) > 1 && !args[i].dyn {

@@ -101,7 +101,7 @@ func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
 			j.assign(n)
 		case *syntax.CallExpr:
 			j.notePrefix(n)
-			outer := j.cmdEnv // a command inside another's payload inherits its environment
+			outer := j.cmdEnv       // a command inside another's payload inherits its environment
 			args := j.words(n.Args) // expanded in the shell's own environment, not the prefix's
 			j.cmdEnv = inherit(outer, j.prefixEnv(n.Assigns))
 			j.envConfig = j.gitEnvConfig(n) // resolve_git.go
