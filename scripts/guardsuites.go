@@ -357,6 +357,8 @@ var disputed = map[string]dispute{
 	"node -e \"rm -rf /\"":                                            {wrong, "JavaScript: SyntaxError (an unterminated regular expression), nothing runs"},
 	"perl -e \"rm -rf /\"":                                            {wrong, "perl: syntax error at -e line 1, execution aborted"},
 	"ruby -e \"rm -rf /\"":                                            {wrong, "ruby: unterminated regexp, a syntax error (by the language, not run here)"},
+	"echo / | xargs -i rm -rf":                                        {wrong, "-i replaces {} in the command and appends nothing: rm -rf runs with no operand (echo / | xargs -i echo rm -rf prints rm -rf)"},
+	"echo / | xargs -i{} rm -rf":                                      {wrong, "-i{} replaces {} in the command and appends nothing: rm -rf runs with no operand"},
 	"echo yes | rm -rf && echo done":                                  {wrong, "rm -rf without an operand deletes nothing"},
 	"GIT_SSH_VARIANT=plink git clone example:repo":                    {wrong, "the variant only changes the options git hands the ssh it starts; no other program runs"},
 	"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=ssh git fetch origin": {wrong, "the ssh command set is plain ssh, git's default"},

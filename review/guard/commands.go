@@ -159,6 +159,12 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	if name == "" {
 		return
 	}
+	if len(args) > 1 && (a0.s == "!" || a0.s == "--") {
+		// time -p -- ! cleanup: bash reads both as syntax there and runs the rest (elsewhere
+		// it finds no such command); the rest is judged
+		j.exec(args[1:], in)
+		return
+	}
 	if len(args) > 1 && strayWord(a0.s) {
 		// bash runs nothing here (1A=2: command not found), but the agent means the rest:
 		// FOO-BAR=1 git reset --hard, --no-verify git commit. It is judged as if it ran, the

@@ -11,6 +11,8 @@ var functionsTable = []tableRow{
 	{"A", `cleanup() { rm -rf ../outside; }; time cleanup`},
 	{"A", `cleanup() { rm -rf ../outside; }; trap cleanup EXIT`},
 	{"A", `cleanup() { rm -rf ../outside; }; eval cleanup`},
+	{"A", `cleanup() { rm -rf ../outside; }; time -p -- ! cleanup`},
+	{"A", `cleanup() { rm -rf ../outside; }; time -- cleanup`},
 	// defined in a subshell, redefined, or reached through a program: not the body that runs
 	{"N", `( cleanup() { rm -rf ../outside; } ); cleanup`},
 	{"N", `cleanup() { rm -rf ../outside; }; cleanup() { rm -rf build; }; cleanup`},

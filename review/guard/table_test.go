@@ -157,6 +157,9 @@ EOF`},
 	// xargs and parallel deleting names they are given: each name judged, an unknown one asked
 	{"N", `parallel rm -rf ::: a b`},
 	{"N", `echo build | xargs rm -rf`},
+	{"N", `echo / | xargs -i rm -rf`}, // -i appends nothing: rm -rf gets no operand
+	{"A", `echo / | xargs -i rm -rf {}`},
+	{"A", `echo / | xargs -I% rm -rf %`},
 	{"A", `parallel rm -rf ::: build /`},
 	{"A", `find . -name x | xargs rm -rf`},
 	{"A", `parallel rm -rf :::: list.txt`},
