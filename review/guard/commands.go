@@ -159,10 +159,14 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 	if name == "" {
 		return
 	}
-	if len(args) > 1 && (a0.s == "!" || a0.s == "--") {
-		// time -p -- ! cleanup: bash reads both as syntax there and runs the rest (elsewhere
-		// it finds no such command); the rest is judged
-		j.exec(args[1:], in)
+	if len(args) > 1 && a0.s == "--" {
+		// time -p -- ! cleanup: bash reads -- and the ! after it as syntax there and runs the
+		// rest (X=1 ! cleanup finds no command named !); the rest is judged
+		rest := args[1:]
+		if len(rest) > 1 && rest[0].s == "!" {
+			rest = rest[1:]
+		}
+		j.exec(rest, in)
 		return
 	}
 	if len(args) > 1 && strayWord(a0.s) {

@@ -18,6 +18,7 @@ var functionsTable = []tableRow{
 	{"N", `cleanup() { rm -rf ../outside; }; cleanup() { rm -rf build; }; cleanup`},
 	{"N", `cleanup() { rm -rf ../outside; }; X=1 time cleanup`},
 	{"N", `cleanup() { rm -rf ../outside; }; nice cleanup`},
+	{"N", `cleanup() { rm -rf ../outside; }; X=1 ! cleanup`},
 	// arguments are the body's positional parameters
 	{"N", `f() { rm -rf "$1"; }; f build`},
 	{"A", `f() { rm -rf "$1"; }; f /`},
