@@ -717,6 +717,8 @@ func (j *judge) code(name string, c arg) {
 			}
 		}
 		src = pyImport.ReplaceAllString(src, ";")
+	} else {
+		src, _ = j.scriptShellStrings(interpreter(name), name, src) // oneliner.go
 	}
 	if m := riskyCode.FindString(src); m != "" {
 		j.add(Ask, "guard/interpreter", name+" one-liner uses "+strings.TrimSpace(m)+": tollgate cannot read what it does to files, processes or the network; a person must check it")

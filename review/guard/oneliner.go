@@ -8,8 +8,9 @@ import (
 )
 
 // Shell commands an interpreter one-liner hands to the shell as literal strings: python's
-// os.system, os.popen and subprocess calls, awk's system(), its getline and print pipes and
-// its print redirections. Each is judged as the shell command (or the file write) it is, and
+// os.system, os.popen and subprocess calls, perl's and ruby's system(), backticks, qx{} and
+// %x(), node's child_process exec and execSync, awk's system(), its getline and print pipes
+// and its print redirections. Each is judged as the shell command (or the file write) it is, and
 // removed from the code; what remains is read as before, so a one-liner that does anything
 // else tollgate cannot read is still asked about. A call whose command is not one plain
 // literal is left in place (and asked about).
@@ -44,6 +45,41 @@ func (j *judge) pyShellStrings(name, src string) (string, bool) {
 			j.payload(arg{s: unquotePy(lit)}, what)
 		}
 		return "None"
+	})
+	return rest, found
+}
+
+// scriptShellCalls are, per language, the calls handing one literal command to the shell: perl
+// and ruby's system("cmd") and backticks (perl's qx{cmd}, ruby's %x(cmd)), node's
+// child_process exec and execSync. A string that interpolates ("$x", "#{x}", `${x}`) is not
+// literal and stays unread.
+var scriptShellCalls = map[string]*lazyre.RE{
+	"perl": lazyre.New(`\b(?:system|exec)\s*\(?\s*(` + plainStr + `)\s*\)?|(` + "`[^`$@\\\\\n]*`" + `)|\bqx\s*(\{[^}$@\n]*\}|\([^)$@\n]*\))`),
+	"ruby": lazyre.New(`\b(?:system|exec)\s*\(?\s*(` + plainStr + `)\s*\)?|(` + "`[^`#\\\\\n]*`" + `)|%x\s*(\([^)#\n]*\)|\{[^}#\n]*\})`),
+	"js": lazyre.New(`(?:require\(\s*['"](?:node:)?child_process['"]\s*\)\s*\.\s*)?\b(?:execSync|exec)\(\s*(` + plainStr + `)\s*[,)]`),
+}
+
+// plainStr is a quoted string without escapes or interpolation.
+const plainStr = `"[^"$@#\\\n` + "`" + `]*"|'[^'\\\n]*'`
+
+// scriptShellStrings judges the literal shell calls of a perl, ruby or node one-liner and
+// returns the code without them, and whether any was found.
+func (j *judge) scriptShellStrings(lang, name, src string) (string, bool) {
+	re := scriptShellCalls[lang]
+	if re == nil {
+		return src, false
+	}
+	found := false
+	rest := re.Get().ReplaceAllStringFunc(src, func(call string) string {
+		m := re.FindStringSubmatch(call)
+		for _, lit := range m[1:] {
+			if len(lit) >= 2 {
+				found = true
+				j.payload(arg{s: lit[1 : len(lit)-1]}, name+" one-liner's shell call")
+				break
+			}
+		}
+		return "0"
 	})
 	return rest, found
 }
