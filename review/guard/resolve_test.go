@@ -133,7 +133,8 @@ var resolveTable = []tableRow{
 	{"N", `nix develop -c go test ./...`},
 	{"N", `poetry install`},
 	{"A", `poetry run rm -rf ~`},
-	{"A", `bun -e "require('child_process').execSync('x')"`},
+	{"N", `bun -e "require('child_process').execSync('x')"`}, // a literal command, judged: x
+	{"A", `bun -e "require('child_process').execSync(process.argv[1])"`},
 	// §2 find -exec, -execdir, -ok
 	{"D", `find . -maxdepth 0 -execdir git commit -n -m x \;`},
 	{"D", `find . -ok git push --no-verify \;`},
