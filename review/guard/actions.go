@@ -89,6 +89,9 @@ var actions = map[string][]action{
 	"env":      {{when: envPrints, rule: ruleSecret, what: "without a command prints the whole environment, tokens included"}},
 	"printenv": {{when: printenvPrints, rule: ruleSecret, what: "prints environment variables that hold secrets"}},
 	"set":      {{when: noArgs, rule: ruleSecret, what: "without arguments prints every variable, tokens included"}},
+	"export":   {{when: declaresPrint, rule: ruleSecret, what: "without a name prints every exported variable, tokens included"}},
+	"declare":  {{when: declaresPrint, rule: ruleSecret, what: "prints variables with their values, tokens included"}},
+	"typeset":  {{when: declaresPrint, rule: ruleSecret, what: "prints variables with their values, tokens included"}},
 	"echo":     {{when: printsSecretVar, rule: ruleSecret, what: "prints a variable named for a secret"}},
 	"printf":   {{when: printsSecretVar, rule: ruleSecret, what: "prints a variable named for a secret"}},
 	"kubectl": {

@@ -279,6 +279,36 @@ func printenvPrints(_ *judge, args []arg) bool {
 
 func noArgs(_ *judge, args []arg) bool { return len(args) == 0 }
 
+// declaresPrint reports export, declare or typeset printing values: with no name (export,
+// export -p, declare -x; not -f/-F, which print functions), or -p of a name that holds a
+// secret (declare -p GITHUB_TOKEN).
+func declaresPrint(_ *judge, args []arg) bool {
+	var names []arg
+	print := false
+	for _, a := range args {
+		switch s := a.s; {
+		case a.dyn:
+			names = append(names, a)
+		case strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+"):
+			if strings.ContainsAny(s[1:], "fF") {
+				return false
+			}
+			print = print || strings.ContainsRune(s[1:], 'p')
+		default:
+			names = append(names, a)
+		}
+	}
+	if len(names) == 0 {
+		return true
+	}
+	for _, a := range names {
+		if print && !strings.Contains(a.s, "=") && secretVar.MatchString(a.s) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasRaw(_ *judge, args []arg) bool { return hasArg(args, "--raw", "--flatten") }
 
 func withDecryption(_ *judge, args []arg) bool { return hasArg(args, "--with-decryption") }

@@ -99,6 +99,8 @@ func (j *judge) walk(root syntax.Node, stdin map[*syntax.CallExpr]*stdinSrc) {
 			}
 		case *syntax.Assign:
 			j.assign(n)
+		case *syntax.DeclClause:
+			j.declClause(n) // export -p, declare -p TOKEN
 		case *syntax.CallExpr:
 			j.notePrefix(n)
 			outer := j.cmdEnv       // a command inside another's payload inherits its environment
@@ -728,4 +730,24 @@ func joinArgs(args []arg) (string, bool) {
 // isPathish reports whether a literal argument may name a file.
 func isPathish(s string) bool {
 	return strings.ContainsAny(s, "/.~") && !strings.Contains(s, "://") && !strings.ContainsAny(s, " \n")
+}
+
+// declClause judges what export, declare, typeset and local print (the assignments in them are
+// judged as any): their words as the action table reads a command's arguments.
+func (j *judge) declClause(d *syntax.DeclClause) {
+	if d.Variant == nil {
+		return
+	}
+	var args []arg
+	for _, as := range d.Args {
+		switch {
+		case as.Naked && as.Name != nil:
+			args = append(args, arg{s: as.Name.Value})
+		case as.Naked && as.Value != nil:
+			args = append(args, j.word(as.Value))
+		case as.Name != nil:
+			args = append(args, arg{s: as.Name.Value + "="})
+		}
+	}
+	j.risky(d.Variant.Value, args)
 }
