@@ -56,7 +56,7 @@ func (j *judge) pyShellStrings(name, src string) (string, bool) {
 var scriptShellCalls = map[string]*lazyre.RE{
 	"perl": lazyre.New(`\b(?:system|exec)\s*\(?\s*(` + plainStr + `)\s*\)?|(` + "`[^`$@\\\\\n]*`" + `)|\bqx\s*(\{[^}$@\n]*\}|\([^)$@\n]*\))`),
 	"ruby": lazyre.New(`\b(?:system|exec)\s*\(?\s*(` + plainStr + `)\s*\)?|(` + "`[^`#\\\\\n]*`" + `)|%x\s*(\([^)#\n]*\)|\{[^}#\n]*\})`),
-	"js": lazyre.New(`(?:require\(\s*['"](?:node:)?child_process['"]\s*\)\s*\.\s*)?\b(?:execSync|exec)\(\s*(` + plainStr + `)\s*[,)]`),
+	"js":   lazyre.New(`(?:require\(\s*['"](?:node:)?child_process['"]\s*\)\s*\.\s*)?\b(?:execSync|exec)\(\s*(` + plainStr + `)\s*[,)]`),
 }
 
 // plainStr is a quoted string without escapes or interpolation.
