@@ -368,6 +368,11 @@ func TestBudget(t *testing.T) {
 	if ans := Decide(Call{Kind: Shell, Command: "echo " + strings.Repeat("$(echo ", 20) + "x" + strings.Repeat(")", 20)}, testOptions()); ans.Verdict != NoObjection {
 		t.Errorf("shallow nesting under the default budget: got %s (%s: %s)", ans.Verdict, ans.Rule, ans.Reason)
 	}
+	// each level of $(...) is rendered once: 40 nested evals are read whole, not timed out
+	// (rendering a level twice was 2^n: 20 levels took a second)
+	if ans := Decide(Call{Kind: Shell, Command: "eval " + strings.Repeat("$(eval ", 40) + "x" + strings.Repeat(")", 40)}, testOptions()); ans.Rule != "guard/dynamic" {
+		t.Errorf("nested eval: got %s (%s: %s), want ask (guard/dynamic)", ans.Verdict, ans.Rule, ans.Reason)
+	}
 	for _, cmd := range []string{
 		strings.Repeat("grep -v x | ", 6000) + "wc -l", // 72 KB
 		strings.Repeat("sh -c $(", 2000) + "x" + strings.Repeat(")", 2000),

@@ -14,9 +14,6 @@ import (
 // substitute returns what a command substitution prints when tollgate can know it without
 // running anything.
 func (j *judge) substitute(cs *syntax.CmdSubst) (string, bool) {
-	if text, ok := j.printedText(cs); ok {
-		return text, true // $(echo --no-verify) is --no-verify
-	}
 	if len(cs.Stmts) != 1 {
 		return "", false
 	}
@@ -33,9 +30,12 @@ func (j *judge) substitute(cs *syntax.CmdSubst) (string, bool) {
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 		return "", false
 	}
-	words, ok := j.literalWords(ce.Args)
+	words, ok := j.literalWords(ce.Args) // rendered once: each level of $(...) renders its own
 	if !ok {
 		return "", false
+	}
+	if text, ok := printedWords(words); ok {
+		return text, true // $(echo --no-verify) is --no-verify
 	}
 	return j.knownOutput(words)
 }

@@ -601,18 +601,9 @@ func isOff(v string) bool         { return v == "0" || v == "false" || v == "no"
 func anyValue(string) bool        { return true }
 func namesTollgate(v string) bool { return strings.Contains(v, "tollgate") }
 
-// printedText returns what a command substitution prints when it is only echo or printf of
-// literal words.
-func (j *judge) printedText(cs *syntax.CmdSubst) (string, bool) {
-	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
-		return "", false
-	}
-	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) < 2 || len(ce.Assigns) > 0 {
-		return "", false
-	}
-	words, ok := j.literalWords(ce.Args)
-	if !ok {
+// printedWords is what echo or printf of literal words prints (false for any other command).
+func printedWords(words []string) (string, bool) {
+	if len(words) < 2 {
 		return "", false
 	}
 	switch cmdName(words[0]) {
