@@ -244,6 +244,7 @@ func hGit(j *judge, _ string, args []arg, _ *stdinSrc) {
 	}
 	if spec.noVerify {
 		j.unknownOptions(sub, g.ops)
+		j.hookPATH(sub) // routes.go
 	}
 	j.gitSub(sub, &g, rest)
 }

@@ -628,6 +628,7 @@ type resolveState struct {
 	globCut       bool                    // the globs ran out of directory reads: what they match is unknown
 	inLink        bool                    // judging a command again through links (no recursion)
 	written       map[string]*written     // files this call writes (resolve_script.go)
+	pathSet       string                  // the last PATH this call assigns, as rendered ($PATH kept)
 	sshConfig     []arg                   // git -c core.sshCommand values, judged when the subcommand may start ssh
 	envConfig     []arg                   // GIT_CONFIG_COUNT pairs on the git command being judged, as key=value
 	envConfigSet  map[*syntax.Assign]bool // the prefix words those pairs came from (judged as pairs, not as names)

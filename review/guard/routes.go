@@ -540,3 +540,34 @@ func (j *judge) aliasBypass(name string, body arg) {
 		j.add(Deny, "guard/hook-bypass", "git alias "+name+" = "+shorten(body.s, 60)+" is denied when run ("+sub.best.Reason+"); it is denied as an alias too")
 	}
 }
+
+// hookPATH asks about a hook-running git command whose PATH this call puts a directory in
+// front of that an agent may write without a person (the project, a temp dir, allowed dirs,
+// or one only known at run time): husky, lefthook and the pre-commit framework find tollgate
+// (and themselves) on PATH, so a program of that name there would run in place of the review.
+// Appending to PATH, or putting the system's or the user's own directories first
+// (~/go/bin), changes no program an agent could have planted.
+func (j *judge) hookPATH(sub string) {
+	path, ok := j.cmdEnv["PATH"]
+	if !ok {
+		path, ok = j.pathSet, j.pathSet != ""
+	}
+	if !ok {
+		return
+	}
+	for _, dir := range strings.Split(path, ":") {
+		switch {
+		case dir == "$PATH" || dir == "${PATH}":
+			return // what follows comes after the programs the hooks found before
+		case systemBinDirs[strings.TrimSuffix(dir, "/")]:
+			continue
+		}
+		if p, ok := j.abs(strings.Replace(dir, "$HOME", j.o.Home, 1)); ok && !strings.Contains(p, "$") && !j.writable(resolve(p)) {
+			continue
+		}
+		j.add(Ask, "guard/hook-bypass", "git "+sub+" runs its hooks with "+shorten(dir, 60)+" first on PATH, where a program named tollgate, husky or pre-commit would run in place of the review; a person must check it")
+		return
+	}
+}
+
+var systemBinDirs = set("/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin", "/sbin", "/opt/homebrew/bin")

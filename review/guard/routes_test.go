@@ -219,3 +219,20 @@ var configEnvTable = []tableRow{
 }
 
 func TestConfigEnvTable(t *testing.T) { checkRows(t, configEnvTable, testOptions(), "") }
+
+// PATH in front of a hook-running git command: a directory an agent may write (the project,
+// a temp dir) or one only known at run time asks; appending, system or user directories pass.
+var hookPATHTable = []tableRow{
+	{"A", `PATH=/tmp/b:$PATH git commit -m x`},
+	{"A", `export PATH=/tmp/b:$PATH; git commit -m x`},
+	{"A", `PATH=./node_modules/.bin:$PATH git commit -m x`},
+	{"A", `PATH=/tmp/b git push`},
+	{"A", `PATH=$X:$PATH git push`},
+	{"N", `PATH=$PATH:/tmp/b git commit -m x`},
+	{"N", `PATH=/usr/bin:/bin git commit -m x`},
+	{"N", `export PATH=$HOME/go/bin:$PATH; go build ./... && git commit -m x`},
+	{"N", `PATH=/tmp/b:$PATH git status`},
+	{"N", `PATH=./node_modules/.bin:$PATH jest`},
+}
+
+func TestHookPATHTable(t *testing.T) { checkRows(t, hookPATHTable, testOptions(), "") }

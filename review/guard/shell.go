@@ -523,6 +523,9 @@ func (j *judge) assign(as *syntax.Assign) {
 	if !j.envConfigSet[as] {
 		j.envVar(as.Name.Value, val)
 	}
+	if as.Name.Value == "PATH" {
+		j.pathSet = val
+	}
 	j.noteAssign(as, val)
 	if j.vars == nil {
 		j.vars = map[string]string{}
