@@ -631,6 +631,7 @@ func (j *judge) interpreter(name string, args []arg, in *stdinSrc) {
 	for i, a := range args {
 		if code, ok := inlineCode(lang, flags, args, i); ok {
 			j.code(name, code)
+			j.inPlaceEdits(lang, args, i, code) // oneliner.go: perl -pi -e ... FILE
 			return
 		}
 		if !strings.HasPrefix(a.s, "-") {

@@ -170,3 +170,29 @@ func (j *judge) awkShellStrings(prog string) string {
 	judge(awkPipeTo, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's print pipe") })
 	return prog
 }
+
+// inPlaceEdits judges the files perl -i or ruby -i edit in place (the operands after the
+// code) as writes: perl -pi -e 's/x/y/' .git/hooks/pre-commit writes a hook.
+func (j *judge) inPlaceEdits(lang string, args []arg, i int, code arg) {
+	if lang != "perl" && lang != "ruby" {
+		return
+	}
+	inPlace := false
+	for _, a := range args[:i+1] {
+		if s := a.s; len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], 'i') {
+			inPlace = true
+		}
+	}
+	if !inPlace {
+		return
+	}
+	start := i + 1 // the code stuck to its flag (-e'code'), or the next word
+	if start < len(args) && args[start].s == code.s && args[start].w == code.w {
+		start++
+	}
+	for _, a := range args[start:] {
+		if !strings.HasPrefix(a.s, "-") || a.dyn {
+			j.target(a, "editing", false)
+		}
+	}
+}

@@ -33,6 +33,13 @@ var onelinerTable = []tableRow{
 	{"D", `node -e "require('child_process').execSync('git push --no-verify')"`},
 	{"A", `node -e 'require("fs").rmSync("/")'`},
 	{"A", `node -e 'require("child_process").execSync(cmd)'`},
+	// perl -i and ruby -i edit their file operands in place
+	{"D", `perl -pi -e 's/x/y/' .git/hooks/pre-commit`},
+	{"D", `perl -i.bak -pe 's/x/y/' .tollgate.toml`},
+	{"D", `ruby -i -pe 'gsub(/x/, "y")' .git/hooks/pre-push`},
+	{"A", `perl -pi -e 's/x/y/' /etc/hosts`},
+	{"N", `perl -pi -e 's/x/y/' src/main.c`},
+	{"N", `perl -pe 's/x/y/' .git/hooks/pre-commit`},
 	// awk: system(), getline and print pipes, print redirections
 	{"N", `awk 'BEGIN { "printf ok" | getline line; print line }'`},
 	{"N", `awk 'BEGIN { print "x" | "cat >/tmp/cc-safety-net-test" }'`},
