@@ -27,7 +27,9 @@
 //     and GIT_CONFIG_COUNT pairs on git's own prefix are read as git -c pairs. A shell function
 //     is judged where it is called, with that call's arguments (never through another program,
 //     which cannot run one), a trap's action as shell, and a subshell or substitution keeps its
-//     cd, variables and functions to itself (functions.go). What it cannot resolve stays marked (arg.dyn, and
+//     cd, variables and functions to itself (functions.go). An archive extracted into the
+//     project's root is judged member by member from its listing on disk, and asked about
+//     when it cannot be listed (archive.go). What it cannot resolve stays marked (arg.dyn, and
 //     arg.opt when it may also be an option or several words); where such a word reaches a
 //     hook-running git command, an environment name or a protected path, or a script cannot be
 //     read, the answer is Ask.

@@ -312,16 +312,59 @@ func hTar(j *judge, _ string, args []arg, _ *stdinSrc) {
 		}
 		return
 	}
-	if dir, ok := optValue(opts, "-C", "--directory"); ok {
+	dir, _ := optValue(opts, "-C", "--directory")
+	if dir != "" {
 		j.target(arg{s: dir}, "extracting into", false)
 	}
+	j.extractInto("tar", tarArchive(args), arg{s: dir}) // archive.go
+}
+
+// tarArchive is the archive tar reads: -f FILE, --file=FILE, a cluster ending in f (-xzf FILE,
+// xzf FILE), or stdin ("").
+func tarArchive(args []arg) arg {
+	for i, a := range args {
+		s := a.s
+		switch {
+		case s == "--":
+			return arg{}
+		case strings.HasPrefix(s, "--file="):
+			return arg{s: strings.TrimPrefix(s, "--file="), dyn: a.dyn, w: a.w}
+		case s == "--file" || s == "-f":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+		case strings.HasPrefix(s, "--"):
+		case (i == 0 || strings.HasPrefix(s, "-")) && strings.ContainsRune(s, 'f') && !a.dyn:
+			k := strings.IndexByte(s, 'f')
+			if rest := s[k+1:]; rest != "" && strings.HasPrefix(s, "-") {
+				return arg{s: rest, w: a.w} // -xzfarchive.tgz
+			}
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+		}
+	}
+	return arg{}
 }
 
 func hUnzip(j *judge, _ string, args []arg, _ *stdinSrc) {
-	for i, a := range args {
-		if a.s == "-d" && i+1 < len(args) {
+	var archive, dir arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "-d" && i+1 < len(args):
 			j.target(args[i+1], "extracting into", false)
+			dir = args[i+1]
+			i++
+		case a.s == "-x" || a.s == "-P":
+			i++ // -x excludes members, -P a password
+		case strings.HasPrefix(a.s, "-") && !a.dyn:
+		case archive.s == "" && !archive.dyn:
+			archive = a
 		}
+	}
+	if listOnly := hasArg(args, "-l", "-v", "-Z", "-t", "-z"); !listOnly {
+		j.extractInto("unzip", archive, dir)
 	}
 }
 
