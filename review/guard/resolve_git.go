@@ -46,7 +46,18 @@ func (j *judge) gitRunners(sub string, rest []arg) {
 		}
 	}
 	j.sshConfig = nil
+	if !local || sub == "remote" || sub == "submodule" {
+		j.extURLs(rest) // also where git remote add / set-url records one
+	}
 	switch sub {
+	case "fetch", "pull", "ls-remote":
+		j.optionPayloads(rest, sub, "--upload-pack")
+	case "clone":
+		j.optionPayloads(rest, sub, "--upload-pack", "-u")
+	case "push":
+		j.optionPayloads(rest, sub, "--receive-pack", "--exec")
+	case "archive":
+		j.optionPayloads(rest, sub, "--exec")
 	case "filter-branch":
 		j.optionPayloads(rest, "filter-branch", "--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
 			"--commit-filter", "--parent-filter", "--tag-name-filter", "--setup")
@@ -124,6 +135,8 @@ func runnerKey(key string) bool {
 	first, rest, _ := strings.Cut(key, ".")
 	last := rest[strings.LastIndexByte(rest, '.')+1:]
 	switch first {
+	case "remote":
+		return last == "uploadpack" || last == "receivepack"
 	case "pager":
 		return true
 	case "difftool", "mergetool", "man", "browser":
@@ -289,3 +302,59 @@ func (j *judge) gitEnvConfig(ce *syntax.CallExpr) []arg {
 
 // maxEnvConfig bounds the GIT_CONFIG_COUNT pairs read.
 const maxEnvConfig = 64
+
+// extURLs judges the command of an ext:: remote a network subcommand (or git remote add,
+// set-url) names: git runs it here, its words split at spaces with %-escapes ("ext::sh -c
+// touch% /tmp/x" runs sh -c "touch /tmp/x"). It runs only where protocol.ext.allow lets it,
+// which a call or a configuration can set, so it is judged wherever it appears.
+func (j *judge) extURLs(rest []arg) {
+	for _, a := range rest {
+		cmd, ok := strings.CutPrefix(a.s, "ext::")
+		if !ok {
+			continue
+		}
+		if a.dyn {
+			j.dynamic(a, "the command of the ext:: remote")
+			continue
+		}
+		if words := extWords(cmd); len(words) > 0 {
+			j.script(strings.Join(words, " "))
+		}
+	}
+}
+
+// extWords splits an ext:: command as git does: at unescaped spaces, "% " a space, "%%" a %,
+// %s and %S the service's names; each word is quoted for the shell.
+func extWords(cmd string) []string {
+	var words []string
+	var w strings.Builder
+	flush := func() {
+		if w.Len() > 0 {
+			words = append(words, shellQuote(w.String()))
+			w.Reset()
+		}
+	}
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case c == ' ':
+			flush()
+		case c == '%' && i+1 < len(cmd):
+			i++
+			switch cmd[i] {
+			case ' ':
+				w.WriteByte(' ')
+			case 's':
+				w.WriteString("git-upload-pack")
+			case 'S':
+				w.WriteString("upload-pack")
+			default:
+				w.WriteByte(cmd[i]) // %% and the others git expands
+			}
+		default:
+			w.WriteByte(c)
+		}
+	}
+	flush()
+	return words
+}

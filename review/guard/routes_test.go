@@ -236,3 +236,22 @@ var hookPATHTable = []tableRow{
 }
 
 func TestHookPATHTable(t *testing.T) { checkRows(t, hookPATHTable, testOptions(), "") }
+
+// Commands git runs for a remote: an ext:: URL's command, --upload-pack, --receive-pack,
+// --exec and remote.*.uploadpack are judged as the commands they are.
+var remoteRunnerTable = []tableRow{
+	{"A", `git clone 'ext::sh -c rm% -rf% ~' x`},
+	{"D", `git remote add evil 'ext::sh -c git% commit% --no-verify'`},
+	{"A", `git submodule add 'ext::sh -c rm% -rf% /' m`},
+	{"D", `git -c protocol.ext.allow=always fetch 'ext::sh -c touch% .git/hooks/pre-commit'`},
+	{"A", `git fetch --upload-pack='rm -rf ~' /srv/repo`},
+	{"A", `git clone -u 'rm -rf ~' /srv/repo x`},
+	{"A", `git ls-remote --upload-pack='rm -rf ~' /srv/repo`},
+	{"A", `git push --receive-pack='rm -rf ~' origin`},
+	{"A", `git config remote.origin.uploadpack 'rm -rf ~'`},
+	{"N", `git clone https://github.com/a/b`},
+	{"N", `git clone -u git-upload-pack /srv/repo x`},
+	{"N", `git remote add origin git@github.com:a/b.git`},
+}
+
+func TestRemoteRunnerTable(t *testing.T) { checkRows(t, remoteRunnerTable, testOptions(), "") }
