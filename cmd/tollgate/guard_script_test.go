@@ -26,7 +26,7 @@ func cmdGuardFixture(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdGuardHook: guardhook CONFIG DST writes the hook command tollgate installed in the agent
+// cmdGuardHook: guardhook CONFIG DST writes the (POSIX shell) hook command tollgate installed in the agent
 // config CONFIG (the string holding its marker) to DST as a shell script, so a script can run
 // it the way the agent does.
 func cmdGuardHook(ts *testscript.TestScript, neg bool, args []string) {
@@ -40,8 +40,10 @@ func cmdGuardHook(ts *testscript.TestScript, neg bool, args []string) {
 	walk = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			for _, e := range v {
-				walk(e)
+			for k, e := range v {
+				if k != "powershell" { // Copilot's Windows command; bash runs the others
+					walk(e)
+				}
 			}
 		case []any:
 			for _, e := range v {

@@ -96,6 +96,9 @@ func (j *judge) target(a arg, verb string, recursive bool) {
 		}
 		return
 	}
+	if recursive && a.every != "" {
+		j.writePath(a.every, verb, true) // rm -rf * empties the directory * lists
+	}
 	j.writePath(a.s, verb, recursive)
 }
 

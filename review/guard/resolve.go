@@ -353,9 +353,13 @@ func (j *judge) glob(a arg) []arg {
 		return []arg{{s: a.s, dyn: true, opt: true, w: a.w}}
 	}
 	var out []arg
+	every := ""
+	if !narrowGlob(a.s) {
+		every = a.s
+	}
 	for k := range shown {
 		if _, err := os.Lstat(dir[k]); err == nil {
-			out = append(out, arg{s: shown[k], w: a.w})
+			out = append(out, arg{s: shown[k], w: a.w, every: every})
 		}
 	}
 	if len(out) == 0 {
@@ -365,13 +369,8 @@ func (j *judge) glob(a arg) []arg {
 		return []arg{a.plain()}
 	}
 	sort.Slice(out, func(x, y int) bool { return out[x].s < out[y].s })
-	switch {
-	case len(out) > maxFields:
+	if len(out) > maxFields {
 		out = append(out[:maxFields], a.plain()) // the pattern too, so its root is judged
-	case !narrowGlob(a.s):
-		// a bare wildcard (*, ./*, /tmp/*) names every entry of its directory: the pattern is
-		// kept beside its matches so a recursive delete is judged as emptying that directory
-		out = append(out, a.plain())
 	}
 	return out
 }

@@ -18,6 +18,9 @@ type arg struct {
 	opt  bool
 	glob bool   // unquoted glob characters (resolve.go expands them)
 	pat  string // the word as a glob pattern, quoted parts escaped
+	// every: the bare-wildcard pattern (*, ./*, /tmp/*) this word was expanded from, which
+	// names every entry of its directory: a recursive delete of it empties that directory
+	every string
 }
 
 // stdinSrc is what a command reads on its standard input, when that matters (a shell or an
