@@ -309,7 +309,7 @@ const layering = `
 	redact < review/injection/hidden;
 	# the guard links no gitleaks (the lean tollgate-guard binary): the Secret type and masking
 	# come from redact/lite, the detector is handed in.
-	redact/lite, internal/fspath < review/guard;
+	redact/lite, internal/fspath, internal/shellword < review/guard;
 	policy, hook/agent, review/guard < review/guard/serve;
 
 	# git: the change types and the gates only, never a scanner (hook links no gitleaks).

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
 // git's own command runners: the editor, pager and ssh command git starts, the tools difftool
@@ -330,7 +332,7 @@ func extWords(cmd string) []string {
 	var w strings.Builder
 	flush := func() {
 		if w.Len() > 0 {
-			words = append(words, shellQuote(w.String()))
+			words = append(words, shellword.Quote(w.String()))
 			w.Reset()
 		}
 	}

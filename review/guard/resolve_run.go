@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
 // Commands run by something else: the resolution step builds the inner command and judges it;
@@ -198,7 +200,7 @@ func quotedJoin(cmd []arg) string {
 	for i, a := range cmd {
 		parts[i] = a.s
 		if strings.ContainsAny(a.s, " \t\n()<>|&;'\"`$\\*?[]#~!") {
-			parts[i] = shellQuote(a.s)
+			parts[i] = shellword.Quote(a.s)
 		}
 	}
 	return strings.Join(parts, " ")
@@ -224,7 +226,7 @@ func (j *judge) parallelRun(p string, inputs []arg) {
 		if k >= maxRunnerInputs {
 			break
 		}
-		word := shellQuote(a.s)
+		word := shellword.Quote(a.s)
 		if a.dyn {
 			word = `"` + a.s + `"`
 		}
@@ -264,9 +266,6 @@ func (j *judge) parallelInputs(groups []arg, fromFile bool, in *stdinSrc) []arg 
 	}
 	return inputs
 }
-
-// shellQuote quotes s as one shell word.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 var sshValues = set("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P")
 
