@@ -82,3 +82,19 @@ func TestReadChunkTable(t *testing.T) {
 		t.Fatalf("got %+v", c)
 	}
 }
+
+// FuzzQuotedWords: the plain walk reads a list's quoted strings as chunkQuoted does.
+func FuzzQuotedWords(f *testing.F) {
+	for _, s := range []string{`"a", 'b'`, "\n  \"x y\",\n  'z\"',\n", `"open`, `'a"b' "c'd"`, `"e\"f"`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []string
+		for _, q := range chunkQuoted.FindAllStringSubmatch(s, -1) {
+			want = append(want, q[1]+q[2])
+		}
+		if got := quotedWords(s); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("%q: got %q, the regex reads %q", s, got, want)
+		}
+	})
+}
