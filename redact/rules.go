@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -23,6 +24,9 @@ type ruleSet interface {
 	hasPath(i int) bool
 	pathSrc(i int) string // the path regex's source, "" if none or not known
 	rule(i int) (config.Rule, error)
+	// regex is the rule's compiled regex (nil for a path-only rule), as rule(i) holds it but
+	// without translating the rule.
+	regex(i int) (*regexp.Regexp, error)
 	globals() ([]*config.Allowlist, error)
 }
 
@@ -64,6 +68,7 @@ func (c *compiledSet) regexSrc(i int) string {
 	return ""
 }
 func (c *compiledSet) rule(i int) (config.Rule, error)       { return c.cfg.Rules[c.ids[i]], nil }
+func (c *compiledSet) regex(i int) (*regexp.Regexp, error)   { return c.cfg.Rules[c.ids[i]].Regex, nil }
 func (c *compiledSet) globals() ([]*config.Allowlist, error) { return c.cfg.Allowlists, nil }
 
 // defaultSet is gitleaks' default configuration split into one TOML text per rule: reading it
@@ -87,6 +92,11 @@ type compiledRule struct {
 	once sync.Once
 	rule config.Rule
 	err  error
+	// the regex alone, compiled from its source (TestDefaultRegexesAsTranslated: the same as
+	// the translated rule's)
+	reOnce sync.Once
+	re     *regexp.Regexp
+	reErr  error
 }
 
 // chunkQuoted reads one quoted TOML string of a short list (keywords, stopwords).
@@ -319,6 +329,20 @@ func (s *defaultSet) rule(i int) (config.Rule, error) {
 		c.rule = r
 	})
 	return c.rule, c.err
+}
+
+func (s *defaultSet) regex(i int) (*regexp.Regexp, error) {
+	c := &s.compiled[i]
+	c.reOnce.Do(func() {
+		if s.regexes[i] == "" {
+			return
+		}
+		c.re, c.reErr = regexp.Compile(s.regexes[i])
+		if c.reErr != nil {
+			c.reErr = fmt.Errorf("gitleaks rule %s: %w", s.ids[i], c.reErr)
+		}
+	})
+	return c.re, c.reErr
 }
 
 func (s *defaultSet) globals() ([]*config.Allowlist, error) {

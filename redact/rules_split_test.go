@@ -98,3 +98,28 @@ func FuzzQuotedWords(f *testing.F) {
 		}
 	})
 }
+
+// TestDefaultRegexesAsTranslated: the regex a default rule's gates compile from its source,
+// and its keywords, are the ones gitleaks' translation of the rule holds.
+func TestDefaultRegexesAsTranslated(t *testing.T) {
+	s, err := loadDefaultSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.size() {
+		re, err := s.regex(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.rule(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (re == nil) != (r.Regex == nil) || re != nil && re.String() != r.Regex.String() {
+			t.Errorf("rule %s: regex %v, translated %v", s.id(i), re, r.Regex)
+		}
+		if strings.Join(s.keywords(i), "\x00") != strings.Join(r.Keywords, "\x00") {
+			t.Errorf("rule %s: keywords %q, translated %q", s.id(i), s.keywords(i), r.Keywords)
+		}
+	}
+}
