@@ -25,12 +25,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/guard"
 )
@@ -256,7 +256,7 @@ func guardOptions(project string, g policy.Guard, x Extras) guard.Options {
 	}
 }
 
-var hooksPathLine = regexp.MustCompile(`(?im)^\s*hookspath\s*=\s*"?([^"\n#;]+?)"?\s*(?:[#;].*)?$`)
+var hooksPathLine = lazyre.New(`(?im)^\s*hookspath\s*=\s*"?([^"\n#;]+?)"?\s*(?:[#;].*)?$`)
 
 // hooksPathOf reads core.hooksPath from the repository's own .git/config (without running
 // git), so a custom hooks directory inside the project is protected like .git/hooks. Only a
