@@ -268,6 +268,7 @@ func (e *engine) match(lower string, hit func(rule int)) {
 // is a small fraction of the text's: no per-line arrays.
 type scanState struct {
 	lines     lineIndex
+	low       string              // the text with its ASCII letters lowercased (lowerASCIIBytes)
 	hits      map[int][]int       // rule -> lines holding one of its keywords, ascending
 	decodable []int               // lines gitleaks' decoder would decode something on, ascending
 	units     [][2]int            // decoding units of several lines (joined by U+ runs), ascending
@@ -280,7 +281,9 @@ type scanState struct {
 // Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
 // (with ctx's error) once ctx ends. Every line of text ends in a newline.
 func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
-	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}} // depths: made at the first unit that decodes (few do)
+	// depths: made at the first unit that decodes (few do); the text lowercased once, not a
+	// line at a time
+	st := &scanState{lines: newLineIndex(text), low: lowerASCIIBytes(text), hits: map[int][]int{}}
 	n := st.lines.n
 	for i, off, next := 0, 0, 0; i < n; {
 		if i >= next {
@@ -308,7 +311,11 @@ func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
 			}
 			st.hits[r] = h
 		}
-		e.match(strings.ToLower(unit), mark)
+		lower := st.low[off:end] // what strings.ToLower makes of an ASCII unit
+		if !isASCII(unit) {
+			lower = strings.ToLower(unit)
+		}
+		e.match(lower, mark)
 		if ds := decodeDepths(unit); len(ds) > 0 {
 			for k := i; k <= j; k++ {
 				st.decodable = append(st.decodable, k)
@@ -425,7 +432,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 	rules = append(rules, e.always...)
 	sort.Ints(rules)
 	var out []Secret
-	low := lowered{text: st.lines.text}
+	low := lowered{text: st.lines.text, low: st.low, done: true}
 	for _, r := range rules {
 		if err := ctx.Err(); err != nil {
 			return nil, err
