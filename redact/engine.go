@@ -20,8 +20,9 @@ import (
 // would run it. gitleaks' decoder (base64, hex, percent and unicode escapes) is the costly
 // part of a detector: each line is decoded once, a rule's decoding detector sees only the lines
 // within its reach of a line that decodes, and only when its regex matches the decoded text;
-// elsewhere the rule's detector without a decoder finds the same. A rule's gitleaks detector is
-// built the first time it is needed.
+// elsewhere the rule's detector without a decoder finds the same. A rule's regex is compiled the
+// first time a scan holds one of its keywords, its gitleaks detector the first time that regex
+// matches (most texts with a keyword hold no match).
 //
 // The engine is shared by concurrent scans: everything a scan computes lives in that call.
 type engine struct {
