@@ -20,18 +20,23 @@ import (
 // would run it. gitleaks' decoder (base64, hex, percent and unicode escapes) is the costly
 // part of a detector: each line is decoded once, a rule's decoding detector sees only the lines
 // within its reach of a line that decodes, and only when its regex matches the decoded text;
-// elsewhere the rule's detector without a decoder finds the same. A rule's gitleaks detector is
-// built the first time it is needed.
+// elsewhere the rule's detector without a decoder finds the same. A rule's regex is compiled the
+// first time a scan holds one of its keywords, its gitleaks detector the first time that regex
+// matches (most texts with a keyword hold no match).
 //
 // The engine is shared by concurrent scans: everything a scan computes lives in that call.
 type engine struct {
 	set    ruleSet
 	ids    []string // rule ids, in the set's order
 	always []int    // rules without usable keywords: they see the whole text of every scan
-	index  [1 << 16][]kwEntry
-	reach  []lazyReach // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
-	paths  []lazyPath  // per rule: its path regex, for path-only rules
-	dets   []lazyDetector
+	// slots has a bit set for every two-byte prefix of a keyword, and index the keywords of
+	// each such prefix: 8 KB tested at every byte of a scan, where a table of all 65,536
+	// prefixes cost every fresh process 1.5 MB of memory to fault in and zero
+	slots [1 << 16 / 64]uint64
+	index map[uint16][]kwEntry
+	reach []lazyReach // per rule: newlines a match can span (windows, pieces), or unbounded (whole text)
+	paths []lazyPath  // per rule: its path regex, for path-only rules
+	dets  []lazyDetector
 }
 
 // lazyReach is a rule's reach, read from its regex the first time a scan needs it: reading
@@ -47,19 +52,26 @@ type kwEntry struct {
 	rules []int
 }
 
+// lazyDetector is one rule's matching, built in two steps: its regex and gates the first time a
+// scan sees one of its keywords, its gitleaks detector (the rule translated with its
+// allowlists, the global allowlist, the keyword tries) only the first time its regex matches:
+// most texts with a keyword hold no match, and the detector costs a fresh process most of the
+// rule's start.
 type lazyDetector struct {
 	once  sync.Once
 	d     *detect.Detector
 	plain *detect.Detector // the same rule without decoding, for text with nothing to decode
 	one   config.Config    // the rule alone, for plain
 	pOnce sync.Once
+	err   error // the detector's
+	gOnce sync.Once
+	gErr  error          // the regex's
 	re    *regexp.Regexp // the rule's own regex (gitleaks' Regexp is the standard library's)
 	// gate matches exactly the texts re matches, cheaper (semiGenericGate); re if none
 	gate *regexp.Regexp
 	// at is the gate anchored at the start of its text, for a semi-generic rule (nil otherwise):
 	// it is tried only where one of keys starts (keysMatch)
-	at  *regexp.Regexp
-	err error
+	at *regexp.Regexp
 	// keys: the identifiers of a semi-generic regex (generic.go), tried first; nil otherwise
 	keys []string
 	// shape, if set, is a fast superset of the regex written for it (shapes.go), tried first
@@ -115,7 +127,7 @@ type lazyPath struct {
 
 func newEngine(set ruleSet) *engine {
 	n := set.size()
-	e := &engine{set: set, ids: make([]string, n), reach: make([]lazyReach, n), dets: make([]lazyDetector, n), paths: make([]lazyPath, n)}
+	e := &engine{set: set, ids: make([]string, n), reach: make([]lazyReach, n), dets: make([]lazyDetector, n), paths: make([]lazyPath, n), index: map[uint16][]kwEntry{}}
 	byKW := map[string][]int{}
 	for i := 0; i < n; i++ {
 		id := set.id(i)
@@ -145,7 +157,8 @@ func newEngine(set ruleSet) *engine {
 		}
 	}
 	for k, rules := range byKW {
-		slot := int(k[0])<<8 | int(k[1])
+		slot := uint16(k[0])<<8 | uint16(k[1])
+		e.slots[slot/64] |= 1 << (slot % 64)
 		e.index[slot] = append(e.index[slot], kwEntry{kw: k, rules: rules})
 	}
 	return e
@@ -200,15 +213,28 @@ func (e *engine) detector(i int) (*detect.Detector, error) {
 		d.MaxDecodeDepth = 5 // as gitleaks' CLI does
 		d.IgnoreGitleaksAllow = true
 		l.d, l.one = d, one
-		l.re, l.gate = r.Regex, r.Regex
-		if r.Regex != nil {
-			l.win = newWindows(r.Regex.String(), r.Keywords)
-		}
-		if l.keys != nil {
-			l.gate, l.at = semiGenericGate(r.Regex)
-		}
 	})
 	return l.d, l.err
+}
+
+// gates compiles rule i's regex and the gates in front of it (matches), on first use.
+func (e *engine) gates(i int) error {
+	l := &e.dets[i]
+	l.gOnce.Do(func() {
+		re, err := e.set.regex(i)
+		if err != nil {
+			l.gErr = err
+			return
+		}
+		l.re, l.gate = re, re
+		if re != nil {
+			l.win = newWindows(re.String(), e.set.keywords(i))
+		}
+		if l.keys != nil {
+			l.gate, l.at = semiGenericGate(re)
+		}
+	})
+	return l.gErr
 }
 
 // plain returns rule i's detector without decoding, built on first use (after detector(i)
@@ -225,7 +251,11 @@ func (e *engine) plain(i int) *detect.Detector {
 // match calls hit for every rule one of whose keywords occurs in lower.
 func (e *engine) match(lower string, hit func(rule int)) {
 	for i := 0; i+1 < len(lower); i++ {
-		for _, ent := range e.index[int(lower[i])<<8|int(lower[i+1])] {
+		slot := uint16(lower[i])<<8 | uint16(lower[i+1])
+		if e.slots[slot/64]&(1<<(slot%64)) == 0 {
+			continue
+		}
+		for _, ent := range e.index[slot] {
 			if strings.HasPrefix(lower[i:], ent.kw) {
 				for _, r := range ent.rules {
 					hit(r)
@@ -239,6 +269,7 @@ func (e *engine) match(lower string, hit func(rule int)) {
 // is a small fraction of the text's: no per-line arrays.
 type scanState struct {
 	lines     lineIndex
+	low       string              // the text with its ASCII letters lowercased (lowerASCIIBytes)
 	hits      map[int][]int       // rule -> lines holding one of its keywords, ascending
 	decodable []int               // lines gitleaks' decoder would decode something on, ascending
 	units     [][2]int            // decoding units of several lines (joined by U+ runs), ascending
@@ -251,7 +282,9 @@ type scanState struct {
 // Lines are grouped in decoding units: a line alone, or lines a U+ run crosses. It stops early
 // (with ctx's error) once ctx ends. Every line of text ends in a newline.
 func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
-	st := &scanState{lines: newLineIndex(text), hits: map[int][]int{}} // depths: made at the first unit that decodes (few do)
+	// depths: made at the first unit that decodes (few do); the text lowercased once, not a
+	// line at a time
+	st := &scanState{lines: newLineIndex(text), low: lowerASCIIBytes(text), hits: map[int][]int{}}
 	n := st.lines.n
 	for i, off, next := 0, 0, 0; i < n; {
 		if i >= next {
@@ -279,7 +312,11 @@ func (e *engine) prepare(ctx context.Context, text string) (*scanState, error) {
 			}
 			st.hits[r] = h
 		}
-		e.match(strings.ToLower(unit), mark)
+		lower := st.low[off:end] // what strings.ToLower makes of an ASCII unit
+		if !isASCII(unit) {
+			lower = strings.ToLower(unit)
+		}
+		e.match(lower, mark)
 		if ds := decodeDepths(unit); len(ds) > 0 {
 			for k := i; k <= j; k++ {
 				st.decodable = append(st.decodable, k)
@@ -396,7 +433,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 	rules = append(rules, e.always...)
 	sort.Ints(rules)
 	var out []Secret
-	low := lowered{text: st.lines.text}
+	low := lowered{text: st.lines.text, low: st.low, done: true}
 	for _, r := range rules {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -404,8 +441,7 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 		if e.set.hasPath(r) && !e.pathMayMatch(r, path) {
 			continue // gitleaks runs a rule with a path and a regex only on the paths it matches
 		}
-		det, err := e.detector(r)
-		if err != nil {
+		if err := e.gates(r); err != nil {
 			return nil, err
 		}
 		l := &e.dets[r]
@@ -419,6 +455,9 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 			// gitleaks finds nothing plain where the rule's regex does not match the text: the
 			// detector without a decoder runs only where it does.
 			if l.re == nil || l.matches(raw, &low) {
+				if _, err := e.detector(r); err != nil {
+					return nil, err
+				}
 				out = append(out, detectText(e.plain(r), path, raw, startLine+w[0])...)
 			}
 			// The decoder runs only around the lines that decode: a decoded match holds its
@@ -428,6 +467,10 @@ func (e *engine) scan(ctx context.Context, path string, text string, startLine i
 				low.from = -1 // decoded texts
 				if l.re != nil && !slices.ContainsFunc(st.decodedTexts(d), func(t string) bool { return l.matches(t, &low) }) {
 					continue // nothing the rule finds after decoding
+				}
+				det, err := e.detector(r)
+				if err != nil {
+					return nil, err
 				}
 				out = append(out, detectText(det, path, st.text(d), startLine+d[0])...)
 			}

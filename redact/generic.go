@@ -107,13 +107,16 @@ func foldsInASCII(s string) bool {
 
 // lowerASCIIBytes lowercases the ASCII letters of s and leaves every other byte as it is.
 func lowerASCIIBytes(s string) string {
-	b := []byte(s)
-	for i, c := range b {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		}
+		b.WriteByte(c)
 	}
-	return string(b)
+	return b.String()
 }
 
 // isASCII reports whether s is ASCII only.

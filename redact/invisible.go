@@ -1,9 +1,10 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // invisible is a rune a report shows as <U+XXXX> that is not a line break: inserted into a
@@ -175,7 +176,7 @@ func (d *Detector) tagSecrets(path, text string) ([]maskSpan, []string) {
 }
 
 // tagNotation matches a tag character as Visible shows it.
-var tagNotation = regexp.MustCompile(`<U\+E00([2-7][0-9A-F])>`)
+var tagNotation = lazyre.New(`<U\+E00([2-7][0-9A-F])>`)
 
 // decodeTagNotation reads the <U+E00XX> notation of tag characters in shown text back as the
 // ASCII they stand for, for the final check that no secret survives spelled out that way.

@@ -4,11 +4,15 @@ import "strings"
 
 // lineIndex finds the lines of a text whose every line ends in a newline. It keeps the offset
 // of every markEvery-th line only, so its memory is a small fraction of the text's, and finds
-// any other line from the mark before it.
+// any other line from the mark before it, or from the line it found last when that is nearer
+// (a scan asks for lines in ascending order, rule by rule). It is one scan's: not safe for
+// concurrent use.
 type lineIndex struct {
 	text  string
 	n     int   // lines
 	marks []int // offset of line k*markEvery
+	// the line found last and its offset
+	lastLine, lastOff int
 }
 
 // markEvery is how many lines apart lineIndex keeps an offset.
@@ -34,10 +38,15 @@ func (x *lineIndex) start(i int) int {
 	if i >= x.n {
 		return len(x.text)
 	}
+	k := i / markEvery * markEvery
 	off := x.marks[i/markEvery]
-	for k := i % markEvery; k > 0; k-- {
+	if x.lastLine > k && x.lastLine <= i {
+		k, off = x.lastLine, x.lastOff
+	}
+	for ; k < i; k++ {
 		off += strings.IndexByte(x.text[off:], '\n') + 1
 	}
+	x.lastLine, x.lastOff = i, off
 	return off
 }
 

@@ -82,3 +82,44 @@ func TestReadChunkTable(t *testing.T) {
 		t.Fatalf("got %+v", c)
 	}
 }
+
+// FuzzQuotedWords: the plain walk reads a list's quoted strings as chunkQuoted does.
+func FuzzQuotedWords(f *testing.F) {
+	for _, s := range []string{`"a", 'b'`, "\n  \"x y\",\n  'z\"',\n", `"open`, `'a"b' "c'd"`, `"e\"f"`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []string
+		for _, q := range chunkQuoted.FindAllStringSubmatch(s, -1) {
+			want = append(want, q[1]+q[2])
+		}
+		if got := quotedWords(s); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("%q: got %q, the regex reads %q", s, got, want)
+		}
+	})
+}
+
+// TestDefaultRegexesAsTranslated: the regex a default rule's gates compile from its source,
+// and its keywords, are the ones gitleaks' translation of the rule holds.
+func TestDefaultRegexesAsTranslated(t *testing.T) {
+	s, err := loadDefaultSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.size() {
+		re, err := s.regex(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.rule(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (re == nil) != (r.Regex == nil) || re != nil && re.String() != r.Regex.String() {
+			t.Errorf("rule %s: regex %v, translated %v", s.id(i), re, r.Regex)
+		}
+		if strings.Join(s.keywords(i), "\x00") != strings.Join(r.Keywords, "\x00") {
+			t.Errorf("rule %s: keywords %q, translated %q", s.id(i), s.keywords(i), r.Keywords)
+		}
+	}
+}

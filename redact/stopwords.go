@@ -78,8 +78,8 @@ func cutStopwords(table string) ([]string, string, bool) {
 	}
 	seen := map[string]bool{}
 	var words []string
-	for _, q := range chunkQuoted.FindAllStringSubmatch(table[body:end], -1) {
-		w := strings.ToLower(q[1] + q[2])
+	for _, w := range quotedWords(table[body:end]) {
+		w = strings.ToLower(w)
 		if !seen[w] {
 			seen[w] = true
 			words = append(words, w)

@@ -142,6 +142,20 @@ printf '\nguard (the installed hooks): Bash call through tollgate-guard %sms (go
 	"$(echo "${lb[*]}" | median)" "$(echo "${lw[*]}" | median)" "$(echo "${gw[*]}" | median)" "$guard_runs"
 printf 'guard: Bash call through tollgate guard %sms; tollgate version %sms (the full binary'"'"'s process floor); /bin/true timed the same way %sms (the measurement'"'"'s own floor)\n' \
 	"$(echo "${gb[*]}" | median)" "$(echo "${gv[*]}" | median)" "$(echo "${gt[*]}" | median)"
+# CPU time (user+sys, the full binary's included): on a busy machine the wall times above grow
+# toward it times the contention.
+cpu_ms() {
+	local TIMEFORMAT='%3U %3S' t
+	t=$({ time "$@" >/dev/null 2>&1 || true; } 2>&1)
+	awk -v u="${t% *}" -v s="${t#* }" 'BEGIN {printf "%d", (u + s) * 1000 + 0.5}'
+}
+lbc=() lwc=()
+for _ in $(seq "$guard_runs"); do
+	lbc+=("$(cpu_ms lean_call "$work/guard-bash.json")")
+	lwc+=("$(cpu_ms lean_call "$work/guard-write.json")")
+done
+printf 'guard CPU (user+sys): Bash call through tollgate-guard %sms, Write 100 KB through its hand-over %sms\n' \
+	"$(echo "${lbc[*]}" | median)" "$(echo "${lwc[*]}" | median)"
 if [ "${BENCH_CC_SAFETY_NET:-}" = 1 ] && command -v cc-safety-net >/dev/null; then
 	cc=()
 	for _ in $(seq "$guard_runs"); do

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tollgate-dev/tollgate/hook"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review/diff"
 )
@@ -62,9 +62,9 @@ func frameworkFiles(ctx context.Context, s *session, files []string) (*diff.Chan
 }
 
 var (
-	hookItem  = regexp.MustCompile(`^(\s*)-\s+id:\s*['"]?(tollgate(?:-push|-commit-msg)?)['"]?\s*(?:#.*)?$`)
-	stagesKey = regexp.MustCompile(`^\s*stages:\s*(.*)$`)
-	listItem  = regexp.MustCompile(`^\s*-\s*['"]?([\w-]+)['"]?\s*$`)
+	hookItem  = lazyre.New(`^(\s*)-\s+id:\s*['"]?(tollgate(?:-push|-commit-msg)?)['"]?\s*(?:#.*)?$`)
+	stagesKey = lazyre.New(`^\s*stages:\s*(.*)$`)
+	listItem  = lazyre.New(`^\s*-\s*['"]?([\w-]+)['"]?\s*$`)
 )
 
 // frameworkRuns reports whether the repository's .pre-commit-config.yaml runs the hook id at

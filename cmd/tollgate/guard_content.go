@@ -21,7 +21,7 @@ func reviewContentCheck(path, content string) []guard.Hit {
 	u := &diff.Unit{Files: []diff.FileDiff{{NewPath: path, Status: diff.Added, Hunks: []diff.Hunk{h}}}}
 	var res review.Result
 	ctx := context.Background()
-	scanners := []review.Scanner{rules.Scanner{}}
+	scanners := []review.Scanner{rules.SecretScanner{}}
 	if guard.InstructionFile(path) {
 		// prompt injection is acted on only there (the guard drops it elsewhere): elsewhere its
 		// scanner's start (compiling its patterns) is a large part of a write's wait

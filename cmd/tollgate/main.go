@@ -18,17 +18,22 @@ import (
 	"github.com/tollgate-dev/tollgate/hook"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
+	"github.com/tollgate-dev/tollgate/review/guard/serve"
 	"github.com/tollgate-dev/tollgate/review/report"
 )
 
 func main() {
 	// A review is short-lived and holds the whole change in memory: collect garbage twice as
 	// often as Go's default, which keeps peak memory below gitleaks' on large changes for ~5%
-	// more CPU (scripts/bench.sh). GOGC in the environment still wins.
-	if os.Getenv("GOGC") == "" {
+	// more CPU (scripts/bench.sh). GOGC in the environment still wins. A guard call collects
+	// only near the memory limit (serve.GuardGC), from the start: lowering the percent first
+	// would collect the start-up heap at once.
+	setMemoryLimit()
+	if len(os.Args) > 1 && os.Args[1] == "guard" {
+		serve.GuardGC()
+	} else if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	setMemoryLimit()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/review"
 )
@@ -27,10 +27,10 @@ func withUsageErrors(cmds []*cli.Command, path string) {
 }
 
 var (
-	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	flagNeedsArg  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
-	invalidValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
-	noHelpTopic   = regexp.MustCompile(`^No help topic for '(.*)'$`)
+	undefinedFlag = lazyre.New(`^flag provided but not defined: -+(.+)$`)
+	flagNeedsArg  = lazyre.New(`^flag needs an argument: -+(.+)$`)
+	invalidValue  = lazyre.New(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
+	noHelpTopic   = lazyre.New(`^No help topic for '(.*)'$`)
 )
 
 // flagError rewrites the flag package's message for a command ("tollgate" itself when cmd is

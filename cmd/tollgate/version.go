@@ -3,11 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // Set with -ldflags "-X main.version=... -X main.commit=...".
@@ -17,7 +18,7 @@ var (
 )
 
 // pseudoVersion is a Go pseudo-version (go install ...@<commit>): its last part is the commit.
-var pseudoVersion = regexp.MustCompile(`-(?:0\.)?\d{14}-([0-9a-f]{12})(?:\+.*)?$`)
+var pseudoVersion = lazyre.New(`-(?:0\.)?\d{14}-([0-9a-f]{12})(?:\+.*)?$`)
 
 // build is what a binary knows of its own build.
 type build struct {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -106,7 +107,7 @@ func Effective(a Agent, d Decision) Decision {
 
 // object decodes a JSON object, keeping numbers as written.
 func object(data []byte) (map[string]any, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {

@@ -70,3 +70,9 @@ func (l *RE) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return l.Get().FindAllStringSubmatchIndex(s, n)
 }
 func (l *RE) ReplaceAllString(s, repl string) string { return l.Get().ReplaceAllString(s, repl) }
+func (l *RE) ReplaceAllLiteralString(s, repl string) string {
+	return l.Get().ReplaceAllLiteralString(s, repl)
+}
+func (l *RE) ReplaceAllStringFunc(s string, repl func(string) string) string {
+	return l.Get().ReplaceAllStringFunc(s, repl)
+}

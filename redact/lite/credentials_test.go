@@ -80,10 +80,11 @@ func TestUserInfoAfterScheme(t *testing.T) {
 	}
 }
 
-// FuzzMayHoldCredential: the test lower-casing into a buffer says what strings.ToLower and
-// strings.Contains say, on any line.
+// FuzzMayHoldCredential: the one-pass test says what strings.ToLower and strings.Contains say,
+// on any line.
 func FuzzMayHoldCredential(f *testing.F) {
-	for _, s := range []string{"DB_PASSWORD=x", "API_\u212aEY = 1", "a://b", strings.Repeat("x", 511) + "KEY", strings.Repeat("x", 600) + "Token", "nothing here", "PWD\xff"} {
+	for _, s := range []string{"DB_PASSWORD=x", "API_\u212aEY = 1", "a://b", strings.Repeat("x", 511) + "KEY", strings.Repeat("x", 600) + "Token", "nothing here", "PWD\xff",
+		"", "a", "ke", "https:/", "pas\u00e9s", "h\u00e9llo secret", "ab@TCP(", "\u017fecret", "x\xffkey"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {

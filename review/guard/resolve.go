@@ -10,6 +10,8 @@ import (
 
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // The resolution step sits between the parser and the command tables: it turns each command's
@@ -446,7 +448,7 @@ func (j *judge) globMayProtect(p string) bool {
 		if strings.Trim(c, "*?") == "" {
 			// a bare wildcard (*, ?*) matches every name: the real match decides, or nothing is
 			// there to match (rm -rf * in an empty directory)
-			res[i] = neverMatch
+			res[i] = neverMatch.Get()
 			continue
 		}
 		expr, err := pattern.Regexp(c, pattern.Filenames|pattern.EntireString|pattern.NoGlobCase)
@@ -486,7 +488,7 @@ func (j *judge) globMayProtect(p string) bool {
 	return false
 }
 
-var neverMatch = regexp.MustCompile(`$.^`)
+var neverMatch = lazyre.New(`$.^`)
 
 // setsVariable judges the builtins that set a variable named by a word: printf -v NAME and
 // read NAME (the environment switches that turn hooks off are denied, or asked about when the
@@ -609,7 +611,7 @@ func (j *judge) dynPath(a arg, verb string) {
 }
 
 // unknownPart matches how an unresolved expansion is rendered ($NAME, ${NAME}, $(…)).
-var unknownPart = regexp.MustCompile(`\$\(…\)|\$\{[^}]*\}|\$[A-Za-z_0-9@#!*?-]+`)
+var unknownPart = lazyre.New(`\$\(…\)|\$\{[^}]*\}|\$[A-Za-z_0-9@#!*?-]+`)
 
 // plain is the field as one word, without its glob bookkeeping.
 func (a arg) plain() arg { return arg{s: a.s, dyn: a.dyn, opt: a.opt, w: a.w} }

@@ -2,8 +2,9 @@ package guard
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // Makefiles: a Makefile this call writes and then runs with make is judged by the recipes of
@@ -54,8 +55,8 @@ func hMake(j *judge, name string, args []arg, _ *stdinSrc) {
 }
 
 var (
-	makeRule = regexp.MustCompile(`^([^\s:=#][^:=#]*?)\s*::?(?:[^=]|$)(.*)$`)
-	makeVar  = regexp.MustCompile(`\$[({][A-Za-z_][A-Za-z0-9_.]*[)}]`)
+	makeRule = lazyre.New(`^([^\s:=#][^:=#]*?)\s*::?(?:[^=]|$)(.*)$`)
+	makeVar  = lazyre.New(`\$[({][A-Za-z_][A-Za-z0-9_.]*[)}]`)
 )
 
 // recipes returns the recipe lines make runs for targets (the first target when none), their

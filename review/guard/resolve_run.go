@@ -1,11 +1,11 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/internal/shellword"
 )
 
@@ -138,7 +138,7 @@ func xargsWords(text string, lines bool) []arg {
 var parallelValues = set("-j", "--jobs", "-S", "--sshlogin", "-N", "--max-args", "-n", "--delay", "--timeout", "--joblog", "-a", "--arg-file", "--results", "--tmpdir", "-d", "--delimiter", "-I", "--colsep", "-E")
 
 // parallelRepl finds GNU parallel's replacement strings: {}, {.}, {/}, {//}, {/.}, {#}, {%}, {1}.
-var parallelRepl = regexp.MustCompile(`\{[./#%0-9]*\}`)
+var parallelRepl = lazyre.New(`\{[./#%0-9]*\}`)
 
 // hParallel judges the command parallel runs once per input: its ::: arguments (substituted for
 // {} or appended, quoted as parallel quotes them), its stdin's literal lines, or, for inputs

@@ -4,9 +4,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 )
 
 // Scripts: a shell script a command runs (bash x.sh, sh x.sh, source x.sh, ./x.sh) is judged
@@ -20,7 +21,7 @@ import (
 const missingWhy = "it does not exist yet"
 
 // scriptExt marks a file name that is a shell script, not a program a build makes.
-var scriptExt = regexp.MustCompile(`\.(?:sh|bash|zsh|ksh|command)$`)
+var scriptExt = lazyre.New(`\.(?:sh|bash|zsh|ksh|command)$`)
 
 // buildTools make programs: a file that is missing when the call starts may be their output.
 var buildTools = set("go", "gcc", "cc", "clang", "g++", "c++", "clang++", "cargo", "rustc", "make", "cmake",

@@ -64,30 +64,37 @@ func joinLiterals(line string) string {
 		return line
 	}
 	var b strings.Builder
+	from := 0 // line[from:i] is kept, not yet written (a line with nothing to drop is not copied)
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if isQuote(c) {
-			k := i + 1
-			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-				k++
+		if !isQuote(c) {
+			continue
+		}
+		k := i + 1
+		for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+			k++
+		}
+		if k > i+1 && k+1 < len(line) && line[k] == c && c != '`' && isWordByte(line[k+1]) && i > 0 && isWordByte(line[i-1]) {
+			b.WriteString(line[from:i])
+			i, from = k, k+1 // "ab" "cd": drop closing quote, spaces and opening quote
+			continue
+		}
+		if k < len(line) && (line[k] == '+' || line[k] == '.') {
+			m := k + 1
+			for m < len(line) && (line[m] == ' ' || line[m] == '\t') {
+				m++
 			}
-			if k > i+1 && k+1 < len(line) && line[k] == c && c != '`' && isWordByte(line[k+1]) && i > 0 && isWordByte(line[i-1]) {
-				i = k // "ab" "cd": drop closing quote, spaces and opening quote
+			if m < len(line) && isQuote(line[m]) && m > k {
+				b.WriteString(line[from:i])
+				i, from = m, m+1 // drop closing quote, operator and opening quote
 				continue
 			}
-			if k < len(line) && (line[k] == '+' || line[k] == '.') {
-				m := k + 1
-				for m < len(line) && (line[m] == ' ' || line[m] == '\t') {
-					m++
-				}
-				if m < len(line) && isQuote(line[m]) && m > k {
-					i = m // drop closing quote, operator and opening quote
-					continue
-				}
-			}
 		}
-		b.WriteByte(c)
 	}
+	if from == 0 {
+		return line
+	}
+	b.WriteString(line[from:])
 	return b.String()
 }
 

@@ -48,6 +48,9 @@
 //     every rule (both checked by this package's tests).
 //   - SecretFile is the one definition of a file that is a secret as a whole: the model step's
 //     outgoing filter uses it, so what the review calls a key or credential store is never sent.
+//   - SecretScanner runs only the rules of secrets needing no keyword (files.go, tokens.go,
+//     stores.go), for the agent guard's check of content about to be written; its findings are
+//     exactly Scanner's findings of those rules.
 //   - rules reads nothing but the change, runs nothing and never touches the network; it
 //     imports review, never the other way round.
 package rules

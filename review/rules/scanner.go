@@ -52,15 +52,31 @@ func dedupRules(in []review.Rule) []review.Rule {
 
 // Scan implements Scanner.
 func (Scanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
-	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) { builtinFile(ctx, u, f, r) })
+	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) { builtinFile(ctx, u, f, r, false) })
+}
+
+// SecretScanner runs only the rules of secrets that need no keyword: sensitive files
+// (files.go), self-identifying tokens and password hashes (tokens.go) and credential store
+// entries by content (stores.go). Their findings are exactly Scanner's findings of those rules;
+// the credential rule (creds.go) and the insecure-code floor do not run. The agent guard runs
+// it over content about to be written, where it judges the credential rule its own way and
+// ignores code findings.
+type SecretScanner struct{}
+
+// Name implements Scanner.
+func (SecretScanner) Name() string { return "builtin" }
+
+// Scan implements Scanner.
+func (SecretScanner) Scan(ctx context.Context, u *diff.Unit, r *review.Result) error {
+	return review.ForEachFile(ctx, u, r, func(f *diff.FileDiff, r *review.Result) { builtinFile(ctx, u, f, r, true) })
 }
 
 // ctxLines is how many lines a per-line scanner reads between two looks at its context.
 const ctxLines = 4096
 
-// builtinFile runs the built-in rules on one file; once ctx ends it stops (review.ForEachFile then
-// reports the file as not finished).
-func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result) {
+// builtinFile runs the built-in rules on one file (secretsOnly: SecretScanner's); once ctx
+// ends it stops (review.ForEachFile then reports the file as not finished).
+func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.Result, secretsOnly bool) {
 	if f.Status == diff.Deleted {
 		return
 	}
@@ -73,6 +89,12 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	// A file reported as a store of password hashes (shadow, htpasswd) is one problem.
 	hashesTold := reported(r, p, credentialFile.ID)
 	var entries entryLines
+	if secretsOnly {
+		if secretLines(ctx, f, p, k, hashesTold, &entries, u, r) {
+			entries.report(u, p, r)
+		}
+		return
+	}
 	var names map[string]bool
 	if isLocalServiceFile(p) || serviceConfig(p, f) {
 		names = serviceNames(f)
@@ -108,6 +130,31 @@ func builtinFile(ctx context.Context, u *diff.Unit, f *diff.FileDiff, r *review.
 	}
 	entries.report(u, p, r)
 	reportJWK(u, f, p, r)
+}
+
+// secretLines runs SecretScanner's line rules (tokens, credential store entries) on the file's
+// added lines; false once ctx ended.
+func secretLines(ctx context.Context, f *diff.FileDiff, p string, k lang.Kind, hashesTold bool, entries *entryLines, u *diff.Unit, r *review.Result) bool {
+	i := 0
+	var docs docBlock
+	for hi := range f.Hunks {
+		for _, l := range f.Hunks[hi].Lines() {
+			if l.Kind != diff.Add {
+				continue
+			}
+			if i%ctxLines == 0 && ctx.Err() != nil {
+				return false
+			}
+			i++
+			entries.add(l)
+			before, doc := len(r.Findings), k == lang.Python && docs.inside(l.Text)
+			scanTokens(u, p, k, l, hashesTold, r)
+			if doc {
+				lowerSince(r, before, "in a docstring or an EXAMPLES block")
+			}
+		}
+	}
+	return true
 }
 
 // lineState is what the rules of one line need to know of its file: the local-service names

@@ -1,9 +1,9 @@
 package secrets
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact"
 	"github.com/tollgate-dev/tollgate/review"
@@ -46,7 +46,7 @@ func publicValue(ruleID, value, match string) string {
 // analyticsKey names a client-side analytics ingestion key, which every browser or app that
 // sends events holds: Mixpanel's project token, Segment's write key, Amplitude's and
 // PostHog's project API keys.
-var analyticsKey = regexp.MustCompile(`(?i)\b(?:mixpanel[\w.-]*(?:project[_.-]?)?token|segment[\w.-]*write[_.-]?key|amplitude[\w.-]*api[_.-]?key|posthog[\w.-]*project[_.-]?(?:api[_.-]?)?key)\b`)
+var analyticsKey = lazyre.New(`(?i)\b(?:mixpanel[\w.-]*(?:project[_.-]?)?token|segment[\w.-]*write[_.-]?key|amplitude[\w.-]*api[_.-]?key|posthog[\w.-]*project[_.-]?(?:api[_.-]?)?key)\b`)
 
 // RulePrefix starts the id of every finding of a gitleaks rule ("secrets/github-pat").
 const RulePrefix = "secrets/"

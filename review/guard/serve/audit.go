@@ -6,12 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/tollgate-dev/tollgate/hook/agent"
 	"github.com/tollgate-dev/tollgate/internal/fspath"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"github.com/tollgate-dev/tollgate/policy"
 	"github.com/tollgate-dev/tollgate/redact/lite"
 )
@@ -126,12 +126,12 @@ func maskRecord(rec *auditRecord, am auditMasker) {
 
 var (
 	// secretShaped is a long token mixing cases and digits, or with a known token prefix.
-	secretShaped = regexp.MustCompile(`[A-Za-z0-9+/=_.\-]{20,}`)
-	tokenPrefix  = regexp.MustCompile(`^(?:ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|glpat-|sk-|sk_live_|rk_live_|xox[abpr]-|AKIA|ASIA|AIza|eyJ|npm_|pypi-|hf_|SG\.)`)
+	secretShaped = lazyre.New(`[A-Za-z0-9+/=_.\-]{20,}`)
+	tokenPrefix  = lazyre.New(`^(?:ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|glpat-|sk-|sk_live_|rk_live_|xox[abpr]-|AKIA|ASIA|AIza|eyJ|npm_|pypi-|hf_|SG\.)`)
 	// a value after a secret-named key; a flag (-p, -b) is no value: the value after it is
 	// CredentialValues' to find.
-	secretAssign = regexp.MustCompile(`(?i)((?:pass(?:word|wd)?|secret|token|api[_-]?key|auth|credential|private[_-]?key|bearer)[\w-]*["']?\s*(?:=|:|\s)\s*["']?)([^\s"'&;|\-*][^\s"'&;|]*)`)
-	urlUserinfo  = regexp.MustCompile(`(://[^/\s:@]*:)[^@\s/]+@`)
+	secretAssign = lazyre.New(`(?i)((?:pass(?:word|wd)?|secret|token|api[_-]?key|auth|credential|private[_-]?key|bearer)[\w-]*["']?\s*(?:=|:|\s)\s*["']?)([^\s"'&;|\-*][^\s"'&;|]*)`)
+	urlUserinfo  = lazyre.New(`(://[^/\s:@]*:)[^@\s/]+@`)
 )
 
 // maskShapes masks anything secret-shaped in a command line without the gitleaks detector:
