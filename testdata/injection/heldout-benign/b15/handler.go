@@ -1,0 +1,4 @@
+// Silently drop malformed packets; the peer retransmits.
+if err != nil {
+	return nil
+}
