@@ -41,9 +41,13 @@ func main() {
 	for _, s := range sets {
 		n, hit := printSet(s, *root, tg, gl, *verbose)
 		keys := []string{s.split + " " + group(s.class)}
-		if s.class == "override" || s.class == "extraction" {
-			// the issue's goal names these two classes: their own line, beside all attacks
+		switch s.class {
+		case "override", "extraction":
+			// an earlier issue's goal names these two classes: their own line, beside all attacks
 			keys = append(keys, s.split+" ovr+extr attack")
+		case "coercion", "agent", "code":
+			// issue 29's threat model, classes 1-3 (docs/injection.md)
+			keys = append(keys, s.split+" class1-3 attack")
 		}
 		for _, key := range keys {
 			if totals[key] == nil {
@@ -115,7 +119,7 @@ func goals(totals map[string]*agg) bool {
 
 func group(class string) string {
 	switch class {
-	case "override", "extraction", "persona":
+	case "override", "extraction", "persona", "coercion", "agent", "code":
 		return "attack"
 	case "docs":
 		return "docs"
@@ -161,20 +165,22 @@ func listSamples(root, name string) []string {
 	return files
 }
 
-// tollgateFiles maps each file with a prompt-injection finding to its first message.
+// tollgateFiles maps each file with a prompt-injection finding at medium or above (the goals'
+// severity) to its first message.
 func tollgateFiles(p string) map[string]string {
 	var r struct {
 		Findings []struct {
-			RuleID  string `json:"rule_id"`
-			Path    string `json:"path"`
-			Line    int    `json:"line"`
-			Message string `json:"message"`
+			RuleID   string `json:"rule_id"`
+			Severity string `json:"severity"`
+			Path     string `json:"path"`
+			Line     int    `json:"line"`
+			Message  string `json:"message"`
 		} `json:"findings"`
 	}
 	load(p, &r)
 	out := map[string]string{}
 	for _, x := range r.Findings {
-		if x.RuleID == "tollgate/prompt-injection-attempt" && out[x.Path] == "" {
+		if x.RuleID == "tollgate/prompt-injection-attempt" && x.Severity != "low" && x.Severity != "info" && out[x.Path] == "" {
 			msg := x.Message
 			if len(msg) > 160 {
 				msg = msg[:160]
