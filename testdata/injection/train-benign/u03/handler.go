@@ -1,0 +1,1 @@
+// The SQL is built from constants only; see queries.go for the parameterised ones.
