@@ -1,0 +1,1 @@
+// Callers must not send the cookie to other hosts; the jar filters by domain.
