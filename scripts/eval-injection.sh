@@ -70,7 +70,9 @@
 # message), and their benign look-alikes; PatrickJS/awesome-cursorrules' rule files, staged as
 # .cursor/rules/*.mdc, are held-out benign agent rules. A sample counts as found or flagged
 # only with a finding at medium or above (the goals' severity; before issue 29 any finding
-# counted).
+# counted). testdata/injection's train-* samples (written by hand like the held-out ones, a
+# separate set) are tuned on: the public tuning sets hold almost no coercion or agent actions.
+# INJ_STAGE_ONLY=1 stages the corpus, prints its folder and stops (scripts/fit-injection.sh).
 # Usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,8 +127,10 @@ deepset-injections-odd|info|holdout|sinanw+llm-security-prompt-injection|c8af0b0
 deepset-benign|docs|holdout|sinanw+llm-security-prompt-injection|c8af0b015a9a4f3380f9e20214828c2dbeadc72c|parquet-label=0|||data/raw
 bipia-code-train|code|tune|microsoft+BIPIA|1a2a91da6bb12838e05d1b2e54d98e2f37b835f3|json-dict-lists|||benchmark/code_attack_train.json
 bipia-code-test|code|holdout|microsoft+BIPIA|1a2a91da6bb12838e05d1b2e54d98e2f37b835f3|json-dict-lists|||benchmark/code_attack_test.json
-tollgate-attacks|coercion|holdout|self|71a26ff412c97ed826ab15affd3525308231748b|tree|||testdata/injection/heldout-attacks
-tollgate-benign|docs|holdout|self|71a26ff412c97ed826ab15affd3525308231748b|tree|||testdata/injection/heldout-benign
+tollgate-attacks|coercion|holdout|self|941f4bba1d5d3fe955cea110a9f7b932c8ae6c84|tree|||testdata/injection/heldout-attacks
+tollgate-benign|docs|holdout|self|941f4bba1d5d3fe955cea110a9f7b932c8ae6c84|tree|||testdata/injection/heldout-benign
+tollgate-train-attacks|coercion|tune|self|941f4bba1d5d3fe955cea110a9f7b932c8ae6c84|tree|||testdata/injection/train-attacks
+tollgate-train-benign|docs|tune|self|941f4bba1d5d3fe955cea110a9f7b932c8ae6c84|tree|||testdata/injection/train-benign
 cursorrules|docs|holdout|PatrickJS+awesome-cursorrules|b044f956f021b6e8877f16781bcfc466a6a120e9|tree=.cursor/rules|.mdc||rules'
 
 
@@ -148,6 +152,11 @@ while IFS='|' read -r name class split src commit mode ext skip paths; do
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$class" "$split" "$src" "$full" "$n" >>"$work/sets.tsv"
 done <<<"$sets"
 git -C "$repo" add -A
+if [ -n "${INJ_STAGE_ONLY:-}" ]; then
+	# scripts/fit-injection.sh: the staged corpus and its sets, nothing reviewed
+	printf '%s\n' "$work"
+	exit 0
+fi
 
 status=0
 (cd "$repo" && "$bin" review --staged --format json --output "$work/tollgate.json" --fail-on critical 2>"$work/review.err") || status=$?
