@@ -201,6 +201,9 @@ func listItem(t string) bool {
 // proseOf returns the lowercased prose of a line (comment decoration trimmed), its hidden
 // carrier, and whether the line holds code.
 func proseOf(kind *lang.File, text string, segs []lang.Span) (string, string, bool) {
+	if len(segs) == 0 {
+		return "", "", strings.TrimSpace(text) != ""
+	}
 	var b strings.Builder
 	carrier, code, covered := "", false, 0
 	for _, sp := range segs {
@@ -242,10 +245,56 @@ func blocks(kind *lang.File, meta bool, ls []sigLine) []block {
 		for j < len(ls) && j-i < blockMax && ls[j].added && ls[j].prose != "" && (j == i || !ls[j].code && !ls[j].item) {
 			j++
 		}
-		out = append(out, block{from: i, to: j, features: blockFeatures(kind, meta, ls, i, j)})
+		if kind.Agent || mayAddress(ls[i:j]) {
+			out = append(out, block{from: i, to: j, features: blockFeatures(kind, meta, ls, i, j)})
+		}
 		i = j
 	}
 	return out
+}
+
+// gateSignals are the signals one of which an eligible block fires outside an agent file (see
+// eligible): a block without any of them is not fired at all, which keeps the scorer off most
+// comments and prose.
+var gateSignals = func() []*signal {
+	var out []*signal
+	for i := range signals {
+		switch signals[i].name {
+		case sigAI, sigAgent, sigReviewer, sigVocative, sigInsert:
+			out = append(out, &signals[i])
+		}
+	}
+	return out
+}()
+
+// gateWords: every match of a gate signal holds one of them at the start of a word (each
+// expression opens the word with \b, a space or a hyphen), so a block with none at a word's
+// start is not looked at further ("main" and "said" hold "ai", never at a word's start).
+var gateWords = func() []string {
+	var out []string
+	for _, s := range gateSignals {
+		out = union(out, s.words)
+	}
+	return out
+}()
+
+// mayAddress reports whether a block's lines fire a gate signal.
+func mayAddress(ls []sigLine) bool {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.prose)
+		b.WriteByte(' ')
+	}
+	low := b.String()
+	if !hasWordStart(low, gateWords) {
+		return false
+	}
+	for _, s := range gateSignals {
+		if hasAnyWord(low, s.words) && s.re.MatchString(low) {
+			return true
+		}
+	}
+	return false
 }
 
 // blockFeatures fires the signals of lines i..j and the payload after them. The signals are
@@ -302,6 +351,25 @@ func blockFeatures(kind *lang.File, meta bool, ls []sigLine, i, j int) []string 
 func fenceOrBlank(raw string) bool {
 	t := strings.TrimSpace(raw)
 	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+}
+
+// hasWordStart reports whether one of words occurs in low at the start of a word (after a
+// byte that is not an ASCII letter, digit or underscore, as \b reads it).
+func hasWordStart(low string, words []string) bool {
+	for _, w := range words {
+		for i := 0; ; {
+			k := strings.Index(low[i:], w)
+			if k < 0 {
+				break
+			}
+			k += i
+			if k == 0 || !isWordByte(low[k-1]) {
+				return true
+			}
+			i = k + 1
+		}
+	}
+	return false
 }
 
 // union adds the names of b missing from a.

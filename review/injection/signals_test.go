@@ -275,3 +275,24 @@ func FuzzSignalScore(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGateWords: wherever a gate signal fires, one of the gate words starts a word, so the
+// word-start check of mayAddress never hides an eligible block.
+func FuzzGateWords(f *testing.F) {
+	for _, s := range gateSignals {
+		for _, h := range s.hits {
+			f.Add(h)
+		}
+		for _, c := range s.calm {
+			f.Add(c)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		low := strings.ToLower(text)
+		for _, s := range gateSignals {
+			if s.re.MatchString(low) && !hasWordStart(low, gateWords) {
+				t.Fatalf("%s fires on %q, no gate word starts a word", s.name, low)
+			}
+		}
+	})
+}
