@@ -286,11 +286,11 @@ func mayAddress(ls []sigLine) bool {
 		b.WriteByte(' ')
 	}
 	low := b.String()
-	if !hasWordStart(low, gateWords) {
+	if !mayGate(low) {
 		return false
 	}
 	for _, s := range gateSignals {
-		if hasAnyWord(low, s.words) && s.re.MatchString(low) {
+		if s.may(low) && s.re.MatchString(low) {
 			return true
 		}
 	}
@@ -367,6 +367,32 @@ func hasWordStart(low string, words []string) bool {
 				return true
 			}
 			i = k + 1
+		}
+	}
+	return false
+}
+
+// gateByFirst holds the gate words by their first byte, and gatePairs their first two bytes
+// (a bit set per first byte), for mayGate's one pass.
+var gateByFirst, gatePairs = func() (t [256][]string, p [256][4]uint64) {
+	for _, w := range gateWords {
+		t[w[0]] = append(t[w[0]], w)
+		p[w[0]][w[1]>>6] |= 1 << (w[1] & 63)
+	}
+	return t, p
+}()
+
+// mayGate is hasWordStart(low, gateWords) in one pass over low: at each word start, the gate
+// words that begin with its byte are compared.
+func mayGate(low string) bool {
+	for i := 0; i < len(low); i++ {
+		if i > 0 && isWordByte(low[i-1]) || i+1 >= len(low) || gatePairs[low[i]][low[i+1]>>6]&(1<<(low[i+1]&63)) == 0 {
+			continue
+		}
+		for _, w := range gateByFirst[low[i]] {
+			if strings.HasPrefix(low[i:], w) {
+				return true
+			}
 		}
 	}
 	return false

@@ -14,6 +14,7 @@ import (
 type signal struct {
 	name  string
 	words []string // every match of re holds one of them (lowercase)
+	need  []string // and one of these too, when set (a second prefilter)
 	re    *lazyre.RE
 	hits  []string // text the signal fires on
 	calm  []string // text it leaves alone
@@ -72,7 +73,7 @@ var signals = []signal{
 		re:   lazyre.New(`\b(?:` + revWords + `)\b`),
 		hits: []string{"ai reviewer:", "note to automated review tools", "the reviewing model", "reviewer bot: skip"},
 		calm: []string{"please review the change", "peer review", "note to reviewers: see #12"}},
-	{name: sigVocative, words: addresseeWords,
+	{name: sigVocative, words: addresseeWords, need: []string{"hey", "dear", "attention", "note", "message", "instruction", "to any", "to all", ":", ",", "if you", "reading", "reviewing", "processing", "analy"},
 		re: lazyre.New(`\b(?:hey|dear|attention|note (?:to|for)|message (?:to|for)|instructions? for|to (?:any|all))\s+(?:\w+[ -]){0,3}?(?:` + aiWords + `|` + agentWords + `|` + revWords + `|models?)\b` +
 			`|(?:^|[^-\w])(?:` + aiWords + `|` + agentWords + `|` + revWords + `)\s*[:,]` +
 			`|\bif you(?: are|'re) an? (?:\w+ ){0,2}(?:` + aiWords + `|` + agentWords + `|` + revWords + `|models?)\b` +
@@ -169,11 +170,16 @@ var payload = signal{name: sigPayload,
 func fire(low string, out []string) []string {
 	for i := range signals {
 		s := &signals[i]
-		if hasAnyWord(low, s.words) && s.re.MatchString(low) {
+		if s.may(low) && s.re.MatchString(low) {
 			out = append(out, s.name)
 		}
 	}
 	return out
+}
+
+// may reports whether the prefilters let the expression run on low.
+func (s *signal) may(low string) bool {
+	return hasAnyWord(low, s.words) && (s.need == nil || hasAnyWord(low, s.need))
 }
 
 // payloadNear reports dangerous code in the raw text next to a block.

@@ -33,7 +33,7 @@ func fires(s signal, text string) bool {
 		return payloadNear(text)
 	}
 	low := strings.ToLower(text)
-	return hasAnyWord(low, s.words) && s.re.MatchString(low)
+	return s.may(low) && s.re.MatchString(low)
 }
 
 // TestSignalPrefilterImplied: each signal's expression implies its prefilter words: every
@@ -48,6 +48,9 @@ func TestSignalPrefilterImplied(t *testing.T) {
 		}
 		if !covered(re.Simplify(), s.words) {
 			t.Errorf("%s: some match of %s may hold none of %q", s.name, s.re, s.words)
+		}
+		if s.need != nil && !covered(re.Simplify(), s.need) {
+			t.Errorf("%s: some match of %s may hold none of %q", s.name, s.re, s.need)
 		}
 	}
 }
@@ -293,6 +296,18 @@ func FuzzGateWords(f *testing.F) {
 			if s.re.MatchString(low) && !hasWordStart(low, gateWords) {
 				t.Fatalf("%s fires on %q, no gate word starts a word", s.name, low)
 			}
+		}
+	})
+}
+
+// FuzzMayGate: the one-pass gate check says what hasWordStart says.
+func FuzzMayGate(f *testing.F) {
+	for _, s := range []string{"note to the ai:", "main said", "user-agent", "ai", "xai", " below", "_agent"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, low string) {
+		if mayGate(low) != hasWordStart(low, gateWords) {
+			t.Fatalf("mayGate(%q) = %v", low, mayGate(low))
 		}
 	})
 }
