@@ -22,8 +22,9 @@ import (
 // blockMax: a longer run of prose is judged in windows of this many lines.
 const blockMax = 6
 
-// payloadAfter: how many lines after a block its payload may sit in.
-const payloadAfter = 8
+// payloadAfter: how many lines after a block its payload may sit in (the Markdown code block
+// right after it, up to this length).
+const payloadAfter = 40
 
 // pairs are the conjunctions the threat model names; each is a feature of its own, named
 // "a&b".

