@@ -70,7 +70,13 @@
 # message), and their benign look-alikes; PatrickJS/awesome-cursorrules' rule files, staged as
 # .cursor/rules/*.mdc, are held-out benign agent rules. A sample counts as found or flagged
 # only with a finding at medium or above (the goals' severity; before issue 29 any finding
-# counted). testdata/injection's train-* samples (written by hand like the held-out ones, a
+# counted). Measured (found at medium+): before the signals (67a8f95) held-out classes 1-3
+# 16/90, benign held out 8/1704; first contact of the signal scorer 79/90 and 15/1704; after
+# fixing the false alarms the package's own tests found in Go's net/http (b89e64e) 69/90 and
+# 14/1704; after two BIPIA-train fixes (98ed86d) 71/90 (BIPIA test 40/50, hand-written 31/40)
+# and 14/1704. No held-out miss or false flag was read. The hand-written held-out samples were
+# written at 71a26ff and are read at 941f4bb, where the Go samples became valid Go.
+# testdata/injection's train-* samples (written by hand like the held-out ones, a
 # separate set) are tuned on: the public tuning sets hold almost no coercion or agent actions.
 # INJ_STAGE_ONLY=1 stages the corpus, prints its folder and stops (scripts/fit-injection.sh).
 # Usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]
