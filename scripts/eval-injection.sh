@@ -88,7 +88,7 @@ clones=${1:?usage: scripts/eval-injection.sh CLONES_DIR [TOLLGATE_BINARY]}
 eval_setup evalinj "${INJ_KEEP:-}" "${2:-}"
 export INJ_ROOT="$root"
 
-# set | class (override, extraction, persona: goal >= 80% found; docs: goal <= 3% flagged; info:
+# set | class (override, extraction, persona: goal >= 80% found; docs: goal <= 1% flagged since issue 29, 3% before; info:
 # in-the-wild jailbreaks, not all of them overrides, no goal) | split | repository | commit |
 # mode[:odd|even] | ext | skip | paths (;-separated)
 sets='promptmap-jailbreak|override|tune|utkusen+promptmap|d305132e38f28b4cdca5c5b4586f11904ed1836d|yaml-prompt|||rules/jailbreak

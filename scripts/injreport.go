@@ -2,7 +2,7 @@
 
 // injreport prints what scripts/eval-injection.sh measures: per corpus set, the samples
 // tollgate flags as prompt injection next to the samples gitleaks flags at all, and checks the
-// goals (override and extraction sets >= 80% found, documentation <= 3% flagged), tuned and
+// goals (attack sets >= 80% found, documentation <= 1% flagged: issue 29's goal, 3% before), tuned and
 // held-out sets apart. It exits 1 when a goal is missed. -v lists misses and false flags.
 package main
 
@@ -100,7 +100,7 @@ func goals(totals map[string]*agg) bool {
 	ok := true
 	for _, k := range keys {
 		a := totals[k]
-		mark, goal := "PASS", "<= 3% flagged"
+		mark, goal := "PASS", "<= 1% flagged"
 		switch {
 		case strings.HasSuffix(k, " info"):
 			mark, goal = "INFO", "no goal"
@@ -109,7 +109,7 @@ func goals(totals map[string]*agg) bool {
 			if a.hit*100 < 80*a.n {
 				mark, ok = "FAIL", false
 			}
-		case a.hit*100 > 3*a.n:
+		case a.hit*100 > a.n:
 			mark, ok = "FAIL", false
 		}
 		fmt.Printf("  %s %-16s %s (%s)\n", mark, k, pct(a.hit, a.n), goal)
