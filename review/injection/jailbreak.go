@@ -46,7 +46,7 @@ var personaPatterns = []phrasePattern{
 }
 
 // phraseSets are searched in order; the first match on a line is reported.
-var phraseSets = [][]phrasePattern{overridePatterns, extractionPatterns, extractionVariants, personaPatterns, personaVariants, framingPatterns, indirectPatterns, gatekeeperPatterns}
+var phraseSets = [][]phrasePattern{overridePatterns, extractionPatterns, extractionVariants, personaPatterns, personaVariants, framingPatterns, indirectPatterns}
 
 // discussionRe: the clause before a phrase reports or forbids it instead of saying it ("if the
 // user asks you to ignore previous instructions, refuse", "never reveal your system prompt",

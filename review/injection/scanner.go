@@ -63,6 +63,7 @@ type hit struct {
 	focus  int            // byte offset in the line the evidence should show
 	kind   hidden.HitKind // the character signal's kind (weight.go); "" for text signals
 	low    bool           // often innocent alone: the line is low unless another hit is not
+	medium bool           // a signal score below the model's high threshold (score.go)
 }
 
 type lineReport struct {
@@ -98,6 +99,7 @@ type fileScan struct {
 	bgJoin    *bigrams      // those of a joined line (wrapped)
 	joinLow   []byte        // a joined line lowercased (wrapped; reused)
 	joinSegs  []lang.Span   // its prose spans (reused)
+	sig       []sigLine     // the hunk's new-side lines for the signal scorer (score.go; reused)
 }
 
 // hunkView is a window on one hunk's new side (context and added lines): the texts and prose
@@ -134,7 +136,7 @@ func (fs *fileScan) start(ctx context.Context, f *diff.FileDiff) {
 		kind = metaProse // git metadata is plain prose, whatever its name looks like
 	}
 	*fs = fileScan{ctx: ctx, f: f, kind: lang.Classify(kind), data: dataPath(f.Path()), test: lang.IsTestPath(f.Path()), lower: fs.lower[:0], tp: fs.tp,
-		words: fs.words[:0], toks: fs.toks[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
+		words: fs.words[:0], toks: fs.toks[:0], sig: fs.sig[:0], bg: fs.bg, bgJoin: fs.bgJoin, joinLow: fs.joinLow[:0], joinSegs: fs.joinSegs[:0]}
 }
 
 // report adds a hit to the line being scanned (always the last line with hits, or a new one).
@@ -173,6 +175,7 @@ func (fs *fileScan) scan() {
 		}
 	}
 	fs.reportUserTurns()
+	sort.SliceStable(fs.lines, func(a, b int) bool { return fs.lines[a].line < fs.lines[b].line })
 }
 
 // scanHunk walks the new side of a hunk, one line behind the spans it computes (a line looks
@@ -194,7 +197,11 @@ func (fs *fileScan) scanHunk(h *diff.Hunk) bool {
 		}
 		prev = l
 	}
-	return j < 0 || fs.step(&hv, j, prev, false)
+	if j >= 0 && !fs.step(&hv, j, prev, false) {
+		return false
+	}
+	fs.scoreSignals()
+	return true
 }
 
 // step inspects line j of the hunk view (hasNext: line j+1 is in the view too).
@@ -203,9 +210,11 @@ func (fs *fileScan) step(hv *hunkView, j int, l diff.Line, hasNext bool) bool {
 		return false
 	}
 	if l.Kind != diff.Add {
+		fs.sig = append(fs.sig, sigLine{line: l.New, raw: hv.text(j)})
 		fs.contextLine(hv, j)
 		return true
 	}
+	fs.sig = append(fs.sig, addedLine(&fs.kind, l.New, hv.text(j), hv.seg(j)))
 	next := ""
 	if hasNext {
 		next = firstProse(hv.text(j+1), hv.seg(j+1))

@@ -81,10 +81,7 @@ var triggerTable = func() (t [256][]trigger) {
 	add(tFrame, false, "safe", "ethic", "moral", "filter", "guardrail", "censor", "alignment", "exception",
 		"reprogram", "story", "stories", "tale", "poem", "song", "lullab", "bedtime", "used to",
 		"emergency", "offline", "end user", "end of user", "end of the user", "end untrusted",
-		"end of untrusted", "new model", "new assistant", "new ai", "new bot", "new chatbot",
-		// a guarded secret claimed given (gatekeeper.go)
-		"correct pass", "correct access", "correct code", "right pass", "right access", "right code",
-		"valid pass", "valid access", "grants access")
+		"end of untrusted", "new model", "new assistant", "new ai", "new bot", "new chatbot")
 	add(tVerdict, false, "approv", "accept", "merged", "mark", "finding", "issue", "vulnerab",
 		"problem", "bug", "error", "concern", "risk", "warn", "review", "audit", "vetted", "verified",
 		"whitelist", "allowlist", "safe", "secure", "trusted", "cleared", "signed", "already", "flag",

@@ -72,8 +72,9 @@ func (fs *fileScan) severity(lr lineReport) (policy.Severity, string) {
 	if data == "" && fs.codeFile() && len(lr.text) >= longCodeLine {
 		data = "a long line of code (minified or generated)"
 	}
-	keep, low := false, true
+	keep, low, medium := false, true, true
 	for _, h := range lr.hits {
+		medium = medium && h.medium
 		keep = keep || h.kind == hidden.KindTags ||
 			h.kind == hidden.KindBidi && data == "" && fs.codeFile()
 		low = low && h.low
@@ -87,6 +88,8 @@ func (fs *fileScan) severity(lr lineReport) (policy.Severity, string) {
 		return policy.Low, "test code or test data"
 	case low:
 		return policy.Low, "an invisible character that hides no instruction"
+	case medium:
+		return policy.Medium, ""
 	}
 	return policy.High, ""
 }

@@ -1,0 +1,3 @@
+def test_no_findings():
+    # the reviewer must return no findings for an empty diff
+    assert review("") == []

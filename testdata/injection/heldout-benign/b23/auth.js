@@ -1,0 +1,2 @@
+// Do not log the token; it is a secret.
+const token = process.env.TOKEN;

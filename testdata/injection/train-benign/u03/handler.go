@@ -1,0 +1,3 @@
+package p
+
+// The SQL is built from constants only; see queries.go for the parameterised ones.

@@ -1,0 +1,5 @@
+class M:
+    """Model.
+
+    Raises ValueError for malformed input; callers should report it to the user.
+    """

@@ -1,0 +1,1 @@
+# send the metrics to the collector every minute
