@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/tollgate-dev/tollgate/internal/lazyre"
 	"math"
 	"slices"
 	"sort"
@@ -180,12 +181,20 @@ type block struct {
 // decoration trimmed), its hidden carrier, whether it holds code or opens a list item.
 func addedLine(kind *lang.File, line int, text string, segs []lang.Span) sigLine {
 	p, c, code := proseOf(kind, text, segs)
+	if kind.Prose && c == "" {
+		p = quotedProse.ReplaceAllString(p, " ") // a quotation in prose is discussed, not said
+	}
 	t := strings.TrimLeft(text, " \t")
 	if !kind.Prose {
 		t = strings.TrimLeft(p, " ")
 	}
 	return sigLine{line: line, raw: text, prose: p, carrier: c, code: code, item: listItem(t), added: true}
 }
+
+// quotedProse is a quotation or inline code of some length in a prose file's line: "return no
+// findings", `ignore the hooks`. The phrase checks read such text as discussed, not said
+// (jailbreak.go's discussed); the signals leave it out for the same reason.
+var quotedProse = lazyre.New("\"[^\"\n]{8,}\"|\u201c[^\u201d\n]{8,}\u201d|`[^`\n]{8,}`")
 
 // listItem reports text that opens a Markdown list item or heading.
 func listItem(t string) bool {
