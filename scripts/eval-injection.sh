@@ -74,7 +74,8 @@
 # 16/90, benign held out 8/1704; first contact of the signal scorer 79/90 and 15/1704; after
 # fixing the false alarms the package's own tests found in Go's net/http (b89e64e) 69/90 and
 # 14/1704; after two BIPIA-train fixes (98ed86d) 71/90 (BIPIA test 40/50, hand-written 31/40)
-# and 14/1704. No held-out miss or false flag was read. The hand-written held-out samples were
+# and 14/1704; after leaving quotations in prose out of the signals (made for tollgate's own
+# documentation) 71/90 and 10/1704, measured once. No held-out miss or false flag was read. The hand-written held-out samples were
 # written at 71a26ff and are read at 941f4bb, where the Go samples became valid Go.
 # testdata/injection's train-* samples (written by hand like the held-out ones, a
 # separate set) are tuned on: the public tuning sets hold almost no coercion or agent actions.
