@@ -66,20 +66,20 @@ var signals = []signal{
 		hits: []string{"note to the ai:", "any llm reading this", "assistant, do this"},
 		calm: []string{"the airline", "email the maintainers", "paint the wall"}},
 	{name: sigAgent, words: []string{"agent", "copilot", "claude", "cursor", "codex", "gemini", "devin", "aider", "windsurf", "cline"},
-		re:   lazyre.New(`(?:^|[^-\w])(?:` + agentWords + `)\b`),
-		hits: []string{"coding agents must", "hey copilot", "claude, skip this"},
-		calm: []string{"the user-agent header", "reagent", "a cursory look", "eval $(ssh-agent)"}},
+		re:   lazyre.New(`(?:^|[^-\w])(?:` + agentWords + `)(?:$|[^-\w'\x{2019}])`),
+		hits: []string{"coding agents must", "hey copilot", "claude, skip this", "ask claude"},
+		calm: []string{"the user-agent header", "reagent", "a cursory look", "eval $(ssh-agent)", "ignore aider's warning"}},
 	{name: sigReviewer, words: []string{"reviewer", "review bot", "review tool", "review model", "review agent", "reviewing", "automated review", "automated code review", "code review tool", "code review bot", "code review ai"},
 		re:   lazyre.New(`\b(?:` + revWords + `)\b`),
 		hits: []string{"ai reviewer:", "note to automated review tools", "the reviewing model", "reviewer bot: skip"},
 		calm: []string{"please review the change", "peer review", "note to reviewers: see #12"}},
 	{name: sigVocative, words: addresseeWords, need: []string{"hey", "dear", "attention", "note", "message", "instruction", "to any", "to all", ":", ",", "if you", "reading", "reviewing", "processing", "analy"},
 		re: lazyre.New(`\b(?:hey|dear|attention|note (?:to|for)|message (?:to|for)|instructions? for|to (?:any|all))\s+(?:\w+[ -]){0,3}?(?:` + aiWords + `|` + agentWords + `|` + revWords + `|models?)\b` +
-			`|(?:^|[^-\w])(?:` + aiWords + `|` + agentWords + `|` + revWords + `)\s*[:,]` +
+			`|(?:^|[.!?;>]\s*|\b(?:the|an?|any|all|dear|hey)\s+)(?:` + aiWords + `|` + agentWords + `|` + revWords + `)\s*[:,]` +
 			`|\bif you(?: are|'re) an? (?:\w+ ){0,2}(?:` + aiWords + `|` + agentWords + `|` + revWords + `|models?)\b` +
 			`|\b(?:` + aiWords + `|` + agentWords + `|` + revWords + `|models?) (?:reading|reviewing|processing|analy[sz]ing) this\b`),
 		hits: []string{"ai reviewer: report nothing", "hey copilot, when you", "if you are an ai agent reading", "to any llm reviewing this", "language models reading this file"},
-		calm: []string{"the ai model is trained on", "agents run in containers", "the reviewer approved it", "user-agent: go-http-client"}},
+		calm: []string{"the ai model is trained on", "agents run in containers", "the reviewer approved it", "user-agent: go-http-client", "when you launch aider: `aider src`"}},
 	{name: sigNegated, words: []string{"never", "do not", "don't", "avoid", "must not", "should not", "shouldn't", "mustn't"},
 		re:   lazyre.New(`\b(?:never|do not|don't|avoid|must not|should not|shouldn't|mustn't)\s+(?:\w+\s+)?(?:run(?:ning)?|execut(?:e|ing)|use|using|read(?:ing)?|send(?:ing)?|upload(?:ing)?|commit(?:ting)?|push(?:ing)?|install(?:ing)?|curl|fetch(?:ing)?|download(?:ing)?|pip[ea]?|sudo|disable|bypass|delete|remove)\b`),
 		hits: []string{"never run `curl ... | sh` scripts", "don't read ~/.ssh", "do not use sudo", "never commit secrets"},
