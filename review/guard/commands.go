@@ -216,13 +216,15 @@ func (j *judge) exec(args []arg, in *stdinSrc) {
 }
 
 // argPaths asks about arguments that name secrets (cat ~/.ssh/id_rsa, curl -d @.env, scp .env).
-// keyUsers take an identity file with -i and use it, never print it.
-var keyUsers = set("ssh", "scp", "sftp", "ssh-copy-id", "autossh", "mosh")
-
+// A key a tool takes through one of its key options (keyFlags) is used, never printed: ssh -i,
+// curl --key, openssl req -key, cosign --key. ssh-add takes keys as operands.
 func (j *judge) argPaths(name string, args []arg) {
+	if name == "ssh-add" {
+		return // loads the keys into the agent, prints none
+	}
 	skipPattern := grepLike[name]
 	for k, a := range args {
-		if a.dyn || keyUsers[name] && (k > 0 && args[k-1].s == "-i" || strings.HasPrefix(a.s, "-i") && len(a.s) > 2) {
+		if a.dyn || j.usesKey(name, args, k) {
 			continue // ssh -i KEY uses the key to log in: nothing of it is shown
 		}
 		s := a.s

@@ -387,3 +387,50 @@ func (j *judge) gitReads(sub string, rest []arg, w gitWhere) {
 		}
 	}
 }
+
+// keyFlags are, per tool, the options whose value is a key or certificate the tool uses (to
+// log in, sign, decrypt, make a request) without printing it, or a file it writes (openssl
+// -out).
+var keyFlags = map[string]map[string]bool{
+	"ssh": set("-i"), "scp": set("-i"), "sftp": set("-i"), "ssh-copy-id": set("-i"), "autossh": set("-i"), "mosh": set("-i"),
+	"ssh-keygen": set("-f"),
+	"curl":       set("--key", "--cert", "-E", "--cacert", "--proxy-key", "--proxy-cert", "--proxy-cacert"),
+	"wget":       set("--private-key", "--certificate", "--ca-certificate"),
+	"openssl":    set("-key", "-inkey", "-signkey", "-CAkey", "-CA", "-cert", "-CAfile", "-keyfile", "-certfile", "-out"),
+	"cosign":     set("--key"), "age": set("-i", "--identity"), "rage": set("-i", "--identity"),
+	"gcloud": set("--key-file"), "kubectl": set("--client-key", "--client-certificate", "--certificate-authority"),
+	"docker": set("--tlskey", "--tlscert", "--tlscacert"), "helm": set("--key-file", "--cert-file", "--ca-file"),
+	"ansible-vault": set("--vault-password-file", "--vault-id"), "ansible-playbook": set("--vault-password-file", "--private-key", "--key-file"),
+	"bundletool": set("--ks"), "jarsigner": set("-keystore"), "apksigner": set("--ks"), "keytool": set("-keystore"),
+}
+
+// usesKey reports args[k] as the value of one of the tool's key options (-i KEY, -iKEY,
+// --key=KEY).
+func (j *judge) usesKey(name string, args []arg, k int) bool {
+	flags := keyFlags[name]
+	if flags == nil {
+		return false
+	}
+	a := args[k].s
+	if k > 0 && flags[args[k-1].s] {
+		return true
+	}
+	if name == "openssl" && k > 0 && args[k-1].s == "-in" && opensslPublicOut(args) {
+		return true // openssl rsa -in KEY -pubout prints the public half only
+	}
+	if f, _, ok := strings.Cut(a, "="); ok && flags[f] {
+		return true
+	}
+	for f := range flags {
+		if len(f) == 2 && strings.HasPrefix(a, f) && len(a) > 2 { // -iKEY
+			return true
+		}
+	}
+	return false
+}
+
+// opensslPublicOut reports an openssl key command that prints only the public half of its
+// -in key: -pubout, and no -text (which prints the private numbers too).
+func opensslPublicOut(args []arg) bool {
+	return hasArg(args, "-pubout") && !hasArg(args, "-text")
+}
