@@ -11,7 +11,17 @@ var fileHandlers = map[string]handler{
 	"touch": hTargets, "mkdir": hTargets, "tee": hTargets, "truncate": hTargets,
 	"chmod": hMode, "chown": hMode, "chgrp": hMode, "chattr": hMode, "setfacl": hMode,
 	"sed": hSed, "dd": hDD, "curl": hDownload, "wget": hDownload,
-	"tar": hTar, "unzip": hUnzip, "patch": hTargets,
+	"tar": hTar, "unzip": hUnzip, "patch": hTargets, "openssl": hOpenssl,
+}
+
+// hOpenssl judges the files an openssl command writes: -out and -keyout (the keys and
+// certificates it reads are judged by argPaths, the ones it only uses pass).
+func hOpenssl(j *judge, _ string, args []arg, _ *stdinSrc) {
+	for i, a := range args {
+		if (a.s == "-out" || a.s == "-keyout") && i+1 < len(args) {
+			j.target(args[i+1], "writing", false)
+		}
+	}
 }
 
 // operands splits args into option words and operands, honouring "--" and options that take

@@ -390,13 +390,13 @@ func (j *judge) gitReads(sub string, rest []arg, w gitWhere) {
 
 // keyFlags are, per tool, the options whose value is a key or certificate the tool uses (to
 // log in, sign, decrypt, make a request) without printing it, or a file it writes (openssl
-// -out).
+// -out and -keyout, judged as writes by hOpenssl).
 var keyFlags = map[string]map[string]bool{
 	"ssh": set("-i"), "scp": set("-i"), "sftp": set("-i"), "ssh-copy-id": set("-i"), "autossh": set("-i"), "mosh": set("-i"),
 	"ssh-keygen": set("-f"),
 	"curl":       set("--key", "--cert", "-E", "--cacert", "--proxy-key", "--proxy-cert", "--proxy-cacert"),
 	"wget":       set("--private-key", "--certificate", "--ca-certificate"),
-	"openssl":    set("-key", "-inkey", "-signkey", "-CAkey", "-CA", "-cert", "-CAfile", "-keyfile", "-certfile", "-out"),
+	"openssl":    set("-key", "-inkey", "-signkey", "-CAkey", "-CA", "-cert", "-CAfile", "-keyfile", "-certfile", "-out", "-keyout"),
 	"cosign":     set("--key"), "age": set("-i", "--identity"), "rage": set("-i", "--identity"),
 	"gcloud": set("--key-file"), "kubectl": set("--client-key", "--client-certificate", "--certificate-authority"),
 	"docker": set("--tlskey", "--tlscert", "--tlscacert"), "helm": set("--key-file", "--cert-file", "--ca-file"),

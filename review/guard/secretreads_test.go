@@ -127,6 +127,9 @@ var secretReadsTable = []tableRow{
 	// a key given to a tool through its key option is used, not shown
 	{"N", `openssl req -new -sha256 -key filename.key -out filename.csr`},
 	{"N", `openssl rsa -in private.key -pubout -out public.key`},
+	{"N", `openssl req -x509 -newkey rsa:2048 -keyout key.pem -out cert.pem -days 365 -nodes`},
+	{"D", `openssl rand -out .git/hooks/pre-commit 16`},
+	{"A", `openssl req -new -key k.key -out /etc/ssl/x.csr`},
 	{"A", `openssl rsa -in private.key`},
 	{"A", `openssl rsa -in private.key -pubout -text`},
 	{"N", `curl -E client.pem --key key.pem -k https://example.com`},
