@@ -85,10 +85,7 @@ func TestCredentialReferences(t *testing.T) {
 // service containers, Helm ci/ values and test settings are reported low; the same value in
 // application config, or a strong value in a CI file, stays high.
 func TestCredentialThrowaway(t *testing.T) {
-	cases := []struct {
-		path, text string
-		sev        policy.Severity
-	}{
+	cases := []credCase{
 		{"docker-compose.yml", "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: postgres", policy.Low},
 		{"docker-compose.yml", "      MYSQL_ROOT_PASSWORD: root", policy.Low},
 		{"compose.yaml", "      - POSTGRES_USER=app\n      - POSTGRES_PASSWORD=app", policy.Low},
@@ -118,18 +115,7 @@ func TestCredentialThrowaway(t *testing.T) {
 		{"config/database.yml", "  password: postgres", policy.High},
 		{"docker-compose.yml", "      ADMIN_PASSWORD: admin123x", policy.High},
 	}
-	for _, c := range cases {
-		fs := builtinFindings(t, c.path, c.text)
-		var got []policy.Severity
-		for _, f := range fs {
-			if f.RuleID == credID {
-				got = append(got, f.Severity)
-			}
-		}
-		if len(got) != 1 || got[0] != c.sev {
-			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
-		}
-	}
+	checkCredentialSeverity(t, cases)
 }
 
 // FuzzLocalServiceFile: the suffix test before localServiceFile changes none of its answers.
@@ -174,10 +160,7 @@ func FuzzFileRuleNeeds(f *testing.F) {
 // TestCredentialCommandLineSeverity: a password on a command line, in a DSN, a Basic header
 // or an auth tuple blocks (high) unless it is a local service's or a well-known default (low).
 func TestCredentialCommandLineSeverity(t *testing.T) {
-	cases := []struct {
-		path, text string
-		sev        policy.Severity
-	}{
+	cases := []credCase{
 		{"deploy.sh", `mysql -h db.prod -uapp -pZq8mK2vR9x shop`, policy.High},
 		{"deploy.sh", `sshpass -p 'Zq8mK2vR9x' ssh deploy@prod`, policy.High},
 		{"deploy.sh", `docker login -p Zq8mK2vR9x -u ci registry.example.com`, policy.High},
@@ -193,27 +176,14 @@ func TestCredentialCommandLineSeverity(t *testing.T) {
 		{"main.go", `dsn := "root:Zq8mK2vR9x@tcp(localhost:3306)/shop"`, policy.Low},
 		{"deploy.sh", `redis-cli -u redis://:redis@cache:6379`, policy.Low},
 	}
-	for _, c := range cases {
-		var got []policy.Severity
-		for _, f := range builtinFindings(t, c.path, c.text) {
-			if f.RuleID == credID {
-				got = append(got, f.Severity)
-			}
-		}
-		if len(got) != 1 || got[0] != c.sev {
-			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
-		}
-	}
+	checkCredentialSeverity(t, cases)
 }
 
 // TestCredentialIdentifierValues: a value spelled as an identifier of words (a rule id or a
 // path of lower-case words, an unquoted variable name ending in a credential word) is no
 // secret and is reported at most low; a generated value next to each stays high.
 func TestCredentialIdentifierValues(t *testing.T) {
-	cases := []struct {
-		path, text string
-		sev        policy.Severity
-	}{
+	cases := []credCase{
 		{"review/guard/actions.go", `const ruleSecret = "guard/secret-read"`, policy.Low},
 		{"review/rules/ids.go", `	dbSecret = "secrets/api-token"`, policy.Low},
 		{"ci/publish.yml", "          - { username: dockerID, password: dockerPassword, repo: x }", policy.Low},
@@ -223,17 +193,7 @@ func TestCredentialIdentifierValues(t *testing.T) {
 		{"ci/publish.yml", "              password: xK9fP2mQ7zW4,", policy.High},
 		{"app.js", `const db = { password: "dockerPassword" };`, policy.High},
 	}
-	for _, c := range cases {
-		var got []policy.Severity
-		for _, f := range builtinFindings(t, c.path, c.text) {
-			if f.RuleID == credID {
-				got = append(got, f.Severity)
-			}
-		}
-		if len(got) != 1 || got[0] != c.sev {
-			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
-		}
-	}
+	checkCredentialSeverity(t, cases)
 }
 
 // TestCredentialJWK: a JSON Web Key's private member ("d" of an RSA, EC or OKP key, "k" of an
@@ -260,6 +220,29 @@ func TestCredentialJWK(t *testing.T) {
 		}
 		if n != c.want {
 			t.Errorf("%s: %q: want %d high JWK findings, got %d", c.path, c.text, c.want, n)
+		}
+	}
+}
+
+// credCase is one line and the severity of the one credential finding it must give.
+type credCase struct {
+	path, text string
+	sev        policy.Severity
+}
+
+// checkCredentialSeverity asserts each case gives exactly one hardcoded-credential finding, at
+// its severity.
+func checkCredentialSeverity(t *testing.T, cases []credCase) {
+	t.Helper()
+	for _, c := range cases {
+		var got []policy.Severity
+		for _, f := range builtinFindings(t, c.path, c.text) {
+			if f.RuleID == credID {
+				got = append(got, f.Severity)
+			}
+		}
+		if len(got) != 1 || got[0] != c.sev {
+			t.Errorf("%s: %q: want one %s credential, got %v", c.path, c.text, c.sev, got)
 		}
 	}
 }
