@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"compress/bzip2"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,10 +28,7 @@ const (
 // extractInto judges an extraction of archive (raw, as the command names it; "" for stdin)
 // into dir (raw; "" for the working directory).
 func (j *judge) extractInto(tool string, archive, dir arg) {
-	root, ok := j.abs(dir.s)
-	if dir.s == "" {
-		root, ok = j.cwd, j.cwd != ""
-	}
+	root, ok := j.abs(dir.s) // "" is the working directory
 	if dir.dyn || !ok {
 		return // the directory itself is judged by the caller (target)
 	}
@@ -137,8 +135,4 @@ func tarNames(r io.Reader) ([]string, error) {
 	}
 }
 
-var errTooMany = errString("too many members")
-
-type errString string
-
-func (e errString) Error() string { return string(e) }
+var errTooMany = errors.New("too many members")

@@ -47,12 +47,13 @@ func (j *judge) callFunc(name string, args []arg, via bool) bool {
 		j.inFunc = map[string]bool{}
 	}
 	j.inFunc[name] = true
+	before := j.best
 	restore := j.setParams(j.vars["0"], args)
 	j.walk(fn.Body, map[*syntax.CallExpr]*stdinSrc{})
 	restore()
 	delete(j.inFunc, name)
-	if j.best.Verdict != NoObjection && !strings.Contains(j.best.Reason, "function "+name) {
-		j.best.Reason = "the function " + name + " runs: " + j.best.Reason
+	if j.best != before {
+		j.best.Reason = "the function " + name + " runs: " + j.best.Reason // say where it is
 	}
 	return true
 }

@@ -1,6 +1,9 @@
 package guard
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Functions run where they are called; traps run their action later; subshells keep what they
 // change to themselves.
@@ -53,3 +56,15 @@ var functionsTable = []tableRow{
 }
 
 func TestFunctionsTable(t *testing.T) { checkRows(t, functionsTable, testOptions(), "") }
+
+// A function's name is put in the reason only when its body changed the answer.
+func TestFunctionReasonNamesTheBody(t *testing.T) {
+	ans := Decide(Call{Kind: Shell, Command: `rm -rf /; f() { ls; }; f`}, testOptions())
+	if ans.Verdict != Ask || strings.Contains(ans.Reason, "function f") {
+		t.Errorf("an answer from before the call: got %s %q", ans.Verdict, ans.Reason)
+	}
+	ans = Decide(Call{Kind: Shell, Command: `f() { rm -rf /; }; f`}, testOptions())
+	if !strings.Contains(ans.Reason, "the function f runs") {
+		t.Errorf("an answer from the body: got %s %q", ans.Verdict, ans.Reason)
+	}
+}

@@ -149,7 +149,7 @@ var (
 
 // awkShellStrings judges awk's literal hand-overs in prog and returns prog without them.
 func (j *judge) awkShellStrings(prog string) string {
-	judge := func(re *lazyre.RE, keep func(m []string) string, do func(m []string)) {
+	handOver := func(re *lazyre.RE, keep func(m []string) string, do func(m []string)) {
 		prog = re.Get().ReplaceAllStringFunc(prog, func(s string) string {
 			m := re.FindStringSubmatch(s)
 			if m == nil {
@@ -160,14 +160,14 @@ func (j *judge) awkShellStrings(prog string) string {
 		})
 	}
 	none := func([]string) string { return `""` }
-	judge(awkSystem, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's system()") })
-	judge(awkGetline, func([]string) string { return "getline" }, func(m []string) {
+	handOver(awkSystem, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's system()") })
+	handOver(awkGetline, func([]string) string { return "getline" }, func(m []string) {
 		j.payload(arg{s: unquotePy(m[1])}, "the awk program's getline")
 	})
-	judge(awkWriteTo, func(m []string) string { return m[1] }, func(m []string) {
+	handOver(awkWriteTo, func(m []string) string { return m[1] }, func(m []string) {
 		j.writePath(unquotePy(m[2]), "writing", false)
 	})
-	judge(awkPipeTo, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's print pipe") })
+	handOver(awkPipeTo, none, func(m []string) { j.payload(arg{s: unquotePy(m[1])}, "the awk program's print pipe") })
 	return prog
 }
 

@@ -48,7 +48,7 @@ func (j *judge) gitRunners(sub string, rest []arg) {
 		}
 	}
 	j.sshConfig = nil
-	if !local || sub == "remote" || sub == "submodule" {
+	if !local || sub == "remote" {
 		j.extURLs(rest) // also where git remote add / set-url records one
 	}
 	switch sub {

@@ -284,7 +284,7 @@ func noArgs(_ *judge, args []arg) bool { return len(args) == 0 }
 // secret (declare -p GITHUB_TOKEN).
 func declaresPrint(_ *judge, args []arg) bool {
 	var names []arg
-	print := false
+	withP := false
 	for _, a := range args {
 		switch s := a.s; {
 		case a.dyn:
@@ -293,7 +293,7 @@ func declaresPrint(_ *judge, args []arg) bool {
 			if strings.ContainsAny(s[1:], "fF") {
 				return false
 			}
-			print = print || strings.ContainsRune(s[1:], 'p')
+			withP = withP || strings.ContainsRune(s[1:], 'p')
 		default:
 			names = append(names, a)
 		}
@@ -302,7 +302,7 @@ func declaresPrint(_ *judge, args []arg) bool {
 		return true
 	}
 	for _, a := range names {
-		if print && !strings.Contains(a.s, "=") && secretVar.MatchString(a.s) {
+		if withP && !strings.Contains(a.s, "=") && secretVar.MatchString(a.s) {
 			return true
 		}
 	}
